@@ -34,6 +34,10 @@ DType parse_dtype(const std::string& name) {
   REALMT_FAIL("unknown dtype '{}' (known: f32, f64, f16, bf16, i32, u8)", name);
 }
 
+void throw_unsupported_dtype(const char* op, DType t) {
+  REALMT_FAIL("{} on the cpu computes in f32 or f64, not {} (cast first)", op, t);
+}
+
 bool is_floating(DType t) { return t != DType::kI32 && t != DType::kU8; }
 
 std::ostream& operator<<(std::ostream& os, DType t) { return os << dtype_name(t); }

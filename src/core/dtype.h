@@ -15,6 +15,7 @@ enum class DType : uint8_t { kF32, kF64, kF16, kBF16, kI32, kU8 };
 inline constexpr int kNumDTypes = 6;
 
 size_t dtype_size(DType t);
+[[noreturn]] void throw_unsupported_dtype(const char* op, DType t);
 const char* dtype_name(DType t);  // "f32", "f64", "f16", "bf16", "i32", "u8"
 DType parse_dtype(const std::string& name);
 bool is_floating(DType t);
@@ -52,6 +53,14 @@ decltype(auto) visit_dtype(DType t, Fn&& fn) {
     case DType::kI32: return fn(int32_t{});
     case DType::kU8: return fn(uint8_t{});
   }
+  return fn(float{});
+}
+
+// Calls fn(T{}) for the CPU compute types f32 and f64; other dtypes are an error naming op.
+template <typename Fn>
+decltype(auto) visit_float(DType t, const char* op, Fn&& fn) {
+  if (t == DType::kF64) return fn(double{});
+  if (t != DType::kF32) throw_unsupported_dtype(op, t);
   return fn(float{});
 }
 

@@ -1,0 +1,59 @@
+// Kernel dispatch without a central switch: an op declares one slot per kernel signature in
+// its header, and each backend file registers its function into the slot from a static
+// initializer. The op's .cc picks the kernel by the device of its operands.
+//
+//   // ops/softmax.h
+//   REALMT_KERNEL_SLOT(softmax_kernel, void(const Tensor& x, const Tensor* mask, Tensor& y));
+//   // ops/softmax_cpu.cc
+//   REALMT_REGISTER_KERNEL(softmax_kernel, kCpu, softmax_cpu);
+//   // ops/softmax.cc
+//   softmax_kernel.get(x.device())(x, mask, y);
+#pragma once
+
+#include <array>
+
+#include "core/device.h"
+#include "core/error.h"
+
+namespace realmt {
+
+template <typename Signature>
+class KernelSlot {
+ public:
+  using Fn = Signature*;
+  explicit constexpr KernelSlot(const char* name) : name_(name) {}
+
+  void set(DeviceType type, Fn fn) { fns_[static_cast<int>(type)] = fn; }
+  bool has(DeviceType type) const { return fns_[static_cast<int>(type)] != nullptr; }
+  Fn get(Device device) const {
+    Fn fn = fns_[static_cast<int>(device.type)];
+    REALMT_CHECK(fn != nullptr, "op '{}' has no kernel for device {} in this build", name_, device);
+    return fn;
+  }
+  const char* name() const { return name_; }
+
+ private:
+  const char* name_;
+  std::array<Fn, kNumDeviceTypes> fns_{};
+};
+
+namespace detail {
+template <typename Slot, typename Fn>
+bool register_kernel(Slot& slot, DeviceType type, Fn fn) {
+  slot.set(type, fn);
+  return true;
+}
+}  // namespace detail
+
+}  // namespace realmt
+
+// One slot per kernel signature, defined once (inline variable) for the whole program.
+#define REALMT_KERNEL_SLOT(name, signature) \
+  inline ::realmt::KernelSlot<signature> name { #name }
+
+#define REALMT_KERNEL_CONCAT_(a, b) a##b
+#define REALMT_KERNEL_CONCAT(a, b) REALMT_KERNEL_CONCAT_(a, b)
+// Registers fn for a device type (kCpu or kCuda) into slot, at static-initialisation time.
+#define REALMT_REGISTER_KERNEL(slot, device_type, fn)                                      \
+  [[maybe_unused]] static const bool REALMT_KERNEL_CONCAT(realmt_kernel_reg_, __LINE__) = \
+      ::realmt::detail::register_kernel(slot, ::realmt::DeviceType::device_type, fn)

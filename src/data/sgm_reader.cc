@@ -1,0 +1,147 @@
+#include "data/sgm_reader.h"
+
+#include <cstdlib>
+
+#include "core/error.h"
+#include "data/line_reader.h"
+
+namespace realmt::data {
+
+namespace {
+
+void append_utf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += char(cp);
+  } else if (cp < 0x800) {
+    out += char(0xC0 | (cp >> 6));
+    out += char(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += char(0xE0 | (cp >> 12));
+    out += char(0x80 | ((cp >> 6) & 0x3F));
+    out += char(0x80 | (cp & 0x3F));
+  } else {
+    out += char(0xF0 | (cp >> 18));
+    out += char(0x80 | ((cp >> 12) & 0x3F));
+    out += char(0x80 | ((cp >> 6) & 0x3F));
+    out += char(0x80 | (cp & 0x3F));
+  }
+}
+
+// The value of attribute `name` in a tag like <doc docid="x" ...>; empty when absent.
+std::string attribute(std::string_view tag, std::string_view name) {
+  size_t at = 0;
+  while ((at = tag.find(name, at)) != std::string_view::npos) {
+    const bool starts = at > 0 && (tag[at - 1] == ' ' || tag[at - 1] == '\t');
+    size_t p = at + name.size();
+    while (p < tag.size() && tag[p] == ' ') ++p;
+    if (starts && p < tag.size() && tag[p] == '=') {
+      ++p;
+      while (p < tag.size() && tag[p] == ' ') ++p;
+      if (p < tag.size() && (tag[p] == '"' || tag[p] == '\'')) {
+        const size_t end = tag.find(tag[p], p + 1);
+        if (end != std::string_view::npos) return std::string(tag.substr(p + 1, end - p - 1));
+      }
+      size_t end = p;
+      while (end < tag.size() && tag[end] != ' ' && tag[end] != '>') ++end;
+      return std::string(tag.substr(p, end - p));
+    }
+    at += name.size();
+  }
+  return {};
+}
+
+std::string_view trim(std::string_view s) {
+  const char* ws = " \t\r\n";
+  const size_t b = s.find_first_not_of(ws);
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(ws) - b + 1);
+}
+
+}  // namespace
+
+std::string decode_entities(std::string_view text, const std::string& where, int64_t* unknown) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '&') {
+      out += text[i];
+      continue;
+    }
+    const size_t semi = text.find(';', i + 1);
+    // A bare '&' (no ';' within a plausible entity length) is literal text.
+    if (semi == std::string_view::npos || semi - i > 12) {
+      out += '&';
+      continue;
+    }
+    const std::string_view name = text.substr(i + 1, semi - i - 1);
+    if (!name.empty() && name[0] == '#') {
+      const bool hex = name.size() > 1 && (name[1] == 'x' || name[1] == 'X');
+      const std::string digits(name.substr(hex ? 2 : 1));
+      char* end = nullptr;
+      const unsigned long cp = std::strtoul(digits.c_str(), &end, hex ? 16 : 10);
+      REALMT_CHECK(!digits.empty() && *end == '\0' && cp > 0 && cp <= 0x10FFFF &&
+                       !(cp >= 0xD800 && cp <= 0xDFFF),
+                   "{}: bad numeric entity '&{};' (not a Unicode scalar value)", where, name);
+      append_utf8(out, uint32_t(cp));
+    } else if (name == "amp") {
+      out += '&';
+    } else if (name == "lt") {
+      out += '<';
+    } else if (name == "gt") {
+      out += '>';
+    } else if (name == "quot") {
+      out += '"';
+    } else if (name == "apos") {
+      out += '\'';
+    } else if (name == "nbsp") {
+      append_utf8(out, 0xA0);
+    } else {
+      if (unknown) ++*unknown;
+      out += '&';
+      continue;
+    }
+    i = semi;
+  }
+  return out;
+}
+
+SgmDocument read_sgm(const std::string& path) {
+  SgmDocument doc;
+  LineReader reader(path);
+  std::string line, docid;
+  while (reader.next(line)) {
+    const std::string where = format("{}:{}", path, reader.line_number());
+    size_t pos = 0;
+    // A line may hold several tags (<doc ...><seg ...>...</seg>); scan them all.
+    while ((pos = line.find('<', pos)) != std::string::npos) {
+      const size_t close = line.find('>', pos);
+      REALMT_CHECK(close != std::string::npos, "{}: unterminated tag '{}'", where,
+                   line.substr(pos, 40));
+      const std::string_view tag(line.data() + pos, close - pos + 1);
+      if (tag.starts_with("<doc ") || tag.starts_with("<doc>")) {
+        docid = attribute(tag, "docid");
+      } else if (tag.starts_with("</doc")) {
+        docid.clear();
+      } else if (tag.starts_with("<seg ") || tag == "<seg>") {
+        const size_t end = line.find("</seg>", close);
+        REALMT_CHECK(end != std::string::npos,
+                     "{}: <seg> without </seg> on the same line; SGM test sets hold one segment "
+                     "per line",
+                     where);
+        SgmSegment seg;
+        seg.docid = docid;
+        seg.id = attribute(tag, "id");
+        seg.line = reader.line_number();
+        seg.text = decode_entities(trim(std::string_view(line).substr(close + 1, end - close - 1)),
+                                   where, &doc.unknown_entities);
+        doc.segments.push_back(std::move(seg));
+        pos = end + 6;
+        continue;
+      }
+      pos = close + 1;
+    }
+  }
+  return doc;
+}
+
+}  // namespace realmt::data
