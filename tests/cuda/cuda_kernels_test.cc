@@ -1,0 +1,171 @@
+// The CUDA kernels of the foundation ops against the CPU reference (the general op harness
+// in tests/ops compares every op; these pin the backend's own cases: broadcasting plans,
+// aliasing in add_, f16/bf16 rounding, cuBLAS's column-major mapping).
+#include "cuda_test_util.h"
+#include "ops/elementwise.h"
+#include "ops/matmul.h"
+#include "ops/unary.h"
+
+namespace realmt {
+namespace {
+
+using testing::expect_close;
+using testing::host_tensor;
+using testing::uniform_values;
+
+const Device kGpu = Device::cuda(0);
+
+TEST(CudaKernels, FoundationSlotsHaveCudaKernels) {
+#ifndef REALMT_WITH_CUDA
+  GTEST_SKIP() << "built without the CUDA backend";
+#else
+  using namespace ops;
+  EXPECT_TRUE(matmul_kernel.has(DeviceType::kCuda));
+  for (auto* slot : {&add_kernel, &sub_kernel, &mul_kernel, &div_kernel})
+    EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
+  for (auto* slot : {&relu_kernel, &gelu_kernel, &swish_kernel, &exp_kernel, &log_kernel,
+                     &sqrt_kernel, &scale_kernel})
+    EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
+  for (auto* slot : {&relu_backward_kernel, &gelu_backward_kernel, &swish_backward_kernel})
+    EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
+#endif
+}
+
+// f32 elementwise arithmetic is IEEE on both sides (nvcc divides exactly by default).
+TEST(CudaKernels, ElementwiseBroadcastingMatchesCpuExactly) {
+  REALMT_REQUIRE_CUDA();
+  const std::vector<std::pair<Shape, Shape>> cases = {
+      {{2, 3, 4}, {2, 3, 4}}, {{2, 3, 4}, {4}},    {{2, 3, 4}, {3, 1}}, {{1}, {2, 3}},
+      {{2, 1, 4}, {1, 3, 1}}, {{5, 1}, {1, 7}},    {{}, {}},           {{3, 1, 2, 1}, {1, 4, 1, 5}}};
+  for (const auto& [sa, sb] : cases) {
+    const Tensor a = Tensor::from_vector(uniform_values(sa.numel(), -2, 2, 1), sa);
+    const Tensor b = Tensor::from_vector(uniform_values(sb.numel(), 0.5f, 2, 2), sb);
+    const Tensor ga = a.to(kGpu), gb = b.to(kGpu);
+    for (auto op : {&ops::add, &ops::sub, &ops::mul, &ops::div}) {
+      const Tensor want = op(a, b), got = op(ga, gb);
+      EXPECT_EQ(got.device(), kGpu);
+      EXPECT_EQ(got.shape(), want.shape());
+      EXPECT_EQ(got.to_vector<float>(), want.to_vector<float>()) << sa << " op " << sb;
+    }
+  }
+}
+
+TEST(CudaKernels, AddInPlaceAccumulatesBroadcast) {
+  REALMT_REQUIRE_CUDA();
+  Tensor a = Tensor::from_vector(uniform_values(24, -1, 1, 3), Shape{2, 3, 4});
+  const Tensor b = Tensor::from_vector(uniform_values(4, -1, 1, 4), Shape{4});
+  Tensor ga = a.to(kGpu);
+  ops::add_(ga, b.to(kGpu));
+  ops::add_(a, b);
+  EXPECT_EQ(ga.to_vector<float>(), a.to_vector<float>());
+}
+
+// f16/bf16: the kernel computes in float and rounds once, so the result equals the host's
+// rounding of the f32 result of the rounded inputs.
+TEST(CudaKernels, ElementwiseHalfTypesRoundOnce) {
+  REALMT_REQUIRE_CUDA();
+  for (DType dt : {DType::kF16, DType::kBF16}) {
+    const Tensor a = host_tensor(uniform_values(60, -4, 4, 5), {3, 4, 5}, dt);
+    const Tensor b = host_tensor(uniform_values(5, 0.5f, 3, 6), {5}, dt);
+    const Tensor got = ops::mul(a.to(kGpu), b.to(kGpu));
+    EXPECT_EQ(got.dtype(), dt);
+    const std::vector<double> va = testing::as_doubles(a), vb = testing::as_doubles(b);
+    std::vector<float> want(60);
+    for (int i = 0; i < 60; ++i) want[i] = static_cast<float>(va[i]) * static_cast<float>(vb[i % 5]);
+    EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(host_tensor(want, {3, 4, 5}, dt))) << dt;
+  }
+}
+
+TEST(CudaKernels, UnaryAndBackwardMatchCpu) {
+  REALMT_REQUIRE_CUDA();
+  for (DType dt : {DType::kF32, DType::kF64}) {
+    const double tol = dt == DType::kF32 ? 2e-6 : 1e-14;
+    const Tensor x = host_tensor(uniform_values(1000, -6, 6, 8), {10, 100}, dt);
+    const Tensor pos = host_tensor(uniform_values(1000, 0.01f, 9, 9), {10, 100}, dt);
+    const Tensor dy = host_tensor(uniform_values(1000, -1, 1, 10), {10, 100}, dt);
+    const Tensor gx = x.to(kGpu), gpos = pos.to(kGpu), gdy = dy.to(kGpu);
+    for (auto op : {&ops::relu, &ops::gelu, &ops::swish, &ops::exp})
+      expect_close(op(gx), op(x), tol, tol);
+    expect_close(ops::log(gpos), ops::log(pos), tol, tol);
+    expect_close(ops::sqrt(gpos), ops::sqrt(pos), tol, tol);
+    expect_close(ops::scale(gx, -0.375), ops::scale(x, -0.375), 0, 0);
+    for (auto op : {&ops::relu_backward, &ops::gelu_backward, &ops::swish_backward})
+      expect_close(op(gdy, gx), op(dy, x), tol, tol);
+  }
+}
+
+TEST(CudaKernels, UnaryHalfTypes) {
+  REALMT_REQUIRE_CUDA();
+  for (DType dt : {DType::kF16, DType::kBF16}) {
+    const Tensor x = host_tensor(uniform_values(512, -4, 4, 11), {512}, dt);
+    const Tensor got = ops::gelu(x.to(kGpu));
+    EXPECT_EQ(got.dtype(), dt);
+    // The reference: f32 GELU of the rounded inputs; one rounding of the output.
+    std::vector<float> xr(512);
+    const std::vector<double> xd = testing::as_doubles(x);
+    for (int i = 0; i < 512; ++i) xr[i] = static_cast<float>(xd[i]);
+    const Tensor want = ops::gelu(Tensor::from_vector(xr, Shape{512}));
+    expect_close(got, want, dt == DType::kF16 ? 1e-3 : 8e-3, 1e-3);
+  }
+}
+
+struct MatmulCase {
+  std::vector<int64_t> a, b;
+  bool ta, tb;
+};
+
+TEST(CudaKernels, MatmulMatchesCpu) {
+  REALMT_REQUIRE_CUDA();
+  const std::vector<MatmulCase> cases = {
+      {{3, 5}, {5, 4}, false, false},      {{5, 3}, {5, 4}, true, false},
+      {{3, 5}, {4, 5}, false, true},       {{5, 3}, {4, 5}, true, true},
+      {{2, 3, 7, 5}, {2, 3, 5, 6}, false, false}, {{2, 7, 5}, {6, 5}, false, true},  // shared B
+      {{4, 33, 65}, {4, 33, 17}, true, false},    {{1, 1}, {1, 1}, false, false}};
+  for (DType dt : {DType::kF32, DType::kF64}) {
+    for (const auto& c : cases) {
+      const Shape sa(c.a), sb(c.b);
+      const Tensor a = host_tensor(uniform_values(sa.numel(), -1, 1, 12), sa, dt);
+      const Tensor b = host_tensor(uniform_values(sb.numel(), -1, 1, 13), sb, dt);
+      const ops::MatmulOptions o{c.ta, c.tb, 0.5f};
+      const Tensor want = ops::matmul(a, b, o);
+      const Tensor got = ops::matmul(a.to(kGpu), b.to(kGpu), o);
+      ASSERT_EQ(got.shape(), want.shape()) << sa << " @ " << sb;
+      const double tol = dt == DType::kF32 ? 1e-5 : 1e-13;
+      expect_close(got, want, tol, tol);
+    }
+  }
+}
+
+TEST(CudaKernels, MatmulIntoAccumulatesWithBeta) {
+  REALMT_REQUIRE_CUDA();
+  const Tensor a = Tensor::from_vector(uniform_values(12, -1, 1, 14), Shape{3, 4});
+  const Tensor b = Tensor::from_vector(uniform_values(20, -1, 1, 15), Shape{4, 5});
+  Tensor c = Tensor::from_vector(uniform_values(15, -1, 1, 16), Shape{3, 5});
+  Tensor gc = c.to(kGpu);
+  ops::matmul_into(a.to(kGpu), b.to(kGpu), gc, {}, 0.25f);
+  ops::matmul_into(a, b, c, {}, 0.25f);
+  expect_close(gc, c, 1e-6, 1e-6);
+}
+
+// f16/bf16 GEMMs accumulate in f32: the result is the f32 product of the rounded inputs,
+// rounded once (up to summation order).
+TEST(CudaKernels, MatmulHalfTypesAccumulateInF32) {
+  REALMT_REQUIRE_CUDA();
+  for (DType dt : {DType::kF16, DType::kBF16}) {
+    const Shape sa{2, 16, 256}, sb{2, 256, 24};
+    const Tensor a = host_tensor(uniform_values(sa.numel(), -1, 1, 17), sa, dt);
+    const Tensor b = host_tensor(uniform_values(sb.numel(), -1, 1, 18), sb, dt);
+    const Tensor got = ops::matmul(a.to(kGpu), b.to(kGpu));
+    EXPECT_EQ(got.dtype(), dt);
+    auto to_f32 = [](const Tensor& t) {
+      const std::vector<double> d = testing::as_doubles(t);
+      return Tensor::from_vector(std::vector<float>(d.begin(), d.end()), t.shape());
+    };
+    const Tensor want = ops::matmul(to_f32(a), to_f32(b));
+    // One rounding of values of magnitude up to ~16: half an ulp of the output type.
+    expect_close(got, want, dt == DType::kF16 ? 1e-3 : 8e-3, 1e-2);
+  }
+}
+
+}  // namespace
+}  // namespace realmt
