@@ -15,8 +15,11 @@ namespace realmt {
 inline float fast_exp(float x) {
   // exp(x) = 2^n * exp(r), n = round(x / ln2), r = x - n ln2 in [-ln2/2, ln2/2];
   // exp(r) by a degree-6 polynomial (Cephes expf coefficients).
+  // Below -87 the result is under the smallest normal float: flush to 0 (the scaling by
+  // exponent bits below would otherwise underflow into the sign). Above 88.37 it is +inf.
+  const bool tiny = x < -87.0f;
   x = x < 88.3762626647949f ? x : 88.3762626647949f;
-  x = x > -88.3762626647949f ? x : -88.3762626647949f;
+  x = x > -87.0f ? x : -87.0f;
   const float n = std::nearbyint(x * 1.44269504088896341f);
   float r = x - n * 0.693359375f;  // ln2 split in two parts for an exact product
   r = r + n * 2.12194440e-4f;
@@ -35,7 +38,7 @@ inline float fast_exp(float x) {
   bits += ni << 23;
   float out;
   std::memcpy(&out, &bits, 4);
-  return out;
+  return tiny ? 0.0f : out;
 }
 
 // Returns exp(x) but exactly 0 for x = -inf (masked logits must give exactly zero).

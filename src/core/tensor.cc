@@ -115,14 +115,14 @@ Tensor Tensor::to(Device d) const {
   return t;
 }
 
-void Tensor::copy_from(const Tensor& src) {
+void Tensor::copy_from(const Tensor& src) const {
   REALMT_CHECK(src.shape() == shape_ && src.dtype() == dtype_, "copy_from: {} into {}", src.str(), str());
   const Device sd = src.device(), dd = device();
   DeviceRuntime& rt = runtime_for(sd.is_cpu() ? dd.type : sd.type);
   rt.copy(raw(), dd, src.raw(), sd, nbytes());
 }
 
-void Tensor::zero_() { runtime_for(device().type).memset_zero(raw(), device(), nbytes()); }
+void Tensor::zero_() const { runtime_for(device().type).memset_zero(raw(), device(), nbytes()); }
 
 double Tensor::item() const {
   REALMT_CHECK(numel() == 1, "item() of a tensor with {} elements ({})", numel(), shape_.str());

@@ -72,6 +72,7 @@ class Tensor {
 
   // A view with another shape of the same number of elements (-1 infers one extent).
   Tensor reshape(const std::vector<int64_t>& dims) const;
+  Tensor reshape(std::initializer_list<int64_t> dims) const { return reshape(std::vector<int64_t>(dims)); }
   Tensor reshape(const Shape& shape) const;
   // Rows [begin, end) of the leading axis, as a view.
   Tensor narrow0(int64_t begin, int64_t end) const;
@@ -80,8 +81,8 @@ class Tensor {
   // A copy on another device (this tensor itself when already there).
   Tensor to(Device device) const;
   // Overwrites this tensor's elements with src's (same shape and dtype; any devices).
-  void copy_from(const Tensor& src);
-  void zero_();
+  void copy_from(const Tensor& src) const;  // writes the data, not the handle
+  void zero_() const;
 
   template <typename T>
   std::vector<T> to_vector() const;  // copies to the host

@@ -18,16 +18,18 @@ GemmShape plan(const Tensor& a, const Tensor& b, const MatmulOptions& o, Shape* 
   const int64_t n = o.trans_b ? b.dim(-2) : b.dim(-1);
   REALMT_CHECK(k == bk, "matmul: inner extents differ: {}{} @ {}{} ({} vs {})", a.shape(),
                o.trans_a ? "^T" : "", b.shape(), o.trans_b ? "^T" : "", k, bk);
-  GemmShape g{a.shape().outer(-2), m, n, k, m * k, k * n, m * n, o.trans_a, o.trans_b, o.alpha, 0.0f};
-  if (b.rank() == 2) {
-    g.stride_b = 0;
-  } else {
+  // Either operand may be 2-D and shared by every member of the other's batch.
+  const Tensor& batched = a.rank() >= b.rank() ? a : b;
+  GemmShape g{batched.shape().outer(-2), m, n, k, m * k, k * n, m * n, o.trans_a, o.trans_b, o.alpha, 0.0f};
+  if (a.rank() == 2 && b.rank() > 2) g.stride_a = 0;
+  if (b.rank() == 2 && a.rank() > 2) g.stride_b = 0;
+  if (a.rank() > 2 && b.rank() > 2) {
     REALMT_CHECK(b.rank() == a.rank(), "matmul: batched operands need equal ranks, got {} and {}",
                  a.shape(), b.shape());
     for (int i = 0; i < a.rank() - 2; ++i)
       REALMT_CHECK(a.dim(i) == b.dim(i), "matmul: batch extents differ: {} and {}", a.shape(), b.shape());
   }
-  std::vector<int64_t> dims = a.shape().vec();
+  std::vector<int64_t> dims = batched.shape().vec();
   dims[dims.size() - 2] = m;
   dims[dims.size() - 1] = n;
   *out_shape = Shape(dims);

@@ -1,7 +1,7 @@
 // matmul: C = alpha * op(A) @ op(B), op = optional transpose of the last two axes.
 //   A [M, K] (or [K, M] with trans_a), B [K, N] (or [N, K] with trans_b) -> C [M, N]
-//   Batched: A [Bt..., M, K] with B [Bt..., K, N] (same leading extents), or B 2-D [K, N]
-//   shared by every batch element (a projection of [B, T, D] activations).
+//   Batched: A [Bt..., M, K] with B [Bt..., K, N] (same leading extents); either operand may
+//   instead be 2-D and shared by every batch member (a projection of [B, T, D] activations).
 // dtypes: f32 and f64 on the CPU (BLAS); the CUDA backend adds f16 and bf16 (f32 accumulate).
 // Not in place; C is a fresh tensor on the operands' device.
 #pragma once
