@@ -1,0 +1,136 @@
+#include "data/vocab_trainer.h"
+
+#include <sentencepiece_processor.h>
+#include <sentencepiece_trainer.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <unordered_map>
+
+#include "core/error.h"
+#include "core/log.h"
+#include "data/line_reader.h"
+#include "data/vocab.h"
+
+namespace realmt::data {
+
+namespace {
+
+// Feeds the trainer from our readers, so gzip input, UTF-8 checks and error messages naming the
+// file and line behave as everywhere else.
+class FileIterator : public sentencepiece::SentenceIterator {
+ public:
+  FileIterator(const std::vector<std::string>& files, VocabTrainReport& report)
+      : files_(files), report_(report) {
+    advance();
+  }
+  bool done() const override { return done_; }
+  void Next() override { advance(); }
+  const std::string& value() const override { return line_; }
+  sentencepiece::util::Status status() const override { return {}; }
+
+ private:
+  void advance() {
+    for (;;) {
+      if (!reader_) {
+        if (next_file_ == files_.size()) {
+          done_ = true;
+          return;
+        }
+        reader_ = std::make_unique<LineReader>(files_[next_file_++]);
+      }
+      if (!reader_->next(line_)) {
+        reader_.reset();
+        continue;
+      }
+      if (line_.empty()) {
+        ++report_.empty_lines;
+        continue;
+      }
+      ++report_.lines_read;
+      return;
+    }
+  }
+
+  const std::vector<std::string>& files_;
+  VocabTrainReport& report_;
+  size_t next_file_ = 0;
+  std::unique_ptr<LineReader> reader_;
+  std::string line_;
+  bool done_ = false;
+};
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
+  return s;
+}
+
+}  // namespace
+
+VocabTrainReport train_vocab(const VocabTrainOptions& o) {
+  REALMT_CHECK(!o.inputs.empty(), "vocab: no input files given (--input FILE...)");
+  REALMT_CHECK(!o.output.empty(), "vocab: no output model given (--output FILE.spm)");
+  REALMT_CHECK(o.vocab_size > 4 + int(o.user_symbols.size()),
+               "vocab: vocab size {} leaves no room beside the 4 special symbols", o.vocab_size);
+  REALMT_CHECK(o.character_coverage > 0 && o.character_coverage <= 1,
+               "vocab: character coverage must be in (0, 1], got {}", o.character_coverage);
+  for (const auto& s : o.user_symbols) {
+    REALMT_CHECK(s.find(',') == std::string::npos && !s.empty(),
+                 "vocab: special symbol '{}' must be non-empty and contain no comma", s);
+  }
+  VocabTrainReport report;
+  FileIterator it(o.inputs, report);
+  std::unordered_map<std::string, std::string> args = {
+      {"model_type", o.model_type},
+      {"vocab_size", std::to_string(o.vocab_size)},
+      {"character_coverage", std::to_string(o.character_coverage)},
+      {"input_sentence_size", std::to_string(o.sampled_lines)},
+      {"shuffle_input_sentence", "true"},
+      {"normalization_rule_name", o.normalization},
+      {"num_threads", std::to_string(o.threads)},
+      {"pad_id", std::to_string(kPadId)},
+      {"unk_id", std::to_string(kUnkId)},
+      {"bos_id", std::to_string(kBosId)},
+      {"eos_id", std::to_string(kEosId)},
+      {"pad_piece", kPadPiece},
+      {"unk_piece", kUnkPiece},
+      {"bos_piece", kBosPiece},
+      {"eos_piece", kEosPiece},
+      {"minloglevel", "1"},
+  };
+  if (!o.user_symbols.empty()) args["user_defined_symbols"] = join(o.user_symbols);
+  sentencepiece::SetRandomGeneratorSeed(o.seed);
+  std::string model;
+  const auto status = sentencepiece::SentencePieceTrainer::Train(args, &it, &model);
+  REALMT_CHECK(status.ok(), "vocab: SentencePiece training on {} failed: {}", join(o.inputs),
+               status.ToString());
+  REALMT_CHECK(report.lines_read > 0, "vocab: the inputs {} hold no non-empty line",
+               join(o.inputs));
+
+  // Write atomically: a crash never leaves a half-written model under the final name.
+  const std::string tmp = o.output + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    REALMT_CHECK(out.good(), "vocab: cannot write {}", tmp);
+    out.write(model.data(), std::streamsize(model.size()));
+    out.flush();
+    REALMT_CHECK(out.good(), "vocab: writing {} failed (disk full?)", tmp);
+  }
+  std::filesystem::rename(tmp, o.output);
+
+  sentencepiece::SentencePieceProcessor sp;
+  REALMT_CHECK(sp.LoadFromSerializedProto(model).ok(), "vocab: the trained model does not load");
+  report.vocab_size = sp.GetPieceSize();
+  std::filesystem::path listing(o.output);
+  listing.replace_extension(".vocab");
+  std::ofstream vocab_out(listing);
+  REALMT_CHECK(vocab_out.good(), "vocab: cannot write {}", listing.string());
+  for (int i = 0; i < sp.GetPieceSize(); ++i) vocab_out << sp.IdToPiece(i) << '\t' << sp.GetScore(i) << '\n';
+  log::info("vocab: {} pieces from {} lines ({} empty skipped) -> {}", report.vocab_size,
+            report.lines_read, report.empty_lines, o.output);
+  return report;
+}
+
+}  // namespace realmt::data

@@ -1,0 +1,89 @@
+#include "data/line_reader.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "data/utf8.h"
+#include "test_util.h"
+
+namespace realmt::data {
+namespace {
+
+using test::TempDir;
+using test::write_file;
+using test::write_gzip;
+
+// Runs fn, expects realmt::Error, and returns its message.
+template <typename F>
+std::string error_of(F fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no realmt::Error thrown";
+  return {};
+}
+
+TEST(Utf8, ValidatesAndFindsTheFirstBadByte) {
+  EXPECT_TRUE(is_valid_utf8("plain ascii text, long enough for the fast path"));
+  EXPECT_TRUE(is_valid_utf8("déjà vu — « guillemets » 😀"));
+  EXPECT_EQ(find_invalid_utf8("abc\xff"), 3u);
+  EXPECT_EQ(find_invalid_utf8("0123456789\xc3"), 10u);         // truncated sequence at the end
+  EXPECT_EQ(find_invalid_utf8("a\xc0\xaf"), 1u);               // overlong '/'
+  EXPECT_EQ(find_invalid_utf8("a\xed\xa0\x80"), 1u);           // UTF-16 surrogate
+  EXPECT_EQ(find_invalid_utf8("\xf4\x90\x80\x80"), 0u);        // past U+10FFFF
+  EXPECT_EQ(find_invalid_utf8("ok\x80"), 2u);                  // stray continuation byte
+  EXPECT_EQ(count_code_points("déjà"), 4u);
+  EXPECT_EQ(count_words("  two\twords "), 2u);
+}
+
+TEST(LineReader, ReadsPlainAndGzipAlike) {
+  TempDir dir;
+  const std::string text = "first\nsecond\r\n\nlast without newline";
+  for (const auto& path : {write_file(dir.file("a.txt"), text), write_gzip(dir.file("a.gz"), text)}) {
+    LineReader r(path);
+    std::string line;
+    std::vector<std::string> lines;
+    while (r.next(line)) lines.push_back(line);
+    ASSERT_EQ(lines.size(), 4u) << path;
+    EXPECT_EQ(lines[1], "second\r");  // nothing but '\n' is stripped
+    EXPECT_EQ(lines[2], "");
+    EXPECT_EQ(lines[3], "last without newline");
+    EXPECT_EQ(r.line_number(), 4);
+  }
+}
+
+TEST(LineReader, LongLinesGrowTheBuffer) {
+  TempDir dir;
+  const std::string big(3 << 20, 'x');
+  const auto lines = read_lines(write_file(dir.file("big"), "a\n" + big + "\nb\n"));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[1], big);
+  EXPECT_EQ(lines[2], "b");
+}
+
+TEST(LineReader, InvalidUtf8NamesFileAndLine) {
+  TempDir dir;
+  const auto path = write_file(dir.file("bad.txt"), "good\nalso good\nbad \xe9t\xe9\n");
+  const std::string msg = error_of([&] { read_lines(path); });
+  EXPECT_NE(msg.find(path + ":3"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("invalid UTF-8"), std::string::npos) << msg;
+  EXPECT_EQ(read_lines(path, /*check_utf8=*/false).size(), 3u);
+}
+
+TEST(LineReader, UnreadableFilesAreErrors) {
+  TempDir dir;
+  EXPECT_NE(error_of([&] { LineReader r(dir.file("missing")); }).find("no such file"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { LineReader r(dir.path().string()); }).find("directory"),
+            std::string::npos);
+  // A gzip header followed by garbage: a read error naming the file.
+  const auto path = write_file(dir.file("corrupt.gz"), std::string("\x1f\x8b\x08\x00", 4) +
+                                                           std::string(64, '\x55'));
+  const std::string msg = error_of([&] { read_lines(path); });
+  EXPECT_NE(msg.find(path + ":1"), std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace realmt::data
