@@ -4,6 +4,8 @@
 #include "cuda_test_util.h"
 #include "ops/elementwise.h"
 #include "ops/matmul.h"
+#include "ops/reduce.h"
+#include "ops/softmax.h"
 #include "ops/unary.h"
 
 namespace realmt {
@@ -28,6 +30,11 @@ TEST(CudaKernels, FoundationSlotsHaveCudaKernels) {
     EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
   for (auto* slot : {&relu_backward_kernel, &gelu_backward_kernel, &swish_backward_kernel})
     EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
+  for (auto* slot : {&softmax_kernel, &log_softmax_kernel})
+    EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
+  for (auto* slot : {&softmax_backward_kernel, &log_softmax_backward_kernel})
+    EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
+  for (auto* slot : {&sum_kernel, &max_kernel}) EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
 #endif
 }
 
@@ -120,6 +127,7 @@ TEST(CudaKernels, MatmulMatchesCpu) {
       {{3, 5}, {5, 4}, false, false},      {{5, 3}, {5, 4}, true, false},
       {{3, 5}, {4, 5}, false, true},       {{5, 3}, {4, 5}, true, true},
       {{2, 3, 7, 5}, {2, 3, 5, 6}, false, false}, {{2, 7, 5}, {6, 5}, false, true},  // shared B
+      {{7, 5}, {3, 5, 6}, false, false},                                             // shared A
       {{4, 33, 65}, {4, 33, 17}, true, false},    {{1, 1}, {1, 1}, false, false}};
   for (DType dt : {DType::kF32, DType::kF64}) {
     for (const auto& c : cases) {
@@ -164,6 +172,87 @@ TEST(CudaKernels, MatmulHalfTypesAccumulateInF32) {
     const Tensor want = ops::matmul(to_f32(a), to_f32(b));
     // One rounding of values of magnitude up to ~16: half an ulp of the output type.
     expect_close(got, want, dt == DType::kF16 ? 1e-3 : 8e-3, 1e-2);
+  }
+}
+
+// A mask row of -inf, NaN-free: the warp path (short rows) and the block path (long rows).
+TEST(CudaKernels, SoftmaxWithMaskMatchesCpu) {
+  REALMT_REQUIRE_CUDA();
+  for (int64_t n : {int64_t(1), int64_t(7), int64_t(1024), int64_t(1025), int64_t(9000)}) {
+    const Shape sx{2, 3, 4, n}, sm{2, 1, 4, n};
+    const Tensor x = Tensor::from_vector(uniform_values(sx.numel(), -8, 8, 20), sx);
+    std::vector<float> m(sm.numel(), 0.0f);
+    for (int64_t j = 0; j < n; ++j) m[j] = -INFINITY;                  // row 0 fully masked
+    for (int64_t j = n / 2; j < n; ++j) m[n + j] = -INFINITY;          // row 1 half masked
+    const Tensor mask = Tensor::from_vector(m, sm);
+    const Tensor gx = x.to(kGpu), gm = mask.to(kGpu);
+    const Tensor y = ops::softmax(x, mask), gy = ops::softmax(gx, gm);
+    const Tensor ly = ops::log_softmax(x, mask), gly = ops::log_softmax(gx, gm);
+    expect_close(gy, y, 1e-5, 1e-7);
+    expect_close(gly, ly, 1e-5, 1e-5);
+    // Masked entries: exactly zero probability and -inf log-probability.
+    const std::vector<float> p = gy.to_vector<float>(), lp = gly.to_vector<float>();
+    for (int64_t j = 0; j < n; ++j) {
+      EXPECT_EQ(p[j], 0.0f);
+      EXPECT_EQ(lp[j], -INFINITY);
+    }
+    const Tensor dy = Tensor::from_vector(uniform_values(sx.numel(), -1, 1, 21), sx);
+    expect_close(ops::softmax_backward(dy.to(kGpu), gy), ops::softmax_backward(dy, y), 1e-5, 1e-6);
+    expect_close(ops::log_softmax_backward(dy.to(kGpu), gly), ops::log_softmax_backward(dy, ly),
+                 1e-4, 1e-5);
+  }
+}
+
+TEST(CudaKernels, SoftmaxHalfTypes) {
+  REALMT_REQUIRE_CUDA();
+  for (DType dt : {DType::kF16, DType::kBF16}) {
+    const Tensor x = host_tensor(uniform_values(4 * 300, -4, 4, 22), {4, 300}, dt);
+    const std::vector<double> xd = testing::as_doubles(x);
+    const Tensor want = ops::softmax(Tensor::from_vector(std::vector<float>(xd.begin(), xd.end()), Shape{4, 300}));
+    const Tensor got = ops::softmax(x.to(kGpu));
+    EXPECT_EQ(got.dtype(), dt);
+    expect_close(got, want, dt == DType::kF16 ? 1e-3 : 8e-3, 1e-6);
+  }
+}
+
+TEST(CudaKernels, ReductionsMatchCpu) {
+  REALMT_REQUIRE_CUDA();
+  const Shape s{3, 70, 5, 1100};
+  const Tensor x = Tensor::from_vector(uniform_values(s.numel(), -1, 1, 23), s);
+  const Tensor gx = x.to(kGpu);
+  for (int axis = 0; axis < 4; ++axis) {
+    expect_close(ops::sum(gx, axis), ops::sum(x, axis), 1e-4, 1e-4);
+    expect_close(ops::mean(gx, axis, {true}), ops::mean(x, axis, {true}), 1e-4, 1e-6);
+    const auto [v, i] = ops::max_with_indices(x, axis);
+    const auto [gv, gi] = ops::max_with_indices(gx, axis);
+    EXPECT_EQ(gv.to_vector<float>(), v.to_vector<float>()) << "axis " << axis;
+    EXPECT_EQ(gi.to_vector<int32_t>(), i.to_vector<int32_t>()) << "axis " << axis;
+  }
+  expect_close(ops::sum_all(gx), ops::sum_all(x), 1e-4, 1e-3);
+}
+
+// Ties go to the first maximum; a NaN first element wins, a later NaN never does.
+TEST(CudaKernels, MaxTiesAndNaNFollowTheCpuScan) {
+  REALMT_REQUIRE_CUDA();
+  const float nan = NAN;
+  for (int64_t n : {int64_t(5), int64_t(40), int64_t(2000)}) {
+    std::vector<float> v(4 * n, 0.0f);
+    v[0 * n + n - 1] = 3;  v[0 * n + 1] = 3;         // tie: index 1
+    v[1 * n + 0] = nan;    v[1 * n + 2] = 9;         // NaN first: NaN, index 0
+    v[2 * n + 1] = nan;    v[2 * n + n - 1] = 2;     // later NaN ignored: index n-1
+    for (int64_t j = 0; j < n; ++j) v[3 * n + j] = -1.0f - j;  // max at index 0
+    // Rows (a contiguous axis) and the same data transposed (a strided axis).
+    std::vector<float> vt(4 * n);
+    for (int64_t r = 0; r < 4; ++r)
+      for (int64_t j = 0; j < n; ++j) vt[j * 4 + r] = v[r * n + j];
+    const std::pair<Tensor, int> layouts[] = {{Tensor::from_vector(v, Shape{4, n}), 1},
+                                              {Tensor::from_vector(vt, Shape{n, 4}), 0}};
+    for (const auto& [t, axis] : layouts) {
+      const auto [want_v, want_i] = ops::max_with_indices(t, axis);
+      const auto [got_v, got_i] = ops::max_with_indices(t.to(kGpu), axis);
+      EXPECT_EQ(got_i.to_vector<int32_t>(), want_i.to_vector<int32_t>()) << n;
+      expect_close(got_v, want_v, 0, 0);
+    }
   }
 }
 
