@@ -1,0 +1,38 @@
+// realmt-bleu: sacreBLEU 2.6.0-compatible BLEU, chrF, chrF++ and TER with paired significance
+// tests. Same options and the same output as `sacrebleu`; see src/metrics/cli_options.h.
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "metrics/cli.h"
+#include "metrics/cli_options.h"
+
+int main(int argc, char** argv) {
+  using namespace realmt::metrics;
+  std::ios::sync_with_stdio(false);
+  try {
+    const CliOptions options = parse_cli(std::vector<std::string>(argv + 1, argv + argc));
+    if (options.help) {
+      std::cout << cli_usage();
+      return 0;
+    }
+    if (options.version) {
+      std::cout << "realmt-bleu (sacreBLEU 2.6.0 compatible)\n";
+      return 0;
+    }
+    run_cli(options, std::cin, std::cout, std::cerr);
+    std::cout.flush();
+    return 0;
+  } catch (const CliExit& e) {
+    std::cerr << (e.code == 2 ? e.message : "sacreBLEU: " + e.message + "\n");
+    return e.code;
+  } catch (const realmt::Error& e) {
+    std::cerr << "realmt-bleu: error: " << e.what() << " (" << e.file() << ":" << e.line() << ")\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "realmt-bleu: error: " << e.what() << "\n";
+    return 1;
+  }
+}

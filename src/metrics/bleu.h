@@ -1,0 +1,64 @@
+// BLEU exactly as sacreBLEU 2.6.0 computes it (SACREBLEU.md section 2).
+// Statistics per segment: [hyp_len, ref_len, correct_1..N, total_1..N].
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "metrics/metric.h"
+#include "metrics/tokenizer.h"
+
+namespace realmt::metrics {
+
+enum class Smoothing { kExp, kFloor, kAddK, kNone };
+
+// "exp", "floor", "add-k", "none".
+Smoothing parse_smoothing(const std::string& name);
+
+struct BleuOptions {
+  TokenizerKind tokenizer = TokenizerKind::k13a;
+  bool lowercase = false;
+  Smoothing smoothing = Smoothing::kExp;
+  std::optional<double> smooth_value;  // floor: default 0.1; add-k: default 1; ignored otherwise
+  bool effective_order = false;        // the CLI forces it on in sentence-level mode
+  int max_ngram_order = 4;             // API only; not in the signature
+};
+
+// The result of compute_bleu, with the pieces the verbose string shows.
+struct BleuDetail {
+  double score = 0.0;
+  std::vector<double> precisions;
+  double bp = 0.0;
+  long long sys_len = 0;
+  long long ref_len = 0;
+  std::string verbose() const;
+};
+
+// sacreBLEU's BLEU.compute_bleu on double-precision statistics.
+BleuDetail compute_bleu(std::vector<double> correct, std::vector<double> total, long long sys_len,
+                        long long ref_len, Smoothing smoothing, std::optional<double> smooth_value,
+                        bool effective_order);
+
+class Bleu final : public Metric {
+ public:
+  explicit Bleu(BleuOptions options);
+  std::string name() const override { return "BLEU"; }
+  std::string key() const override { return "BLEU"; }
+  size_t num_stats() const override { return 2 + 2 * static_cast<size_t>(options_.max_ngram_order); }
+  void set_references(const std::vector<std::vector<std::string>>& refs) override;
+  CorpusStats corpus_stats(const std::vector<std::string>& hyps, int threads) const override;
+  Score score_from_sums(const std::vector<double>& sums) const override;
+  PyNum bootstrap_score(const std::vector<float>& sums) const override;
+  Signature signature() const override;
+
+  // Lower-case (optional), rstrip, tokenize: the string whose split() gives the tokens.
+  std::string preprocess(const std::string& line) const;
+
+ private:
+  BleuOptions options_;
+  size_t nrefs_ = 0;
+  std::vector<std::vector<std::string>> refs_;  // preprocessed, [segment][reference]
+};
+
+}  // namespace realmt::metrics

@@ -1,0 +1,250 @@
+#include "metrics/cli.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <random>
+
+#include "core/error.h"
+#include "metrics/report.h"
+#include "metrics/significance.h"
+#include "metrics/text_io.h"
+#include "metrics/unicode_text.h"
+
+namespace realmt::metrics {
+
+namespace {
+
+[[noreturn]] void fatal(int code, const std::string& msg) { throw CliExit{code, msg}; }
+
+std::vector<std::string> split_tabs(std::string_view s, size_t max_split) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t tab = out.size() < max_split ? s.find('\t', start) : std::string_view::npos;
+    if (tab == std::string_view::npos) {
+      out.emplace_back(s.substr(start));
+      return out;
+    }
+    out.emplace_back(s.substr(start, tab - start));
+    start = tab + 1;
+  }
+}
+
+std::vector<std::vector<std::string>> read_references(const CliOptions& o) {
+  if (o.num_refs != 1 && o.refs.size() > 1) {
+    fatal(1, "The --num-refs argument allows you to provide any number of tab-delimited references in a single "
+             "file; you cannot then provide multiple reference files.");
+  }
+  if (o.refs.empty()) {
+    fatal(1, "If manual references given, make sure to provide them before the -i/--input argument to avoid "
+             "confusion. (realmt-bleu has no built-in test sets: give reference files.)");
+  }
+  std::vector<std::vector<std::string>> refs(std::max<size_t>(o.refs.size(), static_cast<size_t>(std::max(o.num_refs, 1))));
+  for (size_t f = 0; f < o.refs.size(); ++f) {
+    const auto lines = read_lines_file(o.refs[f]);
+    for (size_t l = 0; l < lines.size(); ++l) {
+      const std::string line(py_rstrip(lines[l]));
+      if (o.num_refs == 1) {
+        refs[f].push_back(line);
+        continue;
+      }
+      auto fields = split_tabs(line, static_cast<size_t>(o.num_refs - 1));
+      if (fields.size() != static_cast<size_t>(o.num_refs)) {
+        fatal(17, format("FATAL: line {}: expected {} fields, but found {}.", l + 1, o.num_refs, fields.size()));
+      }
+      for (size_t r = 0; r < fields.size(); ++r) refs[r].push_back(fields[r]);
+    }
+  }
+  return refs;
+}
+
+struct Systems {
+  std::vector<std::string> names;
+  std::vector<std::vector<std::string>> hyps;
+};
+
+Systems read_systems(const CliOptions& o, std::istream& in, bool paired) {
+  Systems s;
+  if (!o.inputs) {
+    auto lines = read_lines_universal(in, "<stdin>");
+    if (lines.empty()) lines.emplace_back();  // readline() of an empty stream: one empty line
+    const auto first = split_tabs(py_rstrip(lines[0]), std::string::npos);
+    s.hyps.resize(first.size());
+    for (size_t k = 0; k < first.size(); ++k) s.hyps[k].push_back(first[k]);
+    for (size_t l = 1; l < lines.size(); ++l) {
+      const auto fields = split_tabs(py_rstrip(lines[l]), std::string::npos);
+      if (fields.size() != first.size()) {
+        fatal(17, "FATAL: the number of tab-delimited fields in the input stream differ across lines.");
+      }
+      for (size_t k = 0; k < fields.size(); ++k) s.hyps[k].emplace_back(py_rstrip(fields[k]));
+    }
+    for (size_t k = 0; k < first.size(); ++k) s.names.push_back("System " + std::to_string(k + 1));
+    if (paired) {
+      s.names[0] = "Baseline";
+      for (size_t k = 1; k < s.names.size(); ++k) s.names[k] = "System " + std::to_string(k);
+    }
+    return s;
+  }
+  for (const auto& fname : *o.inputs) {
+    if (std::find(s.names.begin(), s.names.end(), fname) != s.names.end()) {
+      if (paired && fname == s.names[0]) continue;  // the baseline given again
+      fatal(1, "'" + fname + "' already used to name a system. Make sure to have a different basename for each system.");
+    }
+    std::vector<std::string> lines = read_lines_file(fname);
+    for (auto& l : lines) l = std::string(py_rstrip(l));
+    s.hyps.push_back(std::move(lines));
+    s.names.push_back(fname);
+  }
+  if (paired && !s.names.empty()) s.names[0] = "Baseline: " + s.names[0];
+  return s;
+}
+
+std::unique_ptr<Metric> make_metric(const std::string& name, const CliOptions& o) {
+  if (name == "bleu") {
+    BleuOptions b;
+    std::string tok = o.tokenize.value_or("");
+    if (tok.empty()) {
+      const std::string trg = o.language_pair && o.language_pair->find('-') != std::string::npos
+                                  ? o.language_pair->substr(o.language_pair->find('-') + 1)
+                                  : "";
+      REALMT_CHECK(trg != "ja" && trg != "ko", "the {}-mecab tokenizer (chosen by -l for target '{}') is not "
+                   "supported by realmt-bleu; pass -tok explicitly", trg, trg);
+      tok = trg == "zh" ? "zh" : "13a";
+    }
+    b.tokenizer = parse_tokenizer(tok);
+    b.lowercase = o.bleu_lowercase;
+    b.smoothing = parse_smoothing(o.smooth_method);
+    b.smooth_value = o.smooth_value;
+    b.effective_order = o.sentence_level;
+    return std::make_unique<Bleu>(b);
+  }
+  if (name == "chrf") return std::make_unique<Chrf>(o.chrf);
+  return std::make_unique<Ter>(o.ter);
+}
+
+uint64_t entropy_seed() { return (static_cast<uint64_t>(std::random_device{}()) << 32) | std::random_device{}(); }
+
+}  // namespace
+
+void run_cli(const CliOptions& o, std::istream& in, std::ostream& out, std::ostream& err) {
+  const bool paired = o.paired_bs || o.paired_ar;
+  if (o.sentence_level && o.metrics.size() > 1) fatal(1, "Only one metric can be used in sentence-level mode.");
+  const auto refs = read_references(o);
+  Systems sys = read_systems(o, in, paired);
+  const size_t num_sys = sys.hyps.size();
+  if (o.sentence_level) {
+    if (num_sys > 1) fatal(1, "Only one system can be evaluated in sentence-level mode.");
+    if (o.confidence || paired) fatal(1, "Statistical tests are unavailable in sentence-level mode.");
+  }
+  if (paired && num_sys == 1) fatal(1, "Paired tests require multiple input systems given to --input (-i).");
+  if (num_sys > 1 && o.confidence) fatal(1, "Use paired tests (--paired) for multiple systems.");
+  for (size_t k = 0; k < num_sys; ++k) {
+    if (sys.hyps[k].empty()) fatal(1, "Test set None contains no sentence (system '" + sys.names[k] + "' is empty)");
+    for (const auto& r : refs) {
+      if (r.size() != sys.hyps[k].size()) {
+        fatal(1, format("System and reference streams have different lengths. ('{}' has {} lines, a reference has {})",
+                        sys.names[k], sys.hyps[k].size(), r.size()));
+      }
+    }
+  }
+  // Metrics keyed by sacreBLEU's class name; -m order is kept for paired tests.
+  std::vector<std::unique_ptr<Metric>> metrics;
+  for (const auto& name : o.metrics) {
+    auto m = make_metric(name, o);
+    const bool dup = std::any_of(metrics.begin(), metrics.end(), [&](const auto& x) { return x->key() == m->key(); });
+    if (dup) continue;
+    m->set_references(refs);
+    metrics.push_back(std::move(m));
+  }
+  std::vector<Metric*> sorted;
+  for (auto& m : metrics) sorted.push_back(m.get());
+  std::sort(sorted.begin(), sorted.end(), [](Metric* a, Metric* b) { return a->key() < b->key(); });
+
+  if (o.sentence_level) {
+    Metric& m = *metrics[0];
+    const CorpusStats stats = m.corpus_stats(sys.hyps[0], o.threads);
+    const std::string sig = m.signature().format(o.short_sig);
+    std::string text;
+    for (size_t i = 0; i < stats.num_segments(); ++i) {
+      const std::vector<double> row(stats.row(i), stats.row(i) + stats.num_stats);
+      const Score s = m.score_from_sums(row);
+      text += format_score({m.name(), s.score, s.verbose, std::nullopt}, o.width, o.score_only, sig, false) + "\n";
+    }
+    out << text;
+    return;
+  }
+  std::string seed_label;
+  const std::optional<uint64_t> env_seed = seed_from_env(&seed_label);
+  const uint64_t seed = env_seed.value_or(entropy_seed());
+  const bool json = o.format == OutputFormat::kJson;
+  if (num_sys == 1) {
+    std::vector<std::string> results;
+    for (Metric* m : sorted) {
+      const CorpusStats stats = m->corpus_stats(sys.hyps[0], o.threads);
+      const Score s = m->corpus_score(stats);
+      ScoreLine line{m->name(), s.score, s.verbose, std::nullopt};
+      Signature sig = m->signature();
+      if (o.confidence && o.confidence_n > 1) {
+        line.ci = estimate_ci_python(bootstrap_scores(*m, stats, static_cast<size_t>(o.confidence_n), seed));
+        sig.set_common("bs", std::to_string(o.confidence_n));
+        sig.set_common("seed", seed_label);
+      }
+      results.push_back(format_score(line, o.width, o.score_only, sig.format(json ? false : o.short_sig), json));
+    }
+    out << single_results(results, json);
+    return;
+  }
+  TableRequest table;
+  table.systems = sys.names;
+  table.json = json;
+  table.width = o.width;
+  err << (o.quiet ? "" : "sacreBLEU: Found " + std::to_string(num_sys) + " systems.\n");
+  if (!paired) {
+    for (Metric* m : sorted) {
+      ResultColumn col{m->name(), {}, {}};
+      for (const auto& hyps : sys.hyps) {
+        const Score s = m->corpus_score(m->corpus_stats(hyps, o.threads));
+        col.plain.push_back(format_score({m->name(), s.score, "", std::nullopt}, o.width, true, "", false));
+      }
+      table.columns.push_back(std::move(col));
+      table.signatures.emplace_back(m->name(), m->signature().format(o.short_sig));
+    }
+    out << results_table(table);
+    return;
+  }
+  table.paired_bs = o.paired_bs;
+  table.paired_ar = o.paired_ar;
+  const int n_default = o.paired_bs ? 1000 : 10000;
+  const int n_given = o.paired_bs ? o.paired_bs_n : o.paired_ar_n;
+  const auto n = static_cast<size_t>(n_given > 0 ? n_given : n_default);
+  table.paired_n = n_given;  // sacreBLEU prints the value given, even when it fell back to the default
+  // In paired mode a seed of 0 counts as "no seed" (Python truthiness), as in sacreBLEU.
+  const uint64_t paired_seed = env_seed && *env_seed != 0 ? *env_seed : entropy_seed();
+  for (const auto& owned : metrics) {
+    Metric* m = owned.get();
+    const CorpusStats base = m->corpus_stats(sys.hyps[0], o.threads);
+    ResultColumn col{m->name(), {}, {}};
+    PairedResult b;
+    b.score = m->corpus_score(base).score;
+    if (o.paired_bs) {
+      const Confidence c = estimate_ci_numpy(bootstrap_scores(*m, base, n, paired_seed));
+      b.mean = c.mean;
+      b.ci = c.ci;
+    }
+    col.paired.push_back(b);
+    for (size_t k = 1; k < num_sys; ++k) {
+      const CorpusStats stats = m->corpus_stats(sys.hyps[k], o.threads);
+      col.paired.push_back(o.paired_bs ? paired_bootstrap(*m, base, stats, n, paired_seed)
+                                       : paired_approximate_randomization(*m, base, stats, n, paired_seed));
+    }
+    Signature sig = m->signature();
+    sig.set_common("seed", seed_label);
+    sig.set_common(o.paired_bs ? "bs" : "ar", std::to_string(n));
+    table.signatures.emplace_back(m->name(), sig.format(o.short_sig));
+    table.columns.push_back(std::move(col));
+  }
+  out << results_table(table);
+}
+
+}  // namespace realmt::metrics

@@ -1,0 +1,50 @@
+// realmt-bleu's command line: sacreBLEU 2.6.0's options, parsed once into a typed struct.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "metrics/bleu.h"
+#include "metrics/chrf.h"
+#include "metrics/ter.h"
+
+namespace realmt::metrics {
+
+enum class OutputFormat { kJson, kText };
+
+struct CliOptions {
+  std::vector<std::string> refs;                 // positional reference files
+  std::optional<std::vector<std::string>> inputs;  // -i files; nullopt = stdin
+  int num_refs = 1;                              // -nr: tab-separated references in one file
+  std::vector<std::string> metrics{"bleu"};      // -m, in the order given
+  bool sentence_level = false;                   // -sl
+  std::optional<std::string> language_pair;      // -l: only selects the BLEU tokenizer
+  std::optional<std::string> tokenize;           // -tok
+  std::string smooth_method = "exp";             // -s
+  std::optional<double> smooth_value;            // -sv
+  bool bleu_lowercase = false;                   // -lc
+  ChrfOptions chrf;                              // -cc -cw --chrf-beta --chrf-*
+  TerOptions ter;                                // --ter-*
+  bool confidence = false;                       // -ci
+  int confidence_n = 1000;                       // -cin
+  bool paired_bs = false, paired_ar = false;     // -pbs / -par
+  int paired_bs_n = 1000, paired_ar_n = 10000;   // -pbsn / -parn
+  int threads = 2;                               // --threads (realmt): segment workers
+  bool quiet = false, short_sig = false, score_only = false;  // -q -sh -b
+  int width = 1;                                 // -w
+  OutputFormat format = OutputFormat::kJson;     // -f (or SACREBLEU_FORMAT)
+  bool version = false, help = false;
+};
+
+// Thrown for usage errors and sacreBLEU's fatal conditions; the main prints it and exits.
+struct CliExit {
+  int code;
+  std::string message;
+};
+
+// Parses argv[1..] (argparse conventions: -i and -m take every following non-option word).
+CliOptions parse_cli(const std::vector<std::string>& args);
+std::string cli_usage();
+
+}  // namespace realmt::metrics

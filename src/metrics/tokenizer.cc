@@ -1,0 +1,231 @@
+#include "metrics/tokenizer.h"
+
+#include <unicode/uchar.h>
+
+#include "core/error.h"
+#include "metrics/unicode_text.h"
+
+namespace realmt::metrics {
+
+TokenizerKind parse_tokenizer(std::string_view name) {
+  if (name == "13a") return TokenizerKind::k13a;
+  if (name == "intl") return TokenizerKind::kIntl;
+  if (name == "zh") return TokenizerKind::kZh;
+  if (name == "char") return TokenizerKind::kChar;
+  if (name == "none") return TokenizerKind::kNone;
+  REALMT_FAIL("unknown BLEU tokenizer '{}' (supported: 13a, intl, zh, char, none)", name);
+}
+
+const char* tokenizer_name(TokenizerKind kind) {
+  switch (kind) {
+    case TokenizerKind::k13a: return "13a";
+    case TokenizerKind::kIntl: return "intl";
+    case TokenizerKind::kZh: return "zh";
+    case TokenizerKind::kChar: return "char";
+    case TokenizerKind::kNone: return "none";
+  }
+  return "?";
+}
+
+namespace {
+
+// R1's class: U+0020-0026, 0028-002B, 002F, 003A-0040, 005B-0060, 007B-007E.
+constexpr bool is_r1(unsigned char c) {
+  return (c >= 0x20 && c <= 0x26) || (c >= 0x28 && c <= 0x2B) || c == 0x2F || (c >= 0x3A && c <= 0x40) ||
+         (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
+}
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_dot_comma(char c) { return c == '.' || c == ','; }
+
+// In-place str.replace(from, to) for to shorter than from.
+void replace_all(std::string& s, std::string_view from, std::string_view to) {
+  size_t pos = s.find(from);
+  if (pos == std::string::npos) return;
+  size_t w = pos;
+  size_t r = pos;
+  while (r < s.size()) {
+    if (s.compare(r, from.size(), from) == 0) {
+      s.replace(w, to.size(), to);
+      w += to.size();
+      r += from.size();
+    } else {
+      s[w++] = s[r++];
+    }
+  }
+  s.resize(w);
+}
+
+}  // namespace
+
+// The patterns are ASCII on one side and "any non-digit code point" on the other, so a byte
+// scanner is equivalent to Python's code-point regex passes: a multi-byte code point can only
+// take part in a match through its last byte (R2, as context) or its first byte (R3), and its
+// other bytes are copied unchanged, exactly as the regex would leave them.
+void apply_13a_rules(std::string_view in, std::string& out, std::string& scratch) {
+  std::string& a = scratch;
+  a.clear();
+  a.reserve(in.size() * 2 + 8);
+  for (char c : in) {  // R1: ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> " \1 "
+    if (is_r1(static_cast<unsigned char>(c))) {
+      a.push_back(' ');
+      a.push_back(c);
+      a.push_back(' ');
+    } else {
+      a.push_back(c);
+    }
+  }
+  std::string& b = out;
+  b.clear();
+  b.reserve(a.size() * 2);
+  for (size_t i = 0; i < a.size();) {  // R2: ([^0-9])([\.,]) -> "\1 \2 "
+    if (i + 1 < a.size() && !is_digit(a[i]) && is_dot_comma(a[i + 1])) {
+      b.push_back(a[i]);
+      b.push_back(' ');
+      b.push_back(a[i + 1]);
+      b.push_back(' ');
+      i += 2;
+    } else {
+      b.push_back(a[i++]);
+    }
+  }
+  a.clear();
+  for (size_t i = 0; i < b.size();) {  // R3: ([\.,])([^0-9]) -> " \1 \2"
+    if (i + 1 < b.size() && is_dot_comma(b[i]) && !is_digit(b[i + 1])) {
+      a.push_back(' ');
+      a.push_back(b[i]);
+      a.push_back(' ');
+      a.push_back(b[i + 1]);
+      i += 2;
+    } else {
+      a.push_back(b[i++]);
+    }
+  }
+  b.clear();
+  for (size_t i = 0; i < a.size();) {  // R4: ([0-9])(-) -> "\1 \2 "
+    if (i + 1 < a.size() && is_digit(a[i]) && a[i + 1] == '-') {
+      b.push_back(a[i]);
+      b.append(" - ");
+      i += 2;
+    } else {
+      b.push_back(a[i++]);
+    }
+  }
+  collapse_whitespace(b, a);
+  out.swap(a);
+}
+
+bool is_zh_split_char(char32_t c) {
+  return (c >= 0x2001 && c <= 0x2A6D) || (c >= 0x2E80 && c <= 0x2FDF) || (c >= 0x2FF0 && c <= 0x303F) ||
+         (c >= 0x3100 && c <= 0x312F) || (c >= 0x31A0 && c <= 0x31EF) || (c >= 0x3200 && c <= 0x4DB5) ||
+         (c >= 0x4E00 && c <= 0x9FBB) || (c >= 0xF900 && c <= 0xFA2D) || (c >= 0xFA30 && c <= 0xFA6A) ||
+         (c >= 0xFA70 && c <= 0xFAD9) || (c >= 0xFE10 && c <= 0xFE1F) || (c >= 0xFE30 && c <= 0xFE4F) ||
+         (c >= 0xFF00 && c <= 0xFFEF);
+}
+
+namespace {
+
+void tokenize_13a(std::string_view line, std::string& out, std::string& scratch) {
+  std::string& s = out;
+  s.assign(" ");
+  s.append(line);
+  if (s.find('<') != std::string::npos) replace_all(s, "<skipped>", "");
+  if (s.find('\n') != std::string::npos) {
+    replace_all(s, "-\n", "");
+    for (char& c : s) c = c == '\n' ? ' ' : c;
+  }
+  if (s.find('&') != std::string::npos) {
+    replace_all(s, "&quot;", "\"");
+    replace_all(s, "&amp;", "&");
+    replace_all(s, "&lt;", "<");
+    replace_all(s, "&gt;", ">");
+  }
+  s.push_back(' ');
+  std::string padded;
+  padded.swap(s);
+  apply_13a_rules(padded, out, scratch);
+}
+
+bool gc_in(char32_t c, uint32_t mask) { return (U_GET_GC_MASK(static_cast<UChar32>(c)) & mask) != 0; }
+
+// intl: I1 (\P{N})(\p{P}) -> "\1 \2 ", I2 (\p{P})(\P{N}) -> " \1 \2", I3 (\p{S}) -> " \1 ".
+void tokenize_intl(std::string_view line, std::string& out, std::string& scratch) {
+  thread_local std::vector<char32_t> a, b;
+  a.clear();
+  to_code_points(line, a);
+  b.clear();
+  for (size_t i = 0; i < a.size();) {
+    if (i + 1 < a.size() && !gc_in(a[i], U_GC_N_MASK) && gc_in(a[i + 1], U_GC_P_MASK)) {
+      b.insert(b.end(), {a[i], U' ', a[i + 1], U' '});
+      i += 2;
+    } else {
+      b.push_back(a[i++]);
+    }
+  }
+  a.clear();
+  for (size_t i = 0; i < b.size();) {
+    if (i + 1 < b.size() && gc_in(b[i], U_GC_P_MASK) && !gc_in(b[i + 1], U_GC_N_MASK)) {
+      a.insert(a.end(), {U' ', b[i], U' ', b[i + 1]});
+      i += 2;
+    } else {
+      a.push_back(b[i++]);
+    }
+  }
+  scratch.clear();
+  for (char32_t c : a) {
+    if (gc_in(c, U_GC_S_MASK)) {
+      scratch.push_back(' ');
+      append_utf8(scratch, c);
+      scratch.push_back(' ');
+    } else {
+      append_utf8(scratch, c);
+    }
+  }
+  collapse_whitespace(scratch, out);
+}
+
+void tokenize_zh(std::string_view line, std::string& out, std::string& scratch) {
+  line = py_strip(line);
+  std::string spaced;
+  spaced.reserve(line.size() * 2);
+  for (size_t i = 0; i < line.size();) {
+    const size_t start = i;
+    const char32_t c = next_code_point(line, i);
+    if (is_zh_split_char(c)) spaced.push_back(' ');
+    spaced.append(line.substr(start, i - start));
+    if (is_zh_split_char(c)) spaced.push_back(' ');
+  }
+  apply_13a_rules(spaced, out, scratch);
+}
+
+void tokenize_char(std::string_view line, std::string& out) {
+  out.clear();
+  const char* p = line.data();
+  const char* end = p + line.size();
+  while (p < end) {
+    const size_t sp = py_space_len(p, end);
+    if (sp > 0) {
+      p += sp;
+      continue;
+    }
+    size_t i = 0;
+    std::string_view rest(p, static_cast<size_t>(end - p));
+    next_code_point(rest, i);
+    if (!out.empty()) out.push_back(' ');
+    out.append(p, i);
+    p += i;
+  }
+}
+
+}  // namespace
+
+void tokenize(TokenizerKind kind, std::string_view line, std::string& out, std::string& scratch) {
+  switch (kind) {
+    case TokenizerKind::k13a: tokenize_13a(line, out, scratch); return;
+    case TokenizerKind::kIntl: tokenize_intl(line, out, scratch); return;
+    case TokenizerKind::kZh: tokenize_zh(line, out, scratch); return;
+    case TokenizerKind::kChar: tokenize_char(line, out); return;
+    case TokenizerKind::kNone: out.assign(line); return;
+  }
+}
+
+}  // namespace realmt::metrics

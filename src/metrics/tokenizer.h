@@ -1,0 +1,27 @@
+// BLEU's tokenizers (SACREBLEU.md section 1): 13a, intl, zh, char, none.
+// Each maps one line (already lower-cased and rstripped by the caller) to a string whose
+// Python split() gives the tokens. Outputs equal sacreBLEU 2.6.0's byte for byte.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace realmt::metrics {
+
+enum class TokenizerKind { k13a, kIntl, kZh, kChar, kNone };
+
+// "13a", "intl", "zh", "char", "none"; throws for anything else (names the known ones).
+TokenizerKind parse_tokenizer(std::string_view name);
+// The signature value ("13a", ...).
+const char* tokenizer_name(TokenizerKind kind);
+
+// Tokenizes line into out (out is overwritten). scratch is reused working memory.
+void tokenize(TokenizerKind kind, std::string_view line, std::string& out, std::string& scratch);
+
+// The 13a "post-tokenizer" R1-R4 followed by whitespace collapsing (shared with zh).
+void apply_13a_rules(std::string_view in, std::string& out, std::string& scratch);
+
+// The zh tokenizer's "Chinese character" test, with sacreBLEU's effective ranges (section 1.3).
+bool is_zh_split_char(char32_t c);
+
+}  // namespace realmt::metrics
