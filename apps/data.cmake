@@ -1,0 +1,3 @@
+if(TARGET realmt_data)
+  realmt_app(data realmt_data.cc realmt_data)
+endif()
