@@ -18,7 +18,7 @@ using cuda::RowGroup;
 using cuda::SumOp;
 
 template <typename T, bool kWarp>
-__global__ void sum_rows(const T* x, T* out, long long rows, long long n) {
+__global__ void __launch_bounds__(cuda::kMaxRowBlock) sum_rows(const T* x, T* out, long long rows, long long n) {
   using C = cuda::compute_t<T>;
   using G = RowGroup<kWarp>;
   __shared__ C smem[cuda::kWarpSize];
@@ -82,7 +82,7 @@ __device__ __forceinline__ ArgMax<C> warp_argmax(ArgMax<C> v) {
 }
 
 template <typename T, bool kWarp>
-__global__ void max_rows(const T* x, T* out, int* indices, long long rows, long long n) {
+__global__ void __launch_bounds__(cuda::kMaxRowBlock) max_rows(const T* x, T* out, int* indices, long long rows, long long n) {
   using C = cuda::compute_t<T>;
   using G = RowGroup<kWarp>;
   __shared__ C smem_v[cuda::kWarpSize];

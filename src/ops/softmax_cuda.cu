@@ -35,7 +35,7 @@ __device__ __forceinline__ float log_c(float x) { return logf(x); }
 __device__ __forceinline__ double log_c(double x) { return ::log(x); }
 
 template <typename T, bool kLog, bool kWarp>
-__global__ void softmax_forward(const T* x, const T* mask, DeviceRows rb, T* y, long long rows,
+__global__ void __launch_bounds__(cuda::kMaxRowBlock) softmax_forward(const T* x, const T* mask, DeviceRows rb, T* y, long long rows,
                                 long long n) {
   using C = cuda::compute_t<T>;
   using G = RowGroup<kWarp>;
@@ -74,7 +74,7 @@ __global__ void softmax_forward(const T* x, const T* mask, DeviceRows rb, T* y, 
 // softmax: dx = y (dy - sum dy y); log_softmax: dx = dy - exp(y) sum dy (exp(-inf) = 0
 // keeps masked entries' gradient at dy).
 template <typename T, bool kLog, bool kWarp>
-__global__ void softmax_backward(const T* dy, const T* y, T* dx, long long rows, long long n) {
+__global__ void __launch_bounds__(cuda::kMaxRowBlock) softmax_backward(const T* dy, const T* y, T* dx, long long rows, long long n) {
   using C = cuda::compute_t<T>;
   using G = RowGroup<kWarp>;
   __shared__ C smem[cuda::kWarpSize];

@@ -2,8 +2,10 @@
 // in tests/ops compares every op; these pin the backend's own cases: broadcasting plans,
 // aliasing in add_, f16/bf16 rounding, cuBLAS's column-major mapping).
 #include "cuda_test_util.h"
+#include "ops/cross_entropy.h"
 #include "ops/elementwise.h"
 #include "ops/matmul.h"
+#include "ops/permute.h"
 #include "ops/reduce.h"
 #include "ops/softmax.h"
 #include "ops/unary.h"
@@ -35,6 +37,9 @@ TEST(CudaKernels, FoundationSlotsHaveCudaKernels) {
   for (auto* slot : {&softmax_backward_kernel, &log_softmax_backward_kernel})
     EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
   for (auto* slot : {&sum_kernel, &max_kernel}) EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
+  EXPECT_TRUE(cross_entropy_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(cross_entropy_backward_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(permute_kernel.has(DeviceType::kCuda));
 #endif
 }
 
@@ -252,6 +257,48 @@ TEST(CudaKernels, MaxTiesAndNaNFollowTheCpuScan) {
       const auto [got_v, got_i] = ops::max_with_indices(t.to(kGpu), axis);
       EXPECT_EQ(got_i.to_vector<int32_t>(), want_i.to_vector<int32_t>()) << n;
       expect_close(got_v, want_v, 0, 0);
+    }
+  }
+}
+
+TEST(CudaKernels, CrossEntropyMatchesCpu) {
+  REALMT_REQUIRE_CUDA();
+  for (int64_t v : {int64_t(50), int64_t(5000)}) {
+    for (double eps : {0.0, 0.1}) {
+      const int64_t rows = 37;
+      const Tensor logits = Tensor::from_vector(uniform_values(rows * v, -10, 10, 24), Shape{rows, v});
+      std::vector<int32_t> t(rows);
+      for (int64_t r = 0; r < rows; ++r) t[r] = static_cast<int32_t>((r * 7919) % v);
+      t[3] = t[10] = 0;  // the pad id: ignored rows
+      const Tensor targets = Tensor::from_vector(t, Shape{rows});
+      const ops::CrossEntropyOptions o{eps, 0};
+      const auto want = ops::cross_entropy(logits, targets, o);
+      const Tensor gl = logits.to(kGpu), gt = targets.to(kGpu);
+      const auto got = ops::cross_entropy(gl, gt, o);
+      expect_close(got.loss, want.loss, 1e-5, 1e-5);
+      expect_close(got.lse, want.lse, 1e-6, 1e-5);
+      EXPECT_EQ(got.loss.at(3), 0.0);
+      const Tensor dloss = Tensor::from_vector(uniform_values(rows, 0.5f, 1.5f, 25), Shape{rows});
+      const Tensor dx = ops::cross_entropy_backward(dloss.to(kGpu), gl, gt, got.lse, o);
+      expect_close(dx, ops::cross_entropy_backward(dloss, logits, targets, want.lse, o), 1e-5, 1e-7);
+      const std::vector<float> d = dx.to_vector<float>();
+      for (int64_t j = 0; j < v; ++j) EXPECT_EQ(d[3 * v + j], 0.0f);  // ignored row: exactly 0
+    }
+  }
+}
+
+// Every element size, the row-copy case and the tiled-transpose case with ragged tiles.
+TEST(CudaKernels, PermuteMatchesCpu) {
+  REALMT_REQUIRE_CUDA();
+  const std::vector<std::pair<Shape, std::vector<int>>> cases = {
+      {{2, 5, 3, 4}, {0, 2, 1, 3}},  {{33, 65}, {1, 0}},        {{3, 40, 70}, {0, 2, 1}},
+      {{2, 3, 4, 5}, {3, 2, 1, 0}},  {{1, 7, 1, 9}, {3, 1, 0, 2}}, {{6}, {0}}, {{}, {}}};
+  for (DType dt : {DType::kU8, DType::kF16, DType::kF32, DType::kF64}) {
+    for (const auto& [shape, perm] : cases) {
+      const Tensor x = host_tensor(uniform_values(shape.numel(), 0, 100, 26), shape, dt);
+      const Tensor want = ops::permute(x, perm), got = ops::permute(x.to(kGpu), perm);
+      EXPECT_EQ(got.shape(), want.shape());
+      EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(want)) << dt << " " << shape;
     }
   }
 }

@@ -65,6 +65,10 @@ struct RowGroup {
   }
 };
 
+// The largest block row_launch picks. Row kernels are declared __launch_bounds__(kMaxRowBlock)
+// so that the compiler keeps them within the registers a block that size may use.
+inline constexpr int kMaxRowBlock = 1024;
+
 // Launch shape for `rows` rows of `n` elements: a warp per row up to 1024 elements.
 struct RowLaunch {
   bool warp;
@@ -74,7 +78,7 @@ struct RowLaunch {
 inline RowLaunch row_launch(long long rows, long long n) {
   RowLaunch l;
   l.warp = n <= 1024;
-  l.block = l.warp ? 256 : (n >= 8192 ? 1024 : 512);
+  l.block = l.warp ? 256 : (n >= 8192 ? kMaxRowBlock : 512);
   const long long per_block = l.warp ? l.block / kWarpSize : 1;
   long long g = (rows + per_block - 1) / per_block;
   constexpr long long kMaxGrid = 1LL << 20;  // rows beyond this are looped over
