@@ -25,14 +25,19 @@ Tensor naive_permute(const Tensor& in, const std::vector<int>& perm) {
 
 std::string perm_name(const std::vector<int>& perm) {
   std::string s;
-  for (int a : perm) s += (a < 0 ? "m" : "") + std::to_string(std::abs(a));
+  for (int a : perm) {
+    if (a < 0) s += 'm';
+    s += std::to_string(std::abs(a));
+  }
   return s;
 }
 
 OpCase permute_case(const std::string& tag, Shape shape, std::vector<int> perm, DType dtype = DType::kF32) {
   OpCase c;
   c.name = "permute/" + tag + "_" + perm_name(perm);
-  c.inputs = {{shape}};
+  InputSpec x;
+  x.shape = shape;
+  c.inputs = {x};
   c.dtype = dtype;
   c.run = [perm](const Tensors& in) { return Tensors{ops::permute(in[0], perm)}; };
   c.reference = [perm](const Tensors& in) { return Tensors{naive_permute(in[0], perm)}; };
