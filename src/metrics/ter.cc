@@ -242,7 +242,12 @@ void Ter::set_references(const std::vector<std::vector<std::string>>& refs) {
   refs_.assign(refs[0].size(), {});
   parallel_for(refs_.size(), 2, [&](size_t begin, size_t end, int) {
     for (size_t i = begin; i < end; ++i) {
-      for (const auto& stream : refs) refs_[i].push_back(ter_tokenize(py_rstrip(stream[i]), options_));
+      // sacreBLEU pre-processes cached references twice (_cache_references, then
+      // _extract_reference_info); the normalised tokenizer is not idempotent, so do the same.
+      for (const auto& stream : refs) {
+        const std::string once = ter_tokenize(py_rstrip(stream[i]), options_);
+        refs_[i].push_back(ter_tokenize(py_rstrip(once), options_));
+      }
     }
   });
 }
