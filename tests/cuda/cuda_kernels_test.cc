@@ -2,11 +2,14 @@
 // in tests/ops compares every op; these pin the backend's own cases: broadcasting plans,
 // aliasing in add_, f16/bf16 rounding, cuBLAS's column-major mapping).
 #include "cuda_test_util.h"
+#include "ops/concat.h"
 #include "ops/cross_entropy.h"
 #include "ops/elementwise.h"
+#include "ops/layer_norm.h"
 #include "ops/matmul.h"
 #include "ops/permute.h"
 #include "ops/reduce.h"
+#include "ops/slice.h"
 #include "ops/softmax.h"
 #include "ops/unary.h"
 
@@ -40,6 +43,11 @@ TEST(CudaKernels, FoundationSlotsHaveCudaKernels) {
   EXPECT_TRUE(cross_entropy_kernel.has(DeviceType::kCuda));
   EXPECT_TRUE(cross_entropy_backward_kernel.has(DeviceType::kCuda));
   EXPECT_TRUE(permute_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(slice_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(slice_backward_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(concat_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(layer_norm_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(layer_norm_backward_kernel.has(DeviceType::kCuda));
 #endif
 }
 
@@ -299,6 +307,56 @@ TEST(CudaKernels, PermuteMatchesCpu) {
       const Tensor want = ops::permute(x, perm), got = ops::permute(x.to(kGpu), perm);
       EXPECT_EQ(got.shape(), want.shape());
       EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(want)) << dt << " " << shape;
+    }
+  }
+}
+
+TEST(CudaKernels, SliceConcatMatchCpuExactly) {
+  REALMT_REQUIRE_CUDA();
+  for (DType dt : {DType::kU8, DType::kBF16, DType::kF32, DType::kF64}) {
+    const Shape s{3, 7, 5};
+    const Tensor x = host_tensor(uniform_values(s.numel(), 0, 100, 27), s, dt);
+    const Tensor gx = x.to(kGpu);
+    for (int axis : {0, 1, 2, -1}) {
+      const int64_t n = s[axis];
+      for (auto [b, e] : {std::pair<int64_t, int64_t>{0, n}, {1, n - 1}, {2, 2}, {n - 1, n}}) {
+        const Tensor want = ops::slice(x, axis, b, e), got = ops::slice(gx, axis, b, e);
+        EXPECT_EQ(got.shape(), want.shape());
+        EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(want)) << dt << " axis " << axis;
+        const Tensor back = ops::slice_backward(got, s, axis, b);
+        EXPECT_EQ(testing::as_doubles(back), testing::as_doubles(ops::slice_backward(want, s, axis, b)));
+        // Slicing the whole tensor apart and concatenating the pieces gives it back.
+        const Tensor joined = ops::concat({ops::slice(gx, axis, 0, b), got, ops::slice(gx, axis, e, n)}, axis);
+        EXPECT_EQ(testing::as_doubles(joined), testing::as_doubles(x)) << dt << " axis " << axis;
+      }
+    }
+  }
+}
+
+TEST(CudaKernels, LayerNormMatchesCpu) {
+  REALMT_REQUIRE_CUDA();
+  for (int64_t d : {int64_t(8), int64_t(512), int64_t(1500)}) {
+    for (float offset : {0.0f, 1000.0f}) {  // |mean| >> std too
+      const Shape s{3, 45, d};
+      std::vector<float> xv = uniform_values(s.numel(), -1, 1, 28);
+      for (float& v : xv) v += offset;
+      const Tensor x = Tensor::from_vector(xv, s);
+      const Tensor gamma = Tensor::from_vector(uniform_values(d, 0.5f, 1.5f, 29), Shape{d});
+      const Tensor beta = Tensor::from_vector(uniform_values(d, -0.5f, 0.5f, 30), Shape{d});
+      const Tensor dy = Tensor::from_vector(uniform_values(s.numel(), -1, 1, 31), s);
+      const auto want = ops::layer_norm(x, gamma, beta, 1e-5);
+      const auto got = ops::layer_norm(x.to(kGpu), gamma.to(kGpu), beta.to(kGpu), 1e-5);
+      expect_close(got.y, want.y, 1e-5, 2e-5);
+      expect_close(got.mean, want.mean, 1e-6, 1e-6);
+      expect_close(got.rstd, want.rstd, 1e-5, 1e-6);
+      const auto gw = ops::layer_norm_backward(dy, x, gamma, want.mean, want.rstd);
+      const auto gg = ops::layer_norm_backward(dy.to(kGpu), x.to(kGpu), gamma.to(kGpu), got.mean, got.rstd);
+      expect_close(gg.dx, gw.dx, 1e-4, 1e-4);
+      expect_close(gg.dgamma, gw.dgamma, 1e-4, 1e-4);
+      expect_close(gg.dbeta, gw.dbeta, 1e-5, 1e-5);
+      // Deterministic: a second run gives the same bits.
+      const auto again = ops::layer_norm_backward(dy.to(kGpu), x.to(kGpu), gamma.to(kGpu), got.mean, got.rstd);
+      EXPECT_EQ(again.dgamma.to_vector<float>(), gg.dgamma.to_vector<float>());
     }
   }
 }
