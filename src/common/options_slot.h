@@ -1,0 +1,52 @@
+// Internal to the option system (options.h): one bound option, type-erased. Every value goes
+// through text, so the command line and YAML scalars are parsed by the same code.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/duration.h"
+
+namespace realmt::detail {
+
+struct OptionSlot {
+  std::string group;
+  std::string name;
+  std::string help;
+  std::string metavar;  // for --help: "INT", "FLOAT", "STRING", "DURATION", "{a|b}", ...
+  std::string expected;  // for errors: "an integer", "one of: none|sum|mean", ...
+  bool is_bool = false;
+  bool is_list = false;
+  char short_name = 0;
+  std::vector<std::string> default_text;  // the field's value when it was bound
+  // Sets the field from text (exactly one value unless is_list). Returns the offending value
+  // when one does not parse; the field is unchanged then.
+  std::function<std::optional<std::string>(const std::vector<std::string>&)> set;
+  // The field's current value as text that `set` reads back to the same value.
+  std::function<std::vector<std::string>()> get;
+  bool was_set = false;
+  std::string origin = "default";  // "file.yml:12" or "command line" once set
+};
+
+// One factory per supported field type; the field holds the default.
+OptionSlot make_slot(bool* field);
+OptionSlot make_slot(int* field);
+OptionSlot make_slot(int64_t* field);
+OptionSlot make_slot(float* field);
+OptionSlot make_slot(double* field);
+OptionSlot make_slot(std::string* field);
+OptionSlot make_slot(Duration* field);
+OptionSlot make_slot(std::vector<std::string>* field);
+OptionSlot make_slot(std::vector<int>* field);
+OptionSlot make_slot(std::vector<double>* field);
+// A string (or list of strings) restricted to `allowed`.
+OptionSlot make_choice_slot(std::string* field, std::vector<std::string> allowed);
+OptionSlot make_choice_slot(std::vector<std::string>* field, std::vector<std::string> allowed);
+
+// Text forms shared by CLI and YAML: bool accepts true/false, yes/no, on/off, 1/0 (any case).
+bool parse_bool(const std::string& text, bool* out);
+
+}  // namespace realmt::detail
