@@ -1,0 +1,188 @@
+#include "models/checkpoint.h"
+
+#include <algorithm>
+#include <sstream>
+#include <unordered_set>
+
+#include "models/safetensors.h"
+
+namespace realmt::models {
+
+namespace {
+
+constexpr size_t kMaxListed = 10;  // names listed per kind of mismatch; the rest are counted
+
+// A destination slot and the name it has in the file.
+struct Target {
+  std::string name;
+  Tensor slot;
+};
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string closest(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = SIZE_MAX;
+  for (const std::string& c : candidates) {
+    const size_t d = edit_distance(name, c);
+    if (d < best_d) best_d = d, best = c;
+  }
+  return best;
+}
+
+void list_names(std::ostringstream& os, const char* what, const std::vector<std::string>& names,
+                const std::vector<std::string>& others, const char* other_kind) {
+  for (size_t i = 0; i < names.size() && i < kMaxListed; ++i) {
+    os << "\n  " << what << " '" << names[i] << "'";
+    if (!others.empty()) os << " (closest " << other_kind << ": '" << closest(names[i], others) << "')";
+  }
+  if (names.size() > kMaxListed) os << "\n  ... and " << names.size() - kMaxListed << " more " << what;
+}
+
+// Views of every slot on the host, from one device-to-host copy of the arena.
+std::vector<Tensor> host_slots(const Arena& arena) {
+  const Tensor host = arena.flat().to(Device::cpu());
+  std::vector<Tensor> out;
+  for (int i = 0; i < arena.size(); ++i) {
+    const Tensor& s = arena[i];
+    REALMT_ASSERT(s.shares_storage_with(arena.flat()));
+    out.emplace_back(host.storage(), host.byte_offset() + (s.byte_offset() - arena.flat().byte_offset()),
+                     s.shape(), s.dtype());
+  }
+  return out;
+}
+
+void save_named(const std::string& path, std::vector<std::pair<std::string, Tensor>> tensors, Metadata metadata) {
+  metadata.insert_or_assign(kFormatKey, std::string(kFormatVersion));
+  save_safetensors(path, tensors, metadata);
+}
+
+// bf16/f16 -> f32 on the host; exact, since f32 holds every value of both.
+Tensor widen_to_f32(const Tensor& src) {
+  Tensor out = Tensor::empty(src.shape(), DType::kF32);
+  float* dst = out.data<float>();
+  visit_dtype(src.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* p = src.data<T>();
+    for (int64_t i = 0; i < src.numel(); ++i) dst[i] = scalar_cast<float>(p[i]);
+  });
+  return out;
+}
+
+Metadata load_targets(const std::string& path, const std::vector<Target>& targets, const LoadOptions& options) {
+  const SafetensorsFile file = load_safetensors(path);
+  auto fmt = file.metadata.find(kFormatKey);
+  REALMT_CHECK(fmt == file.metadata.end() || fmt->second == kFormatVersion,
+               "{}: checkpoint format '{}'; this realmt reads format {} (a newer realmt wrote it?)", path,
+               fmt == file.metadata.end() ? "" : fmt->second, kFormatVersion);
+
+  // Names first: every missing and unexpected name, each with its likeliest counterpart.
+  std::vector<std::string> missing, unexpected;
+  std::unordered_set<std::string> wanted;
+  for (const Target& t : targets) {
+    wanted.insert(t.name);
+    if (!file.contains(t.name)) missing.push_back(t.name);
+  }
+  if (!options.ignore_unexpected) {
+    for (const std::string& n : file.names) {
+      if (!wanted.count(n)) unexpected.push_back(n);
+    }
+  }
+  if (!missing.empty() || !unexpected.empty()) {
+    std::ostringstream os;
+    os << path << ": the checkpoint does not match the parameters: " << missing.size()
+       << " missing from the file, " << unexpected.size() << " unexpected in it";
+    list_names(os, "missing", missing, unexpected.empty() ? file.names : unexpected, "in the file");
+    std::vector<std::string> wanted_names;
+    for (const Target& t : targets) wanted_names.push_back(t.name);
+    list_names(os, "unexpected", unexpected, missing.empty() ? wanted_names : missing, "parameter");
+    REALMT_FAIL("{}", os.str());
+  }
+
+  // Then shapes and dtypes, all of them, before anything is copied.
+  std::vector<std::string> problems;
+  for (const Target& t : targets) {
+    const SafetensorsEntry& e = file.entry(t.name);
+    const bool widen = options.widen_half_to_f32 && t.slot.dtype() == DType::kF32 &&
+                       (e.dtype == DType::kBF16 || e.dtype == DType::kF16);
+    if (e.shape != t.slot.shape()) {
+      problems.push_back(format("tensor '{}': shape {} expected, {} found", t.name, t.slot.shape().str(),
+                                e.shape.str()));
+    } else if (e.dtype != t.slot.dtype() && !widen) {
+      problems.push_back(format("tensor '{}': dtype {} expected, {} found", t.name,
+                                safetensors_dtype_name(t.slot.dtype()), safetensors_dtype_name(e.dtype)));
+    }
+  }
+  if (!problems.empty()) {
+    std::ostringstream os;
+    os << path << ": " << problems.size() << " tensor(s) do not match the parameters";
+    for (size_t i = 0; i < problems.size() && i < kMaxListed; ++i) os << "\n  " << problems[i];
+    if (problems.size() > kMaxListed) os << "\n  ... and " << problems.size() - kMaxListed << " more";
+    REALMT_FAIL("{}", os.str());
+  }
+
+  for (const Target& t : targets) {
+    const Tensor src = file.get(t.name);
+    t.slot.copy_from(src.dtype() == t.slot.dtype() ? src : widen_to_f32(src));
+  }
+  return file.metadata;
+}
+
+std::vector<Target> arena_targets(const std::vector<NamedArena>& arenas, const std::vector<std::string>& names) {
+  std::vector<Target> targets;
+  for (const NamedArena& a : arenas) {
+    REALMT_CHECK(a.arena.size() == static_cast<int>(names.size()), "arena '{}' has {} slots for {} names",
+                 a.prefix, a.arena.size(), names.size());
+    for (int i = 0; i < a.arena.size(); ++i) targets.push_back({a.prefix + "." + names[i], a.arena[i]});
+  }
+  return targets;
+}
+
+}  // namespace
+
+void save_parameters(const std::string& path, const graph::ParameterSet& params, const Metadata& metadata) {
+  REALMT_CHECK(params.allocated(), "{}: cannot save parameters that are not allocated", path);
+  const std::vector<Tensor> slots = host_slots(params.values());
+  std::vector<std::pair<std::string, Tensor>> tensors;
+  for (int i = 0; i < params.size(); ++i) tensors.emplace_back(params.names()[i], slots[i]);
+  save_named(path, std::move(tensors), metadata);
+}
+
+Metadata load_parameters(const std::string& path, graph::ParameterSet& params, const LoadOptions& options) {
+  REALMT_CHECK(params.allocated(), "{}: allocate the parameters before loading into them", path);
+  std::vector<Target> targets;
+  for (int i = 0; i < params.size(); ++i) targets.push_back({params.names()[i], params.values()[i]});
+  return load_targets(path, targets, options);
+}
+
+void save_arenas(const std::string& path, const std::vector<NamedArena>& arenas,
+                 const std::vector<std::string>& names, const Metadata& metadata) {
+  std::vector<std::pair<std::string, Tensor>> tensors;
+  for (const NamedArena& a : arenas) {
+    REALMT_CHECK(a.arena.size() == static_cast<int>(names.size()), "{}: arena '{}' has {} slots for {} names",
+                 path, a.prefix, a.arena.size(), names.size());
+    const std::vector<Tensor> slots = host_slots(a.arena);
+    for (size_t i = 0; i < names.size(); ++i) tensors.emplace_back(a.prefix + "." + names[i], slots[i]);
+  }
+  save_named(path, std::move(tensors), metadata);
+}
+
+Metadata load_arenas(const std::string& path, const std::vector<NamedArena>& arenas,
+                     const std::vector<std::string>& names, const LoadOptions& options) {
+  return load_targets(path, arena_targets(arenas, names), options);
+}
+
+}  // namespace realmt::models

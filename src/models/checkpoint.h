@@ -1,0 +1,70 @@
+// Checkpoints: a ParameterSet (the model) or further parameter-shaped arenas (optimizer
+// state) as safetensors files (models/safetensors.h), written atomically.
+//
+// Metadata conventions (the "__metadata__" of the file, all values strings):
+//   "realmt.format"  "1": the layout below; load_* refuse other values, and accept files
+//                    without the key (foreign safetensors, e.g. from Python).
+//   "realmt.config"  the model config as YAML, filled by the model code, so that a
+//                    checkpoint alone is enough to translate.
+// A model file holds one tensor per parameter under the parameter's own name.
+//
+// Training state is a separate file beside the model. It holds one tensor per parameter
+// and arena as "<prefix>.<parameter name>" (e.g. "adam.m.encoder.layers.0.ffn.w1.weight")
+// and the training progress as metadata; the trainer decides what goes in. Suggested keys:
+// "realmt.step", "realmt.epoch", "realmt.data_position", "realmt.rng_state".
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/arena.h"
+#include "graph/parameters.h"
+
+namespace realmt::models {
+
+inline constexpr const char* kFormatKey = "realmt.format";
+inline constexpr const char* kFormatVersion = "1";
+inline constexpr const char* kConfigKey = "realmt.config";
+inline constexpr const char* kStepKey = "realmt.step";
+inline constexpr const char* kEpochKey = "realmt.epoch";
+inline constexpr const char* kDataPositionKey = "realmt.data_position";
+inline constexpr const char* kRngStateKey = "realmt.rng_state";
+
+using Metadata = std::map<std::string, std::string>;
+
+struct LoadOptions {
+  // A bf16 or f16 tensor in the file may be loaded into f32 slots (widened exactly on load).
+  // Every other dtype difference is an error, and so is this one when false.
+  bool widen_half_to_f32 = true;
+  // Tensors in the file that the set lacks are skipped instead of being an error.
+  bool ignore_unexpected = false;
+};
+
+// Writes every parameter's value under its name, plus metadata (kFormatKey is added).
+// The parameters must be allocated; they may live on any device.
+void save_parameters(const std::string& path, const graph::ParameterSet& params, const Metadata& metadata = {});
+
+// Copies the file's tensors into the allocated parameter slots (any device). The file must
+// hold exactly the set's names (missing and unexpected names are listed, each with its
+// closest match) with equal shapes and dtypes (see LoadOptions). Nothing is copied unless
+// every check passes. Returns the file's metadata.
+Metadata load_parameters(const std::string& path, graph::ParameterSet& params, const LoadOptions& options = {});
+
+// One arena of parameter-shaped state (e.g. Adam's first moments) and its name prefix.
+struct NamedArena {
+  std::string prefix;  // e.g. "adam.m"
+  const Arena& arena;  // one slot per parameter, in the order of `names`
+};
+
+// Writes every slot of every arena as "<prefix>.<names[i]>", plus metadata (kFormatKey is
+// added). Each arena must have names.size() slots.
+void save_arenas(const std::string& path, const std::vector<NamedArena>& arenas,
+                 const std::vector<std::string>& names, const Metadata& metadata = {});
+
+// Copies the file's tensors into the arenas' slots, with the same checks as
+// load_parameters. Returns the file's metadata.
+Metadata load_arenas(const std::string& path, const std::vector<NamedArena>& arenas,
+                     const std::vector<std::string>& names, const LoadOptions& options = {});
+
+}  // namespace realmt::models

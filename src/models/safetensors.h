@@ -1,0 +1,73 @@
+// safetensors files (the Hugging Face format, readable by its Python and Rust libraries):
+//
+//   u64 little-endian N | N bytes of UTF-8 JSON header, space-padded | data buffer
+//
+// The header maps each tensor name to {"dtype": "F32"|"F64"|"F16"|"BF16"|"I32"|"U8",
+// "shape": [..], "data_offsets": [begin, end]} (offsets into the data buffer) and may hold
+// "__metadata__": {"key": "value"} with string values. The tensors tile the data buffer:
+// no gaps, no overlaps, nothing after the last one. Elements are little-endian, row-major.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace realmt::models {
+
+// "F32", "F64", "F16", "BF16", "I32", "U8".
+const char* safetensors_dtype_name(DType dtype);
+// The DType of a safetensors dtype string; nullopt for the ones realmt does not hold.
+std::optional<DType> parse_safetensors_dtype(const std::string& name);
+
+// Writes the tensors in the given order (header entries and data alike), atomically
+// (common/atomic_file.h). Tensors may live on any device; they are copied to the host one
+// at a time. Names must be unique and not "__metadata__". The header gets "__metadata__"
+// only when metadata is non-empty.
+void save_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
+                      const std::map<std::string, std::string>& metadata = {});
+
+// Where one tensor sits in a file.
+struct SafetensorsEntry {
+  DType dtype = DType::kF32;
+  Shape shape;
+  uint64_t begin = 0, end = 0;  // byte offsets into the data buffer
+};
+
+// A loaded, fully validated file. The whole data buffer is read into host memory once;
+// tensors returned by get() are CPU views of it (they keep it alive), except that a tensor
+// whose offset is not a multiple of its element size (possible in foreign files) is returned
+// as an aligned copy. Writing into a view changes only the loaded copy, never the file.
+struct SafetensorsFile {
+  std::string path;
+  std::map<std::string, std::string> metadata;  // "__metadata__"; empty when absent
+  std::vector<std::string> names;               // in data order (= the order they were saved)
+
+  bool contains(const std::string& name) const { return entries_.count(name) > 0; }
+  // Throws naming the file and the tensor when absent.
+  const SafetensorsEntry& entry(const std::string& name) const;
+  Tensor get(const std::string& name) const;
+  size_t size() const { return names.size(); }
+  uint64_t data_bytes() const { return data_ ? data_->bytes() : 0; }
+
+ private:
+  friend SafetensorsFile load_safetensors(const std::string& path);
+  std::unordered_map<std::string, SafetensorsEntry> entries_;
+  std::shared_ptr<Storage> data_;  // the data buffer, host memory
+};
+
+// Reads and checks everything before any tensor is used: the header size (at least 8
+// bytes of file, header < 100 MB and inside the file), the header (a JSON object, no
+// duplicate names), every entry (known dtype, shape of at most 8 non-negative integers,
+// data_offsets inside the buffer holding exactly numel * element size bytes), and that the
+// entries tile the data buffer. Any violation is a realmt::Error naming the file and, where
+// there is one, the tensor and the field.
+SafetensorsFile load_safetensors(const std::string& path);
+
+}  // namespace realmt::models
