@@ -1,7 +1,6 @@
 // OptionSet::parse: the command line. Tokens are split into config files, option assignments
 // and positionals first; files are loaded, then the assignments applied, so that the command
 // line wins whatever order -c appears in.
-#include <algorithm>
 #include <cctype>
 #include <optional>
 #include <ostream>
@@ -32,7 +31,8 @@ struct Assignment {
 }  // namespace
 
 bool OptionSet::parse(int argc, const char* const* argv, std::ostream& out) {
-  const std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + std::max(argc, 1));
+  const std::vector<std::string> args = argc > 1 ? std::vector<std::string>(argv + 1, argv + argc)
+                                                 : std::vector<std::string>();
   std::vector<std::string> configs;
   std::vector<std::string> positionals;
   std::vector<Assignment> assignments;

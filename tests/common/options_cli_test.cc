@@ -90,6 +90,14 @@ TEST(OptionsCli, ShortNamesPositionalsAndDoubleDash) {
   EXPECT_EQ(f.refs, (std::vector<std::string>{"ref0", "--ref1", "-d"}));
 }
 
+TEST(OptionsCli, EmptyArgv) {
+  Fields f;
+  OptionSet set = bind(&f);
+  std::ostringstream out;
+  EXPECT_TRUE(set.parse(0, nullptr, out));
+  EXPECT_EQ(f.enc_depth, 6);
+}
+
 TEST(OptionsCli, RepeatedOptionsReplace) {
   Fields f;
   OptionSet set = bind(&f);
