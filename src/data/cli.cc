@@ -44,7 +44,9 @@ bool parse(const std::vector<std::string>& args, const std::string& usage,
            const po::positional_options_description* positional, po::variables_map& vm) {
   options.add_options()("help,h", "print this help");
   std::vector<std::string> rest(args.begin() + 1, args.end());
-  auto parser = po::command_line_parser(rest).options(options);
+  // No prefix guessing: a misspelt option is an error with a suggestion, never a silent match.
+  auto parser = po::command_line_parser(rest).options(options).style(
+      po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
   if (positional) parser.positional(*positional);
   try {
     po::store(parser.run(), vm);
