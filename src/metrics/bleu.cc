@@ -142,7 +142,7 @@ void segment_stats(const std::string& hyp_line, const std::vector<std::string>& 
     py_lower(s, w.lowered);
     s = w.lowered;
   }
-  tokenize(o.tokenizer, py_rstrip(s), w.tokenized, w.scratch);
+  tokenize(o.tokenizer, py_rstrip(s), w.tokenized, w.scratch, /*collapse=*/false);
   const size_t nseq = refs.size() + 1;
   w.interner.clear();
   w.indexer.reset(nseq);

@@ -1,5 +1,6 @@
 #include "metrics/ngram_index.h"
 
+#include <bit>
 #include <cstring>
 
 namespace realmt::metrics {
@@ -30,43 +31,42 @@ inline uint64_t hash_bytes(std::string_view s) {  // FNV-1a over 8-byte words, t
 void DenseIdMap::clear() {
   size_ = 0;
   if (++generation_ == 0) {  // wrapped: really clear the stamps
-    std::fill(stamp_.begin(), stamp_.end(), 0);
+    for (auto& slot : slots_) slot.stamp = 0;
     generation_ = 1;
   }
 }
 
+// Fibonacci hashing: the top bits of key * 2^64/phi index the table.
+static inline uint64_t slot_of(uint64_t key, int shift) { return (key * 0x9E3779B97F4A7C15ULL) >> shift; }
+
 void DenseIdMap::grow() {
-  const size_t cap = keys_.empty() ? 1024 : keys_.size() * 2;
-  std::vector<uint64_t> old_keys = std::move(keys_);
-  std::vector<uint32_t> old_vals = std::move(vals_);
-  std::vector<uint32_t> old_stamp = std::move(stamp_);
-  keys_.assign(cap, 0);
-  vals_.assign(cap, 0);
-  stamp_.assign(cap, 0);
-  mask_ = cap - 1;
+  const size_t cap = slots_.empty() ? 1024 : slots_.size() * 2;
+  std::vector<Slot> old = std::move(slots_);
   const uint32_t gen = generation_;
+  slots_.assign(cap, Slot{0, 0, 0});
+  mask_ = cap - 1;
+  shift_ = 64 - std::countr_zero(cap);
   generation_ = 1;
-  for (size_t i = 0; i < old_keys.size(); ++i) {
-    if (old_stamp[i] != gen) continue;
-    uint64_t h = mix64(old_keys[i]) & mask_;
-    while (stamp_[h] == generation_) h = (h + 1) & mask_;
-    keys_[h] = old_keys[i];
-    vals_[h] = old_vals[i];
-    stamp_[h] = generation_;
+  for (const Slot& s : old) {
+    if (s.stamp != gen) continue;
+    uint64_t h = slot_of(s.key, shift_);
+    while (slots_[h].stamp == generation_) h = (h + 1) & mask_;
+    slots_[h] = Slot{s.key, s.val, generation_};
   }
 }
 
 uint32_t DenseIdMap::id(uint64_t key) {
-  if ((static_cast<uint64_t>(size_) + 1) * 2 > keys_.size()) grow();
-  uint64_t h = mix64(key) & mask_;
-  while (stamp_[h] == generation_) {
-    if (keys_[h] == key) return vals_[h];
+  if ((static_cast<uint64_t>(size_) + 1) * 2 > slots_.size()) grow();
+  uint64_t h = slot_of(key, shift_);
+  for (;;) {
+    Slot& s = slots_[h];
+    if (s.stamp != generation_) {
+      s = Slot{key, size_, generation_};
+      return size_++;
+    }
+    if (s.key == key) return s.val;
     h = (h + 1) & mask_;
   }
-  keys_[h] = key;
-  vals_[h] = size_;
-  stamp_[h] = generation_;
-  return size_++;
 }
 
 void TokenInterner::clear() {

@@ -20,11 +20,15 @@ class DenseIdMap {
   uint32_t size() const { return size_; }
 
  private:
+  struct Slot {
+    uint64_t key;
+    uint32_t val;
+    uint32_t stamp;  // == generation_ when the slot is in use
+  };
   void grow();
-  std::vector<uint64_t> keys_;
-  std::vector<uint32_t> vals_;
-  std::vector<uint32_t> stamp_;
+  std::vector<Slot> slots_;
   uint32_t generation_ = 1;
+  int shift_ = 64;
   uint32_t size_ = 0;
   uint64_t mask_ = 0;
 };

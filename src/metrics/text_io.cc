@@ -43,7 +43,16 @@ std::vector<std::string> split_lines(const std::string& text, bool universal, co
 std::vector<std::string> read_lines_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   REALMT_CHECK(in.good(), "cannot open '{}': no such file or not readable", path);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  std::string text;
+  if (size > 0) {
+    text.resize(static_cast<size_t>(size));
+    in.read(text.data(), size);
+  } else {  // not seekable (a pipe): read to the end
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   REALMT_CHECK(!in.bad(), "error while reading '{}'", path);
   return split_lines(text, false, path);
 }

@@ -35,7 +35,20 @@ constexpr bool is_r1(unsigned char c) {
          (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
 }
 constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+struct R1Table {
+  bool v[256];
+  constexpr R1Table() : v() {
+    for (int c = 0; c < 256; ++c) v[c] = is_r1(static_cast<unsigned char>(c));
+  }
+};
+constexpr R1Table kR1;
 constexpr bool is_dot_comma(char c) { return c == '.' || c == ','; }
+
+std::string& out_tmp() {
+  thread_local std::string t;
+  return t;
+}
 
 // In-place str.replace(from, to) for to shorter than from.
 void replace_all(std::string& s, std::string_view from, std::string_view to) {
@@ -61,57 +74,88 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
 // scanner is equivalent to Python's code-point regex passes: a multi-byte code point can only
 // take part in a match through its last byte (R2, as context) or its first byte (R3), and its
 // other bytes are copied unchanged, exactly as the regex would leave them.
-void apply_13a_rules(std::string_view in, std::string& out, std::string& scratch) {
+void apply_13a_rules(std::string_view in, std::string& out, std::string& scratch, bool collapse) {
+  // Each pass writes through a raw pointer into a buffer sized for its worst case.
   std::string& a = scratch;
-  a.clear();
-  a.reserve(in.size() * 2 + 8);
+  a.resize(in.size() * 3 + 8);
+  char* w = a.data();
   for (char c : in) {  // R1: ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> " \1 "
-    if (is_r1(static_cast<unsigned char>(c))) {
-      a.push_back(' ');
-      a.push_back(c);
-      a.push_back(' ');
+    if (kR1.v[static_cast<unsigned char>(c)]) {
+      w[0] = ' ';
+      w[1] = c;
+      w[2] = ' ';
+      w += 3;
     } else {
-      a.push_back(c);
+      *w++ = c;
     }
   }
+  size_t n = static_cast<size_t>(w - a.data());
   std::string& b = out;
-  b.clear();
-  b.reserve(a.size() * 2);
-  for (size_t i = 0; i < a.size();) {  // R2: ([^0-9])([\.,]) -> "\1 \2 "
-    if (i + 1 < a.size() && !is_digit(a[i]) && is_dot_comma(a[i + 1])) {
-      b.push_back(a[i]);
-      b.push_back(' ');
-      b.push_back(a[i + 1]);
-      b.push_back(' ');
-      i += 2;
-    } else {
-      b.push_back(a[i++]);
+  const bool has_dot_comma = std::string_view(a.data(), n).find_first_of(".,") != std::string_view::npos;
+  if (has_dot_comma) {
+    b.resize(n * 2 + 8);
+    w = b.data();
+    const char* s = a.data();
+    for (size_t i = 0; i < n;) {  // R2: ([^0-9])([\.,]) -> "\1 \2 "
+      if (i + 1 < n && !is_digit(s[i]) && is_dot_comma(s[i + 1])) {
+        w[0] = s[i];
+        w[1] = ' ';
+        w[2] = s[i + 1];
+        w[3] = ' ';
+        w += 4;
+        i += 2;
+      } else {
+        *w++ = s[i++];
+      }
     }
-  }
-  a.clear();
-  for (size_t i = 0; i < b.size();) {  // R3: ([\.,])([^0-9]) -> " \1 \2"
-    if (i + 1 < b.size() && is_dot_comma(b[i]) && !is_digit(b[i + 1])) {
-      a.push_back(' ');
-      a.push_back(b[i]);
-      a.push_back(' ');
-      a.push_back(b[i + 1]);
-      i += 2;
-    } else {
-      a.push_back(b[i++]);
+    n = static_cast<size_t>(w - b.data());
+    a.resize(n * 2 + 8);
+    w = a.data();
+    s = b.data();
+    for (size_t i = 0; i < n;) {  // R3: ([\.,])([^0-9]) -> " \1 \2"
+      if (i + 1 < n && is_dot_comma(s[i]) && !is_digit(s[i + 1])) {
+        w[0] = ' ';
+        w[1] = s[i];
+        w[2] = ' ';
+        w[3] = s[i + 1];
+        w += 4;
+        i += 2;
+      } else {
+        *w++ = s[i++];
+      }
     }
+    n = static_cast<size_t>(w - a.data());
   }
-  b.clear();
-  for (size_t i = 0; i < a.size();) {  // R4: ([0-9])(-) -> "\1 \2 "
-    if (i + 1 < a.size() && is_digit(a[i]) && a[i + 1] == '-') {
-      b.push_back(a[i]);
-      b.append(" - ");
-      i += 2;
-    } else {
-      b.push_back(a[i++]);
+  if (std::string_view(a.data(), n).find('-') != std::string_view::npos) {
+    b.resize(n * 2 + 8);
+    w = b.data();
+    const char* s = a.data();
+    for (size_t i = 0; i < n;) {  // R4: ([0-9])(-) -> "\1 \2 "
+      if (i + 1 < n && is_digit(s[i]) && s[i + 1] == '-') {
+        w[0] = s[i];
+        w[1] = ' ';
+        w[2] = '-';
+        w[3] = ' ';
+        w += 4;
+        i += 2;
+      } else {
+        *w++ = s[i++];
+      }
     }
+    n = static_cast<size_t>(w - b.data());
+    if (!collapse) {
+      b.resize(n);
+      return;
+    }
+    collapse_whitespace(std::string_view(b.data(), n), out_tmp());
+  } else {
+    if (!collapse) {
+      b.assign(a.data(), n);
+      return;
+    }
+    collapse_whitespace(std::string_view(a.data(), n), out_tmp());
   }
-  collapse_whitespace(b, a);
-  out.swap(a);
+  out.swap(out_tmp());
 }
 
 bool is_zh_split_char(char32_t c) {
@@ -124,7 +168,7 @@ bool is_zh_split_char(char32_t c) {
 
 namespace {
 
-void tokenize_13a(std::string_view line, std::string& out, std::string& scratch) {
+void tokenize_13a(std::string_view line, std::string& out, std::string& scratch, bool collapse) {
   std::string& s = out;
   s.assign(" ");
   s.append(line);
@@ -140,9 +184,9 @@ void tokenize_13a(std::string_view line, std::string& out, std::string& scratch)
     replace_all(s, "&gt;", ">");
   }
   s.push_back(' ');
-  std::string padded;
+  thread_local std::string padded;
   padded.swap(s);
-  apply_13a_rules(padded, out, scratch);
+  apply_13a_rules(padded, out, scratch, collapse);
 }
 
 bool gc_in(char32_t c, uint32_t mask) { return (U_GET_GC_MASK(static_cast<UChar32>(c)) & mask) != 0; }
@@ -218,9 +262,9 @@ void tokenize_char(std::string_view line, std::string& out) {
 
 }  // namespace
 
-void tokenize(TokenizerKind kind, std::string_view line, std::string& out, std::string& scratch) {
+void tokenize(TokenizerKind kind, std::string_view line, std::string& out, std::string& scratch, bool collapse) {
   switch (kind) {
-    case TokenizerKind::k13a: tokenize_13a(line, out, scratch); return;
+    case TokenizerKind::k13a: tokenize_13a(line, out, scratch, collapse); return;
     case TokenizerKind::kIntl: tokenize_intl(line, out, scratch); return;
     case TokenizerKind::kZh: tokenize_zh(line, out, scratch); return;
     case TokenizerKind::kChar: tokenize_char(line, out); return;

@@ -16,10 +16,13 @@ TokenizerKind parse_tokenizer(std::string_view name);
 const char* tokenizer_name(TokenizerKind kind);
 
 // Tokenizes line into out (out is overwritten). scratch is reused working memory.
-void tokenize(TokenizerKind kind, std::string_view line, std::string& out, std::string& scratch);
+// With collapse = false the final ' '.join(split()) is skipped: out then has the same split()
+// tokens but may keep runs of whitespace (BLEU only splits it, so it saves a pass).
+void tokenize(TokenizerKind kind, std::string_view line, std::string& out, std::string& scratch,
+              bool collapse = true);
 
 // The 13a "post-tokenizer" R1-R4 followed by whitespace collapsing (shared with zh).
-void apply_13a_rules(std::string_view in, std::string& out, std::string& scratch);
+void apply_13a_rules(std::string_view in, std::string& out, std::string& scratch, bool collapse = true);
 
 // The zh tokenizer's "Chinese character" test, with sacreBLEU's effective ranges (section 1.3).
 bool is_zh_split_char(char32_t c);

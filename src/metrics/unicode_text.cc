@@ -20,9 +20,8 @@ bool is_py_space(char32_t c) {
   }
 }
 
-size_t py_space_len(const char* p, const char* end) {
+size_t py_space_len_slow(const char* p, const char* end) {
   const auto b0 = static_cast<unsigned char>(*p);
-  if (b0 < 0x80) return ((b0 >= 0x09 && b0 <= 0x0D) || (b0 >= 0x1C && b0 <= 0x20)) ? 1 : 0;
   // Only 2-byte (C2 85, C2 A0) and 3-byte (E1 9A 80, E2 80/81 xx, E3 80 80) forms exist.
   if (b0 == 0xC2) {
     const auto b1 = static_cast<unsigned char>(p[1]);

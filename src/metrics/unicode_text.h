@@ -13,8 +13,17 @@ namespace realmt::metrics {
 // Python's str.isspace() set (29 code points, Python 3.11): not u_isspace, not U+200B/U+FEFF.
 bool is_py_space(char32_t c);
 
+// Byte length of the non-ASCII Python-whitespace code point starting at p, or 0.
+size_t py_space_len_slow(const char* p, const char* end);
+
 // Byte length of the Python-whitespace code point starting at p (p < end), or 0.
-size_t py_space_len(const char* p, const char* end);
+inline size_t py_space_len(const char* p, const char* end) {
+  const auto b0 = static_cast<unsigned char>(*p);
+  if (b0 < 0x80) return ((b0 >= 0x09 && b0 <= 0x0D) || (b0 >= 0x1C && b0 <= 0x20)) ? 1 : 0;
+  // Only C2 85, C2 A0 and 3-byte forms led by E1, E2 or E3 are whitespace.
+  if (b0 != 0xC2 && (b0 < 0xE1 || b0 > 0xE3)) return 0;
+  return py_space_len_slow(p, end);
+}
 
 // Decodes the code point at s[i] (valid UTF-8 assumed) and advances i.
 inline char32_t next_code_point(std::string_view s, size_t& i) {
