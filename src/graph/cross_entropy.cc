@@ -7,12 +7,15 @@
 
 namespace realmt::graph {
 
-Var cross_entropy(const Var& logits, const Tensor& targets, const ops::CrossEntropyOptions& options) {
+Var cross_entropy(const Var& logits, const Tensor& targets,
+                  const ops::CrossEntropyOptions& options) {
   ops::CrossEntropyResult r = ops::cross_entropy(logits.value(), targets, options);
   Tensor lse = r.lse;
-  return record(std::move(r.loss), {logits}, "cross_entropy", [logits, targets, lse, options](Node& self) {
-    accumulate(logits.node(), ops::cross_entropy_backward(self.grad, logits.value(), targets, lse, options));
-  });
+  return record(
+      std::move(r.loss), {logits}, "cross_entropy", [logits, targets, lse, options](Node& self) {
+        accumulate(logits.node(),
+                   ops::cross_entropy_backward(self.grad, logits.value(), targets, lse, options));
+      });
 }
 
 }  // namespace realmt::graph

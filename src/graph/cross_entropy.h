@@ -8,6 +8,7 @@
 
 namespace realmt::graph {
 
-Var cross_entropy(const Var& logits, const Tensor& targets, const ops::CrossEntropyOptions& options = {});
+Var cross_entropy(const Var& logits, const Tensor& targets,
+                  const ops::CrossEntropyOptions& options = {});
 
 }  // namespace realmt::graph

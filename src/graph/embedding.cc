@@ -9,9 +9,10 @@
 namespace realmt::graph {
 
 Var embedding(const Var& weight, const Tensor& ids) {
-  return record(ops::embedding(weight.value(), ids), {weight}, "embedding", [weight, ids](Node& self) {
-    accumulate(weight.node(), ops::embedding_backward(self.grad, ids, weight.dim(0)));
-  });
+  return record(ops::embedding(weight.value(), ids), {weight}, "embedding",
+                [weight, ids](Node& self) {
+                  accumulate(weight.node(), ops::embedding_backward(self.grad, ids, weight.dim(0)));
+                });
 }
 
 }  // namespace realmt::graph

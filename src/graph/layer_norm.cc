@@ -11,12 +11,14 @@ namespace realmt::graph {
 Var layer_norm(const Var& x, const Var& gamma, const Var& beta, double eps) {
   ops::LayerNormResult r = ops::layer_norm(x.value(), gamma.value(), beta.value(), eps);
   Tensor mean = r.mean, rstd = r.rstd;
-  return record(std::move(r.y), {x, gamma, beta}, "layer_norm", [x, gamma, beta, mean, rstd](Node& self) {
-    const ops::LayerNormGrads g = ops::layer_norm_backward(self.grad, x.value(), gamma.value(), mean, rstd);
-    accumulate(x.node(), g.dx);
-    accumulate(gamma.node(), g.dgamma);
-    accumulate(beta.node(), g.dbeta);
-  });
+  return record(std::move(r.y), {x, gamma, beta}, "layer_norm",
+                [x, gamma, beta, mean, rstd](Node& self) {
+                  const ops::LayerNormGrads g =
+                      ops::layer_norm_backward(self.grad, x.value(), gamma.value(), mean, rstd);
+                  accumulate(x.node(), g.dx);
+                  accumulate(gamma.node(), g.dgamma);
+                  accumulate(beta.node(), g.dbeta);
+                });
 }
 
 }  // namespace realmt::graph

@@ -38,10 +38,11 @@ Tensor cross_entropy_backward(const Tensor& dloss, const Tensor& logits, const T
 
 // Kernels see the logits as [rows, V] (rows = targets.numel()); loss, lse, dlogits are
 // allocated by the caller with the shapes above; targets are valid (see above).
-using CrossEntropyKernel = void(const Tensor& logits, const Tensor& targets, const CrossEntropyOptions& o,
-                                Tensor& loss, Tensor& lse);
-using CrossEntropyBackwardKernel = void(const Tensor& dloss, const Tensor& logits, const Tensor& targets,
-                                        const Tensor& lse, const CrossEntropyOptions& o, Tensor& dlogits);
+using CrossEntropyKernel = void(const Tensor& logits, const Tensor& targets,
+                                const CrossEntropyOptions& o, Tensor& loss, Tensor& lse);
+using CrossEntropyBackwardKernel = void(const Tensor& dloss, const Tensor& logits,
+                                        const Tensor& targets, const Tensor& lse,
+                                        const CrossEntropyOptions& o, Tensor& dlogits);
 REALMT_KERNEL_SLOT(cross_entropy_kernel, CrossEntropyKernel);
 REALMT_KERNEL_SLOT(cross_entropy_backward_kernel, CrossEntropyBackwardKernel);
 

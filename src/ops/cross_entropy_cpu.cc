@@ -13,15 +13,16 @@
 namespace realmt::ops {
 namespace {
 
+// fast_exp gives 0 for x < -87 (-inf included): masked logits contribute nothing.
 template <typename T>
 T exp_t(T x) {
-  if constexpr (std::is_same_v<T, float>) return fast_exp(x);  // 0 for x < -87, also -inf
+  if constexpr (std::is_same_v<T, float>) return fast_exp(x);
   else return std::exp(x);
 }
 
 template <typename T>
-void forward_rows(const Tensor& logits, const Tensor& targets, const CrossEntropyOptions& o, Tensor& loss,
-                  Tensor& lse) {
+void forward_rows(const Tensor& logits, const Tensor& targets, const CrossEntropyOptions& o,
+                  Tensor& loss, Tensor& lse) {
   const T* px = logits.data<T>();
   const int32_t* pt = targets.data<int32_t>();
   T* ploss = loss.data<T>();
@@ -67,8 +68,8 @@ void forward_rows(const Tensor& logits, const Tensor& targets, const CrossEntrop
 
 // d loss_i / d x_ij = p_ij - q_ij (softmax minus the target distribution), times dloss_i.
 template <typename T>
-void backward_rows(const Tensor& dloss, const Tensor& logits, const Tensor& targets, const Tensor& lse,
-                   const CrossEntropyOptions& o, Tensor& dlogits) {
+void backward_rows(const Tensor& dloss, const Tensor& logits, const Tensor& targets,
+                   const Tensor& lse, const CrossEntropyOptions& o, Tensor& dlogits) {
   const T* pg = dloss.data<T>();
   const T* px = logits.data<T>();
   const int32_t* pt = targets.data<int32_t>();
@@ -94,16 +95,17 @@ void backward_rows(const Tensor& dloss, const Tensor& logits, const Tensor& targ
   });
 }
 
-void cross_entropy_cpu(const Tensor& logits, const Tensor& targets, const CrossEntropyOptions& o, Tensor& loss,
-                       Tensor& lse) {
+void cross_entropy_cpu(const Tensor& logits, const Tensor& targets, const CrossEntropyOptions& o,
+                       Tensor& loss, Tensor& lse) {
   visit_float(logits.dtype(), "cross_entropy",
               [&](auto tag) { forward_rows<decltype(tag)>(logits, targets, o, loss, lse); });
 }
 
 void cross_entropy_backward_cpu(const Tensor& dloss, const Tensor& logits, const Tensor& targets,
                                 const Tensor& lse, const CrossEntropyOptions& o, Tensor& dlogits) {
-  visit_float(logits.dtype(), "cross_entropy backward",
-              [&](auto tag) { backward_rows<decltype(tag)>(dloss, logits, targets, lse, o, dlogits); });
+  visit_float(logits.dtype(), "cross_entropy backward", [&](auto tag) {
+    backward_rows<decltype(tag)>(dloss, logits, targets, lse, o, dlogits);
+  });
 }
 
 }  // namespace

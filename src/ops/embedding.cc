@@ -25,8 +25,9 @@ void check_ids(const Tensor& ids, int64_t vocab, const char* op) {
   const Tensor host = ids.to(Device::cpu());
   const int32_t* p = host.data<int32_t>();
   for (int64_t i = 0; i < host.numel(); ++i) {
-    REALMT_CHECK(p[i] >= 0 && p[i] < vocab, "{}: id {} at position {} of ids {} is outside the vocabulary [0, {})",
-                 op, p[i], position(i, ids.shape()), ids.shape(), vocab);
+    REALMT_CHECK(p[i] >= 0 && p[i] < vocab,
+                 "{}: id {} at position {} of ids {} is outside the vocabulary [0, {})", op, p[i],
+                 position(i, ids.shape()), ids.shape(), vocab);
   }
 }
 

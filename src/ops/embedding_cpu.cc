@@ -15,7 +15,8 @@ void embedding_cpu(const Tensor& weight, const Tensor& ids, Tensor& y) {
   auto* py = static_cast<char*>(y.raw());
   const size_t row_bytes = static_cast<size_t>(weight.dim(1)) * dtype_size(weight.dtype());
   parallel_for(ids.numel(), weight.dim(1), [&](int64_t lo, int64_t hi) {
-    for (int64_t p = lo; p < hi; ++p) std::memcpy(py + p * row_bytes, pw + pid[p] * row_bytes, row_bytes);
+    for (int64_t p = lo; p < hi; ++p)
+      std::memcpy(py + p * row_bytes, pw + pid[p] * row_bytes, row_bytes);
   });
 }
 
@@ -44,7 +45,8 @@ void backward_columns(const Tensor& dy, const Tensor& ids, Tensor& dweight) {
 }
 
 void embedding_backward_cpu(const Tensor& dy, const Tensor& ids, Tensor& dweight) {
-  visit_float(dy.dtype(), "embedding backward", [&](auto tag) { backward_columns<decltype(tag)>(dy, ids, dweight); });
+  visit_float(dy.dtype(), "embedding backward",
+              [&](auto tag) { backward_columns<decltype(tag)>(dy, ids, dweight); });
 }
 
 }  // namespace

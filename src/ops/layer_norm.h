@@ -31,15 +31,15 @@ struct LayerNormGrads {
 // eps > 0 (1e-5 or 1e-6 in the usual Transformer configs).
 LayerNormResult layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, double eps);
 // dy [..., D] like x; mean and rstd from layer_norm on the same x.
-LayerNormGrads layer_norm_backward(const Tensor& dy, const Tensor& x, const Tensor& gamma, const Tensor& mean,
-                                   const Tensor& rstd);
+LayerNormGrads layer_norm_backward(const Tensor& dy, const Tensor& x, const Tensor& gamma,
+                                   const Tensor& mean, const Tensor& rstd);
 
 // Outputs are allocated by the caller with the shapes above; x is seen as [R, D]. dgamma and
 // dbeta arrive zeroed (a kernel may accumulate into them); every other output is written whole.
 using LayerNormKernel = void(const Tensor& x, const Tensor& gamma, const Tensor& beta, double eps,
                              LayerNormResult& out);
-using LayerNormBackwardKernel = void(const Tensor& dy, const Tensor& x, const Tensor& gamma, const Tensor& mean,
-                                     const Tensor& rstd, LayerNormGrads& grads);
+using LayerNormBackwardKernel = void(const Tensor& dy, const Tensor& x, const Tensor& gamma,
+                                     const Tensor& mean, const Tensor& rstd, LayerNormGrads& grads);
 REALMT_KERNEL_SLOT(layer_norm_kernel, LayerNormKernel);
 REALMT_KERNEL_SLOT(layer_norm_backward_kernel, LayerNormBackwardKernel);
 

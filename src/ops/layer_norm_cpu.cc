@@ -12,7 +12,8 @@ namespace realmt::ops {
 namespace {
 
 template <typename T>
-void forward_rows(const Tensor& x, const Tensor& gamma, const Tensor& beta, double eps, LayerNormResult& out) {
+void forward_rows(const Tensor& x, const Tensor& gamma, const Tensor& beta, double eps,
+                  LayerNormResult& out) {
   const T* px = x.data<T>();
   const T* pg = gamma.data<T>();
   const T* pb = beta.data<T>();
@@ -59,8 +60,8 @@ void forward_rows(const Tensor& x, const Tensor& gamma, const Tensor& beta, doub
 // the thread count); each block sums into its own partial row, and the partials are added in
 // block order: no races, and the same bits on any number of threads.
 template <typename T>
-void backward_rows(const Tensor& dy, const Tensor& x, const Tensor& gamma, const Tensor& mean, const Tensor& rstd,
-                   LayerNormGrads& grads) {
+void backward_rows(const Tensor& dy, const Tensor& x, const Tensor& gamma, const Tensor& mean,
+                   const Tensor& rstd, LayerNormGrads& grads) {
   const T* pdy = dy.data<T>();
   const T* px = x.data<T>();
   const T* pg = gamma.data<T>();
@@ -70,7 +71,8 @@ void backward_rows(const Tensor& dy, const Tensor& x, const Tensor& gamma, const
   const int64_t d = x.dim(-1), rows = x.numel() / d;
   constexpr int64_t kBlocks = 64;
   const int64_t blocks = std::min(rows, kBlocks);
-  std::vector<double> partial(static_cast<size_t>(blocks * 2 * d), 0.0);  // [blocks][dgamma | dbeta]
+  // partial[b] = [dgamma | dbeta] of block b.
+  std::vector<double> partial(static_cast<size_t>(blocks * 2 * d), 0.0);
   const int64_t rows_per_block = (rows + blocks - 1) / blocks;
   parallel_for(blocks, rows_per_block * 8 * d, [&](int64_t b_lo, int64_t b_hi) {
     for (int64_t b = b_lo; b < b_hi; ++b) {
@@ -116,12 +118,14 @@ void backward_rows(const Tensor& dy, const Tensor& x, const Tensor& gamma, const
   });
 }
 
-void layer_norm_cpu(const Tensor& x, const Tensor& gamma, const Tensor& beta, double eps, LayerNormResult& out) {
-  visit_float(x.dtype(), "layer_norm", [&](auto tag) { forward_rows<decltype(tag)>(x, gamma, beta, eps, out); });
+void layer_norm_cpu(const Tensor& x, const Tensor& gamma, const Tensor& beta, double eps,
+                    LayerNormResult& out) {
+  visit_float(x.dtype(), "layer_norm",
+              [&](auto tag) { forward_rows<decltype(tag)>(x, gamma, beta, eps, out); });
 }
 
-void layer_norm_backward_cpu(const Tensor& dy, const Tensor& x, const Tensor& gamma, const Tensor& mean,
-                             const Tensor& rstd, LayerNormGrads& grads) {
+void layer_norm_backward_cpu(const Tensor& dy, const Tensor& x, const Tensor& gamma,
+                             const Tensor& mean, const Tensor& rstd, LayerNormGrads& grads) {
   visit_float(x.dtype(), "layer_norm backward",
               [&](auto tag) { backward_rows<decltype(tag)>(dy, x, gamma, mean, rstd, grads); });
 }

@@ -33,7 +33,9 @@ NaiveRow naive_row(const double* x, int64_t v) {
   for (int64_t j = 0; j < v; ++j) r.logp.push_back(x[j] - r.lse);
   return r;
 }
-double q_of(int64_t j, int32_t t, int64_t v, double eps) { return eps / v + (j == t ? 1.0 - eps : 0.0); }
+double q_of(int64_t j, int32_t t, int64_t v, double eps) {
+  return eps / v + (j == t ? 1.0 - eps : 0.0);
+}
 
 Tensors naive_forward(const Tensors& in, const ops::CrossEntropyOptions& o) {
   Host x(in[0]);
@@ -63,8 +65,8 @@ Tensors naive_backward(const Tensors& in, const ops::CrossEntropyOptions& o) {
   return {dx.tensor()};
 }
 
-OpCase ce_case(const std::string& name, int64_t n, int64_t v, double spread, ops::CrossEntropyOptions o,
-               bool pads = true, DType dtype = DType::kF32) {
+OpCase ce_case(const std::string& name, int64_t n, int64_t v, double spread,
+               ops::CrossEntropyOptions o, bool pads = true, DType dtype = DType::kF32) {
   OpCase c;
   c.name = name;
   c.dtype = dtype;
@@ -81,7 +83,9 @@ OpCase ce_case(const std::string& name, int64_t n, int64_t v, double spread, ops
     return Tensors{r.loss, r.lse};
   };
   c.reference = [o](const Tensors& in) { return naive_forward(in, o); };
-  c.graph = [o](const std::vector<graph::Var>& x) { return graph::cross_entropy(x[0], x[1].value(), o); };
+  c.graph = [o](const std::vector<graph::Var>& x) {
+    return graph::cross_entropy(x[0], x[1].value(), o);
+  };
   return c;
 }
 
@@ -109,7 +113,8 @@ REALMT_OP_CASE(ce_smoothed) {
 }
 REALMT_OP_CASE(ce_no_ignore) {
   // ignore_index outside the vocabulary: target 0 is an ordinary class, no row is skipped.
-  return ce_case("cross_entropy/no_ignore", 7, 6, 3, {.label_smoothing = 0.1, .ignore_index = -1}, false);
+  return ce_case("cross_entropy/no_ignore", 7, 6, 3, {.label_smoothing = 0.1, .ignore_index = -1},
+                 false);
 }
 REALMT_OP_CASE(ce_large_logits) {
   // Offsets of +-80: the z = x - max form must not cancel.
@@ -123,8 +128,8 @@ REALMT_OP_CASE(ce_vocab) {
   return c;
 }
 REALMT_OP_CASE(ce_f64) {
-  OpCase c = ce_case("cross_entropy/f64", 9, 13, 4, {.label_smoothing = 0.2, .ignore_index = 3}, true,
-                     DType::kF64);
+  OpCase c = ce_case("cross_entropy/f64", 9, 13, 4, {.label_smoothing = 0.2, .ignore_index = 3},
+                     true, DType::kF64);
   c.rtol = 1e-12;
   c.atol = 1e-12;
   return c;
@@ -133,7 +138,8 @@ REALMT_OP_CASE(ce_backward_plain) {
   return ce_backward_case("cross_entropy_backward/plain_padded", 9, 11, 3, {});
 }
 REALMT_OP_CASE(ce_backward_smoothed) {
-  return ce_backward_case("cross_entropy_backward/smoothed_vocab", 6, 3000, 5, {.label_smoothing = 0.1});
+  return ce_backward_case("cross_entropy_backward/smoothed_vocab", 6, 3000, 5,
+                          {.label_smoothing = 0.1});
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 // Cross-entropy checks outside the harness: errors, exact zeros at padding, known values.
+#include "ops/cross_entropy.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "core/rng.h"
-#include "ops/cross_entropy.h"
 
 namespace realmt {
 namespace {
@@ -21,15 +23,18 @@ std::string error_of(const std::function<void()>& fn) {
 
 TEST(CrossEntropy, TargetOutsideVocabularyNamesRowAndValue) {
   const Tensor logits = Tensor::zeros({3, 5});
-  const std::string msg =
-      error_of([&] { ops::cross_entropy(logits, Tensor::from_vector<int32_t>({1, 2, 7}, Shape{3})); });
+  const std::string msg = error_of([&] {
+    ops::cross_entropy(logits, Tensor::from_vector<int32_t>({1, 2, 7}, Shape{3}));
+  });
   EXPECT_NE(msg.find("target 7 at row 2"), std::string::npos) << msg;
-  const std::string neg =
-      error_of([&] { ops::cross_entropy(logits, Tensor::from_vector<int32_t>({-3, 2, 1}, Shape{3})); });
+  const std::string neg = error_of([&] {
+    ops::cross_entropy(logits, Tensor::from_vector<int32_t>({-3, 2, 1}, Shape{3}));
+  });
   EXPECT_NE(neg.find("target -3 at row 0"), std::string::npos) << neg;
   // The ignore_index itself may lie outside the vocabulary.
   EXPECT_EQ(error_of([&] {
-              ops::cross_entropy(logits, Tensor::from_vector<int32_t>({-1, 2, 1}, Shape{3}), {.ignore_index = -1});
+              ops::cross_entropy(logits, Tensor::from_vector<int32_t>({-1, 2, 1}, Shape{3}),
+                                 {.ignore_index = -1});
             }),
             "");
 }
@@ -50,7 +55,8 @@ TEST(CrossEntropy, PaddedRowsAreExactlyZero) {
     const Tensor targets = Tensor::from_vector<int32_t>({0, 3, 0, 6}, Shape{4});
     const ops::CrossEntropyOptions o{.label_smoothing = 0.1, .ignore_index = 0};
     const ops::CrossEntropyResult r = ops::cross_entropy(logits, targets, o);
-    const Tensor dx = ops::cross_entropy_backward(Tensor::full({4}, 1.0, dt), logits, targets, r.lse, o);
+    const Tensor dx =
+        ops::cross_entropy_backward(Tensor::full({4}, 1.0, dt), logits, targets, r.lse, o);
     for (int64_t row : {0, 2}) {
       EXPECT_EQ(r.loss.at(row), 0.0);
       for (int64_t j = 0; j < 7; ++j) EXPECT_EQ(dx.at(row * 7 + j), 0.0) << row << "," << j;

@@ -14,7 +14,10 @@ InputSpec ids_spec(const Shape& shape, int64_t vocab) {
   s.make = [shape, vocab](Generator& g, DType) {
     std::vector<int32_t> v(shape.numel());
     for (size_t i = 0; i < v.size(); ++i)
-      v[i] = i % 3 == 0 ? 2 : static_cast<int32_t>(std::min<double>(vocab - 1, std::floor(g.uniform() * vocab)));
+      v[i] =
+          i % 3 == 0
+              ? 2
+              : static_cast<int32_t>(std::min<double>(vocab - 1, std::floor(g.uniform() * vocab)));
     return Tensor::from_vector(v, shape);
   };
   return s;
@@ -69,7 +72,9 @@ OpCase scatter_case(const std::string& name, int64_t vocab, int64_t d, const Sha
   std::vector<int64_t> dims = ids.vec();
   dims.push_back(d);
   c.inputs = {float_spec(Shape(dims), false), ids_spec(ids, vocab)};
-  c.run = [vocab](const Tensors& in) { return Tensors{ops::embedding_backward(in[0], in[1], vocab)}; };
+  c.run = [vocab](const Tensors& in) {
+    return Tensors{ops::embedding_backward(in[0], in[1], vocab)};
+  };
   c.reference = [vocab](const Tensors& in) { return naive_scatter(in, vocab); };
   return c;
 }
@@ -82,8 +87,12 @@ REALMT_OP_CASE(emb_wide) {
   return c;
 }
 REALMT_OP_CASE(emb_f64) { return lookup_case("embedding/f64", 7, 5, {2, 3, 4}, DType::kF64); }
-REALMT_OP_CASE(emb_scatter) { return scatter_case("embedding_backward/repeated_ids", 9, 6, {4, 7}); }
-REALMT_OP_CASE(emb_scatter_wide) { return scatter_case("embedding_backward/wide_threaded", 40, 100, {16, 40}); }
+REALMT_OP_CASE(emb_scatter) {
+  return scatter_case("embedding_backward/repeated_ids", 9, 6, {4, 7});
+}
+REALMT_OP_CASE(emb_scatter_wide) {
+  return scatter_case("embedding_backward/wide_threaded", 40, 100, {16, 40});
+}
 
 }  // namespace
 }  // namespace realmt::test

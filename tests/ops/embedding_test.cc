@@ -1,12 +1,14 @@
 // Embedding checks outside the harness: id errors, untouched rows, thread-count independence.
+#include "ops/embedding.h"
+
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "core/parallel.h"
 #include "core/rng.h"
-#include "ops/embedding.h"
 
 namespace realmt {
 namespace {
@@ -26,10 +28,13 @@ TEST(Embedding, IdOutsideVocabularyNamesPositionAndValue) {
   const std::string msg = error_of([&] { ops::embedding(w, ids); });
   EXPECT_NE(msg.find("id 10 at position [1, 2]"), std::string::npos) << msg;
   const Tensor neg = Tensor::from_vector<int32_t>({0, -1}, Shape{2});
-  const std::string back = error_of([&] { ops::embedding_backward(Tensor::zeros({2, 4}), neg, 10); });
+  const std::string back = error_of([&] {
+    ops::embedding_backward(Tensor::zeros({2, 4}), neg, 10);
+  });
   EXPECT_NE(back.find("id -1 at position [1]"), std::string::npos) << back;
   EXPECT_NE(error_of([&] { ops::embedding(w, Tensor::zeros({3})); }), "");  // f32 ids
-  EXPECT_NE(error_of([&] { ops::embedding_backward(Tensor::zeros({3, 4}), ids, 11); }), "");  // dy shape
+  // dy [3, 4] does not match ids [2, 3].
+  EXPECT_NE(error_of([&] { ops::embedding_backward(Tensor::zeros({3, 4}), ids, 11); }), "");
 }
 
 TEST(Embedding, LookupCopiesAnyDtype) {

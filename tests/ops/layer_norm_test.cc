@@ -1,5 +1,7 @@
 // Layer norm checks outside the harness: argument errors, thread-count independence of the
 // dgamma/dbeta reduction, and the normalised statistics of the output.
+#include "ops/layer_norm.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,7 +9,6 @@
 
 #include "core/parallel.h"
 #include "core/rng.h"
-#include "ops/layer_norm.h"
 
 namespace realmt {
 namespace {
@@ -31,7 +32,8 @@ TEST(LayerNorm, RejectsBadArguments) {
 
 TEST(LayerNorm, OutputRowsHaveZeroMeanUnitVariance) {
   const Tensor x = uniform({33, 257}, 3, -4.0f, 9.0f);
-  const ops::LayerNormResult r = ops::layer_norm(x, Tensor::full({257}, 1.0), Tensor::zeros({257}), 1e-6);
+  const ops::LayerNormResult r =
+      ops::layer_norm(x, Tensor::full({257}, 1.0), Tensor::zeros({257}), 1e-6);
   for (int64_t row = 0; row < 33; ++row) {
     double m = 0, v = 0;
     for (int64_t j = 0; j < 257; ++j) m += r.y.at(row * 257 + j) / 257;
