@@ -83,6 +83,7 @@ void AtomicFile::write(const void* data, size_t n) {
     if (err == 0) {
       w = ::write(fd_, p, n);
       if (w < 0) err = errno;
+      if (w == 0) err = EIO;  // no progress on a regular file: do not spin
     }
     if (err == EINTR) continue;
     if (err != 0) {
@@ -102,8 +103,12 @@ void AtomicFile::commit() {
   // leave a complete-looking name with missing contents.
   int err = injected("fsync");
   if (err == 0 && ::fsync(fd_) != 0) err = errno;
-  if (err == 0 && ::close(fd_) != 0) err = errno;
-  if (err == 0) fd_ = -1;
+  if (err == 0) {
+    // close() releases the descriptor even when it fails, so it is never closed twice.
+    const int closed = ::close(fd_);
+    fd_ = -1;
+    if (closed != 0) err = errno;
+  }
   if (err != 0) {
     discard();
     REALMT_FAIL("cannot write '{}': flushing the temporary file failed: {}", path_, reason(err));

@@ -1,5 +1,6 @@
 #include "models/checkpoint.h"
 
+#include "core/runtime.h"
 #include "models/safetensors.h"
 #include "test_util.h"
 
@@ -56,6 +57,23 @@ TEST_F(Checkpoint, ParametersRoundTripWithMetadata) {
   EXPECT_EQ(all_values(dst_), all_values(src_));
   // The file is plain safetensors under the parameters' own names, in their order.
   EXPECT_EQ(load_safetensors(path_).names, src_.names());
+}
+
+// Saving copies device memory to the host; loading copies into device slots.
+TEST_F(Checkpoint, CudaParametersRoundTrip) {
+  if (device_count(DeviceType::kCuda) == 0) GTEST_SKIP() << "no CUDA device visible";
+  ParameterSet gpu, back;
+  declare(gpu);
+  gpu.allocate(Device::cuda(0));
+  gpu.values().flat().copy_from(src_.values().flat());
+  save_parameters(path_, gpu);
+  declare(back);
+  back.allocate(Device::cuda(0));
+  load_parameters(path_, back);
+  EXPECT_TRUE(back.values()[0].device().is_cuda());
+  EXPECT_EQ(all_values(back), all_values(src_));
+  load_parameters(path_, dst_);  // and onto the CPU
+  EXPECT_EQ(all_values(dst_), all_values(src_));
 }
 
 TEST_F(Checkpoint, MissingAndUnexpectedNamesAreListedWithClosestMatch) {
