@@ -25,8 +25,9 @@ __device__ __forceinline__ double log_c(double x) { return ::log(x); }
 //   lse = max + log s,  loss = log s - (1 - eps) z_t - (eps / V) sum_j z_j,
 // which has no cancellation between a large lse and a large target logit.
 template <typename T, bool kWarp>
-__global__ void __launch_bounds__(cuda::kMaxRowBlock) ce_forward(const T* logits, const int32_t* targets, long long rows, long long v,
-                           double eps, int32_t ignore, T* loss, T* lse) {
+__global__ void __launch_bounds__(cuda::kMaxRowBlock)
+    ce_forward(const T* logits, const int32_t* targets, long long rows, long long v, double eps,
+               int32_t ignore, T* loss, T* lse) {
   using C = cuda::compute_t<T>;
   using G = RowGroup<kWarp>;
   __shared__ C smem[cuda::kWarpSize];

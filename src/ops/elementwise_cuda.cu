@@ -10,10 +10,30 @@
 namespace realmt::ops {
 namespace {
 
-struct AddF { template <typename C> __device__ static C f(C x, C y) { return x + y; } };
-struct SubF { template <typename C> __device__ static C f(C x, C y) { return x - y; } };
-struct MulF { template <typename C> __device__ static C f(C x, C y) { return x * y; } };
-struct DivF { template <typename C> __device__ static C f(C x, C y) { return x / y; } };
+struct AddF {
+  template <typename C>
+  __device__ static C f(C x, C y) {
+    return x + y;
+  }
+};
+struct SubF {
+  template <typename C>
+  __device__ static C f(C x, C y) {
+    return x - y;
+  }
+};
+struct MulF {
+  template <typename C>
+  __device__ static C f(C x, C y) {
+    return x * y;
+  }
+};
+struct DivF {
+  template <typename C>
+  __device__ static C f(C x, C y) {
+    return x / y;
+  }
+};
 
 // The plan as a plain struct the kernel takes by value (std::array is host code).
 struct DevicePlan {

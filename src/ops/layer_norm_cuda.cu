@@ -27,7 +27,8 @@ __global__ void __launch_bounds__(cuda::kMaxRowBlock)
     const T* xr = x + r * d;
     T* yr = y + r * d;
     double sum = 0;
-    for (long long j = G::lane(); j < d; j += G::size()) sum += static_cast<double>(cuda::load(xr[j]));
+    for (long long j = G::lane(); j < d; j += G::size())
+      sum += static_cast<double>(cuda::load(xr[j]));
     const double mean = G::template reduce<SumOp>(sum, smem) / static_cast<double>(d);
     double sq = 0;
     for (long long j = G::lane(); j < d; j += G::size()) {
@@ -74,7 +75,8 @@ __global__ void __launch_bounds__(cuda::kMaxRowBlock)
     const C mean_gx = static_cast<C>(sum_gx / static_cast<double>(d));
     for (long long j = G::lane(); j < d; j += G::size()) {
       const C xhat = (cuda::load(xr[j]) - m) * rs;
-      dxr[j] = cuda::store<T>(rs * (cuda::load(gr[j]) * cuda::load(gamma[j]) - mean_g - xhat * mean_gx));
+      dxr[j] =
+          cuda::store<T>(rs * (cuda::load(gr[j]) * cuda::load(gamma[j]) - mean_g - xhat * mean_gx));
     }
   }
 }
@@ -176,7 +178,8 @@ void layer_norm_backward_cuda(const Tensor& dy, const Tensor& x, const Tensor& g
       ln_backward_dx<T, false><<<l.grid, l.block, 0, stream>>>(p(dy), p(x), p(gamma), p(mean),
                                                                p(rstd), rows, d, p(grads.dx));
     REALMT_CUDA_CHECK_LAUNCH();
-    const dim3 grid(static_cast<unsigned>((d + kColumns - 1) / kColumns), static_cast<unsigned>(chunks));
+    const dim3 grid(static_cast<unsigned>((d + kColumns - 1) / kColumns),
+                    static_cast<unsigned>(chunks));
     ln_backward_partials<T><<<grid, dim3(kColumns, kRowLanes), 0, stream>>>(
         p(dy), p(x), p(mean), p(rstd), rows, d, chunk_rows, pg, pb);
     REALMT_CUDA_CHECK_LAUNCH();

@@ -88,15 +88,16 @@ void launch(const Tensor& x, const PermutePlan& plan, Tensor& y, cudaStream_t st
   const W* px = static_cast<const W*>(x.raw());
   W* py = static_cast<W*>(y.raw());
   if (plan.x_strides[plan.rank - 1] == 1) {
-    copy_elements<W><<<cuda::grid_for(plan.numel), cuda::kBlockSize, 0, stream>>>(px, py, plan.numel, p);
+    copy_elements<W>
+        <<<cuda::grid_for(plan.numel), cuda::kBlockSize, 0, stream>>>(px, py, plan.numel, p);
   } else {
     const long long m = plan.dims[plan.x_unit], n = plan.dims[plan.rank - 1];
     const long long tiles_m = (m + kTile - 1) / kTile, tiles_n = (n + kTile - 1) / kTile;
     const long long num_tiles = plan.numel / (m * n) * tiles_m * tiles_n;
     constexpr long long kMaxGrid = 1LL << 20;
     const unsigned grid = static_cast<unsigned>(num_tiles < kMaxGrid ? num_tiles : kMaxGrid);
-    transpose_tiles<W><<<grid, dim3(kTile, kTileRows), 0, stream>>>(px, py, p, tiles_m, tiles_n,
-                                                                    num_tiles);
+    transpose_tiles<W>
+        <<<grid, dim3(kTile, kTileRows), 0, stream>>>(px, py, p, tiles_m, tiles_n, num_tiles);
   }
   REALMT_CUDA_CHECK_LAUNCH();
 }
@@ -106,10 +107,14 @@ void permute_cuda(const Tensor& x, const PermutePlan& plan, Tensor& y) {
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
   switch (dtype_size(x.dtype())) {
-    case 1: return launch<uint8_t>(x, plan, y, stream);
-    case 2: return launch<uint16_t>(x, plan, y, stream);
-    case 4: return launch<uint32_t>(x, plan, y, stream);
-    case 8: return launch<uint64_t>(x, plan, y, stream);
+    case 1:
+      return launch<uint8_t>(x, plan, y, stream);
+    case 2:
+      return launch<uint16_t>(x, plan, y, stream);
+    case 4:
+      return launch<uint32_t>(x, plan, y, stream);
+    case 8:
+      return launch<uint64_t>(x, plan, y, stream);
   }
   REALMT_ASSERT(false, "permute: element size {}", dtype_size(x.dtype()));
 }

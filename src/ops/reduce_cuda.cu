@@ -18,7 +18,8 @@ using cuda::RowGroup;
 using cuda::SumOp;
 
 template <typename T, bool kWarp>
-__global__ void __launch_bounds__(cuda::kMaxRowBlock) sum_rows(const T* x, T* out, long long rows, long long n) {
+__global__ void __launch_bounds__(cuda::kMaxRowBlock)
+    sum_rows(const T* x, T* out, long long rows, long long n) {
   using C = cuda::compute_t<T>;
   using G = RowGroup<kWarp>;
   __shared__ C smem[cuda::kWarpSize];
@@ -82,7 +83,8 @@ __device__ __forceinline__ ArgMax<C> warp_argmax(ArgMax<C> v) {
 }
 
 template <typename T, bool kWarp>
-__global__ void __launch_bounds__(cuda::kMaxRowBlock) max_rows(const T* x, T* out, int* indices, long long rows, long long n) {
+__global__ void __launch_bounds__(cuda::kMaxRowBlock)
+    max_rows(const T* x, T* out, int* indices, long long rows, long long n) {
   using C = cuda::compute_t<T>;
   using G = RowGroup<kWarp>;
   __shared__ C smem_v[cuda::kWarpSize];
@@ -145,12 +147,14 @@ void sum_cuda(const Tensor& x, const ReducePlan& p, Tensor& out, Tensor&) {
     T* po = cuda::device_ptr<T>(out);
     if (p.inner == 1) {
       const cuda::RowLaunch l = cuda::row_launch(p.outer, p.n);
-      if (l.warp) sum_rows<T, true><<<l.grid, l.block, 0, stream>>>(px, po, p.outer, p.n);
-      else sum_rows<T, false><<<l.grid, l.block, 0, stream>>>(px, po, p.outer, p.n);
+      if (l.warp)
+        sum_rows<T, true><<<l.grid, l.block, 0, stream>>>(px, po, p.outer, p.n);
+      else
+        sum_rows<T, false><<<l.grid, l.block, 0, stream>>>(px, po, p.outer, p.n);
     } else {
       const long long total = p.outer * p.inner;
-      sum_columns<T><<<cuda::grid_for(total), cuda::kBlockSize, 0, stream>>>(px, po, p.outer, p.n,
-                                                                           p.inner);
+      sum_columns<T>
+          <<<cuda::grid_for(total), cuda::kBlockSize, 0, stream>>>(px, po, p.outer, p.n, p.inner);
     }
     REALMT_CUDA_CHECK_LAUNCH();
   });
@@ -168,12 +172,14 @@ void max_cuda(const Tensor& x, const ReducePlan& p, Tensor& out, Tensor& indices
     T* po = cuda::device_ptr<T>(out);
     if (p.inner == 1) {
       const cuda::RowLaunch l = cuda::row_launch(p.outer, p.n);
-      if (l.warp) max_rows<T, true><<<l.grid, l.block, 0, stream>>>(px, po, pi, p.outer, p.n);
-      else max_rows<T, false><<<l.grid, l.block, 0, stream>>>(px, po, pi, p.outer, p.n);
+      if (l.warp)
+        max_rows<T, true><<<l.grid, l.block, 0, stream>>>(px, po, pi, p.outer, p.n);
+      else
+        max_rows<T, false><<<l.grid, l.block, 0, stream>>>(px, po, pi, p.outer, p.n);
     } else {
       const long long total = p.outer * p.inner;
-      max_columns<T><<<cuda::grid_for(total), cuda::kBlockSize, 0, stream>>>(px, po, pi, p.outer, p.n,
-                                                                           p.inner);
+      max_columns<T><<<cuda::grid_for(total), cuda::kBlockSize, 0, stream>>>(px, po, pi, p.outer,
+                                                                             p.n, p.inner);
     }
     REALMT_CUDA_CHECK_LAUNCH();
   });

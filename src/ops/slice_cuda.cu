@@ -13,7 +13,8 @@ void slice_cuda(const Tensor& x, const SlicePlan& p, Tensor& y) {
   const size_t elem = dtype_size(x.dtype());
   const size_t run = static_cast<size_t>(p.part_extent * p.inner) * elem;
   const size_t x_row = static_cast<size_t>(p.full_extent * p.inner) * elem;
-  const char* src = static_cast<const char*>(x.raw()) + static_cast<size_t>(p.begin * p.inner) * elem;
+  const char* src =
+      static_cast<const char*>(x.raw()) + static_cast<size_t>(p.begin * p.inner) * elem;
   cuda::copy_rows(x.device().index, y.raw(), run, src, x_row, run, static_cast<size_t>(p.outer));
 }
 

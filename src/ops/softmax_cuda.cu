@@ -35,8 +35,8 @@ __device__ __forceinline__ float log_c(float x) { return logf(x); }
 __device__ __forceinline__ double log_c(double x) { return ::log(x); }
 
 template <typename T, bool kLog, bool kWarp>
-__global__ void __launch_bounds__(cuda::kMaxRowBlock) softmax_forward(const T* x, const T* mask, DeviceRows rb, T* y, long long rows,
-                                long long n) {
+__global__ void __launch_bounds__(cuda::kMaxRowBlock)
+    softmax_forward(const T* x, const T* mask, DeviceRows rb, T* y, long long rows, long long n) {
   using C = cuda::compute_t<T>;
   using G = RowGroup<kWarp>;
   __shared__ C smem[cuda::kWarpSize];
@@ -74,7 +74,8 @@ __global__ void __launch_bounds__(cuda::kMaxRowBlock) softmax_forward(const T* x
 // softmax: dx = y (dy - sum dy y); log_softmax: dx = dy - exp(y) sum dy (exp(-inf) = 0
 // keeps masked entries' gradient at dy).
 template <typename T, bool kLog, bool kWarp>
-__global__ void __launch_bounds__(cuda::kMaxRowBlock) softmax_backward(const T* dy, const T* y, T* dx, long long rows, long long n) {
+__global__ void __launch_bounds__(cuda::kMaxRowBlock)
+    softmax_backward(const T* dy, const T* y, T* dx, long long rows, long long n) {
   using C = cuda::compute_t<T>;
   using G = RowGroup<kWarp>;
   __shared__ C smem[cuda::kWarpSize];
@@ -110,11 +111,11 @@ void softmax_cuda(const Tensor& x, const Tensor& mask, const RowBroadcast& rb, T
     using T = decltype(tag);
     const T* pm = mask.defined() ? cuda::device_ptr<T>(mask) : nullptr;
     if (l.warp)
-      softmax_forward<T, kLog, true><<<l.grid, l.block, 0, stream>>>(cuda::device_ptr<T>(x), pm, drb,
-                                                                      cuda::device_ptr<T>(y), rows, n);
+      softmax_forward<T, kLog, true><<<l.grid, l.block, 0, stream>>>(
+          cuda::device_ptr<T>(x), pm, drb, cuda::device_ptr<T>(y), rows, n);
     else
-      softmax_forward<T, kLog, false><<<l.grid, l.block, 0, stream>>>(cuda::device_ptr<T>(x), pm, drb,
-                                                                       cuda::device_ptr<T>(y), rows, n);
+      softmax_forward<T, kLog, false><<<l.grid, l.block, 0, stream>>>(
+          cuda::device_ptr<T>(x), pm, drb, cuda::device_ptr<T>(y), rows, n);
     REALMT_CUDA_CHECK_LAUNCH();
   });
 }

@@ -18,32 +18,75 @@ __device__ __forceinline__ float sqrt_c(float x) { return sqrtf(x); }
 __device__ __forceinline__ double sqrt_c(double x) { return ::sqrt(x); }
 __device__ __forceinline__ float erf_c(float x) { return erff(x); }
 __device__ __forceinline__ double erf_c(double x) { return ::erf(x); }
-template <typename C> __device__ __forceinline__ C sigmoid(C x) { return C(1) / (C(1) + exp_c(-x)); }
+template <typename C>
+__device__ __forceinline__ C sigmoid(C x) {
+  return C(1) / (C(1) + exp_c(-x));
+}
 
 constexpr double kInvSqrt2 = 0.70710678118654752440;
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;
 
-struct ReluF { template <typename C> __device__ static C f(C x, C) { return x > C(0) ? x : C(0); } };
-struct ExpF { template <typename C> __device__ static C f(C x, C) { return exp_c(x); } };
-struct LogF { template <typename C> __device__ static C f(C x, C) { return log_c(x); } };
-struct SqrtF { template <typename C> __device__ static C f(C x, C) { return sqrt_c(x); } };
-struct ScaleF { template <typename C> __device__ static C f(C x, C s) { return x * s; } };
-struct GeluF {
-  template <typename C> __device__ static C f(C x, C) { return C(0.5) * x * (C(1) + erf_c(x * C(kInvSqrt2))); }
+struct ReluF {
+  template <typename C>
+  __device__ static C f(C x, C) {
+    return x > C(0) ? x : C(0);
+  }
 };
-struct SwishF { template <typename C> __device__ static C f(C x, C) { return x * sigmoid(x); } };
+struct ExpF {
+  template <typename C>
+  __device__ static C f(C x, C) {
+    return exp_c(x);
+  }
+};
+struct LogF {
+  template <typename C>
+  __device__ static C f(C x, C) {
+    return log_c(x);
+  }
+};
+struct SqrtF {
+  template <typename C>
+  __device__ static C f(C x, C) {
+    return sqrt_c(x);
+  }
+};
+struct ScaleF {
+  template <typename C>
+  __device__ static C f(C x, C s) {
+    return x * s;
+  }
+};
+struct GeluF {
+  template <typename C>
+  __device__ static C f(C x, C) {
+    return C(0.5) * x * (C(1) + erf_c(x * C(kInvSqrt2)));
+  }
+};
+struct SwishF {
+  template <typename C>
+  __device__ static C f(C x, C) {
+    return x * sigmoid(x);
+  }
+};
 
 // d/dx relu = [x > 0]; d/dx gelu = Phi(x) + x phi(x); d/dx swish = s + x s (1 - s), s = sigmoid(x).
-struct ReluB { template <typename C> __device__ static C f(C dy, C x) { return x > C(0) ? dy : C(0); } };
+struct ReluB {
+  template <typename C>
+  __device__ static C f(C dy, C x) {
+    return x > C(0) ? dy : C(0);
+  }
+};
 struct GeluB {
-  template <typename C> __device__ static C f(C dy, C x) {
+  template <typename C>
+  __device__ static C f(C dy, C x) {
     const C cdf = C(0.5) * (C(1) + erf_c(x * C(kInvSqrt2)));
     const C pdf = C(kInvSqrt2Pi) * exp_c(C(-0.5) * x * x);
     return dy * (cdf + x * pdf);
   }
 };
 struct SwishB {
-  template <typename C> __device__ static C f(C dy, C x) {
+  template <typename C>
+  __device__ static C f(C dy, C x) {
     const C s = sigmoid(x);
     return dy * (s + x * s * (C(1) - s));
   }

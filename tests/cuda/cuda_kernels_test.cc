@@ -5,6 +5,7 @@
 #include "ops/concat.h"
 #include "ops/cross_entropy.h"
 #include "ops/elementwise.h"
+#include "ops/embedding.h"
 #include "ops/layer_norm.h"
 #include "ops/matmul.h"
 #include "ops/permute.h"
@@ -39,7 +40,8 @@ TEST(CudaKernels, FoundationSlotsHaveCudaKernels) {
     EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
   for (auto* slot : {&softmax_backward_kernel, &log_softmax_backward_kernel})
     EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
-  for (auto* slot : {&sum_kernel, &max_kernel}) EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
+  for (auto* slot : {&sum_kernel, &max_kernel})
+    EXPECT_TRUE(slot->has(DeviceType::kCuda)) << slot->name();
   EXPECT_TRUE(cross_entropy_kernel.has(DeviceType::kCuda));
   EXPECT_TRUE(cross_entropy_backward_kernel.has(DeviceType::kCuda));
   EXPECT_TRUE(permute_kernel.has(DeviceType::kCuda));
@@ -48,15 +50,22 @@ TEST(CudaKernels, FoundationSlotsHaveCudaKernels) {
   EXPECT_TRUE(concat_kernel.has(DeviceType::kCuda));
   EXPECT_TRUE(layer_norm_kernel.has(DeviceType::kCuda));
   EXPECT_TRUE(layer_norm_backward_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(embedding_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(embedding_backward_kernel.has(DeviceType::kCuda));
 #endif
 }
 
 // f32 elementwise arithmetic is IEEE on both sides (nvcc divides exactly by default).
 TEST(CudaKernels, ElementwiseBroadcastingMatchesCpuExactly) {
   REALMT_REQUIRE_CUDA();
-  const std::vector<std::pair<Shape, Shape>> cases = {
-      {{2, 3, 4}, {2, 3, 4}}, {{2, 3, 4}, {4}},    {{2, 3, 4}, {3, 1}}, {{1}, {2, 3}},
-      {{2, 1, 4}, {1, 3, 1}}, {{5, 1}, {1, 7}},    {{}, {}},           {{3, 1, 2, 1}, {1, 4, 1, 5}}};
+  const std::vector<std::pair<Shape, Shape>> cases = {{{2, 3, 4}, {2, 3, 4}},
+                                                      {{2, 3, 4}, {4}},
+                                                      {{2, 3, 4}, {3, 1}},
+                                                      {{1}, {2, 3}},
+                                                      {{2, 1, 4}, {1, 3, 1}},
+                                                      {{5, 1}, {1, 7}},
+                                                      {{}, {}},
+                                                      {{3, 1, 2, 1}, {1, 4, 1, 5}}};
   for (const auto& [sa, sb] : cases) {
     const Tensor a = Tensor::from_vector(uniform_values(sa.numel(), -2, 2, 1), sa);
     const Tensor b = Tensor::from_vector(uniform_values(sb.numel(), 0.5f, 2, 2), sb);
@@ -91,8 +100,10 @@ TEST(CudaKernels, ElementwiseHalfTypesRoundOnce) {
     EXPECT_EQ(got.dtype(), dt);
     const std::vector<double> va = testing::as_doubles(a), vb = testing::as_doubles(b);
     std::vector<float> want(60);
-    for (int i = 0; i < 60; ++i) want[i] = static_cast<float>(va[i]) * static_cast<float>(vb[i % 5]);
-    EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(host_tensor(want, {3, 4, 5}, dt))) << dt;
+    for (int i = 0; i < 60; ++i)
+      want[i] = static_cast<float>(va[i]) * static_cast<float>(vb[i % 5]);
+    EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(host_tensor(want, {3, 4, 5}, dt)))
+        << dt;
   }
 }
 
@@ -136,12 +147,15 @@ struct MatmulCase {
 
 TEST(CudaKernels, MatmulMatchesCpu) {
   REALMT_REQUIRE_CUDA();
-  const std::vector<MatmulCase> cases = {
-      {{3, 5}, {5, 4}, false, false},      {{5, 3}, {5, 4}, true, false},
-      {{3, 5}, {4, 5}, false, true},       {{5, 3}, {4, 5}, true, true},
-      {{2, 3, 7, 5}, {2, 3, 5, 6}, false, false}, {{2, 7, 5}, {6, 5}, false, true},  // shared B
-      {{7, 5}, {3, 5, 6}, false, false},                                             // shared A
-      {{4, 33, 65}, {4, 33, 17}, true, false},    {{1, 1}, {1, 1}, false, false}};
+  const std::vector<MatmulCase> cases = {{{3, 5}, {5, 4}, false, false},
+                                         {{5, 3}, {5, 4}, true, false},
+                                         {{3, 5}, {4, 5}, false, true},
+                                         {{5, 3}, {4, 5}, true, true},
+                                         {{2, 3, 7, 5}, {2, 3, 5, 6}, false, false},
+                                         {{2, 7, 5}, {6, 5}, false, true},   // shared B
+                                         {{7, 5}, {3, 5, 6}, false, false},  // shared A
+                                         {{4, 33, 65}, {4, 33, 17}, true, false},
+                                         {{1, 1}, {1, 1}, false, false}};
   for (DType dt : {DType::kF32, DType::kF64}) {
     for (const auto& c : cases) {
       const Shape sa(c.a), sb(c.b);
@@ -195,8 +209,8 @@ TEST(CudaKernels, SoftmaxWithMaskMatchesCpu) {
     const Shape sx{2, 3, 4, n}, sm{2, 1, 4, n};
     const Tensor x = Tensor::from_vector(uniform_values(sx.numel(), -8, 8, 20), sx);
     std::vector<float> m(sm.numel(), 0.0f);
-    for (int64_t j = 0; j < n; ++j) m[j] = -INFINITY;                  // row 0 fully masked
-    for (int64_t j = n / 2; j < n; ++j) m[n + j] = -INFINITY;          // row 1 half masked
+    for (int64_t j = 0; j < n; ++j) m[j] = -INFINITY;          // row 0 fully masked
+    for (int64_t j = n / 2; j < n; ++j) m[n + j] = -INFINITY;  // row 1 half masked
     const Tensor mask = Tensor::from_vector(m, sm);
     const Tensor gx = x.to(kGpu), gm = mask.to(kGpu);
     const Tensor y = ops::softmax(x, mask), gy = ops::softmax(gx, gm);
@@ -221,7 +235,8 @@ TEST(CudaKernels, SoftmaxHalfTypes) {
   for (DType dt : {DType::kF16, DType::kBF16}) {
     const Tensor x = host_tensor(uniform_values(4 * 300, -4, 4, 22), {4, 300}, dt);
     const std::vector<double> xd = testing::as_doubles(x);
-    const Tensor want = ops::softmax(Tensor::from_vector(std::vector<float>(xd.begin(), xd.end()), Shape{4, 300}));
+    const Tensor want =
+        ops::softmax(Tensor::from_vector(std::vector<float>(xd.begin(), xd.end()), Shape{4, 300}));
     const Tensor got = ops::softmax(x.to(kGpu));
     EXPECT_EQ(got.dtype(), dt);
     expect_close(got, want, dt == DType::kF16 ? 1e-3 : 8e-3, 1e-6);
@@ -250,9 +265,12 @@ TEST(CudaKernels, MaxTiesAndNaNFollowTheCpuScan) {
   const float nan = NAN;
   for (int64_t n : {int64_t(5), int64_t(40), int64_t(2000)}) {
     std::vector<float> v(4 * n, 0.0f);
-    v[0 * n + n - 1] = 3;  v[0 * n + 1] = 3;         // tie: index 1
-    v[1 * n + 0] = nan;    v[1 * n + 2] = 9;         // NaN first: NaN, index 0
-    v[2 * n + 1] = nan;    v[2 * n + n - 1] = 2;     // later NaN ignored: index n-1
+    v[0 * n + n - 1] = 3;
+    v[0 * n + 1] = 3;  // tie: index 1
+    v[1 * n + 0] = nan;
+    v[1 * n + 2] = 9;  // NaN first: NaN, index 0
+    v[2 * n + 1] = nan;
+    v[2 * n + n - 1] = 2;                                      // later NaN ignored: index n-1
     for (int64_t j = 0; j < n; ++j) v[3 * n + j] = -1.0f - j;  // max at index 0
     // Rows (a contiguous axis) and the same data transposed (a strided axis).
     std::vector<float> vt(4 * n);
@@ -274,7 +292,8 @@ TEST(CudaKernels, CrossEntropyMatchesCpu) {
   for (int64_t v : {int64_t(50), int64_t(5000)}) {
     for (double eps : {0.0, 0.1}) {
       const int64_t rows = 37;
-      const Tensor logits = Tensor::from_vector(uniform_values(rows * v, -10, 10, 24), Shape{rows, v});
+      const Tensor logits =
+          Tensor::from_vector(uniform_values(rows * v, -10, 10, 24), Shape{rows, v});
       std::vector<int32_t> t(rows);
       for (int64_t r = 0; r < rows; ++r) t[r] = static_cast<int32_t>((r * 7919) % v);
       t[3] = t[10] = 0;  // the pad id: ignored rows
@@ -288,7 +307,8 @@ TEST(CudaKernels, CrossEntropyMatchesCpu) {
       EXPECT_EQ(got.loss.at(3), 0.0);
       const Tensor dloss = Tensor::from_vector(uniform_values(rows, 0.5f, 1.5f, 25), Shape{rows});
       const Tensor dx = ops::cross_entropy_backward(dloss.to(kGpu), gl, gt, got.lse, o);
-      expect_close(dx, ops::cross_entropy_backward(dloss, logits, targets, want.lse, o), 1e-5, 1e-7);
+      expect_close(dx, ops::cross_entropy_backward(dloss, logits, targets, want.lse, o), 1e-5,
+                   1e-7);
       const std::vector<float> d = dx.to_vector<float>();
       for (int64_t j = 0; j < v; ++j) EXPECT_EQ(d[3 * v + j], 0.0f);  // ignored row: exactly 0
     }
@@ -298,9 +318,13 @@ TEST(CudaKernels, CrossEntropyMatchesCpu) {
 // Every element size, the row-copy case and the tiled-transpose case with ragged tiles.
 TEST(CudaKernels, PermuteMatchesCpu) {
   REALMT_REQUIRE_CUDA();
-  const std::vector<std::pair<Shape, std::vector<int>>> cases = {
-      {{2, 5, 3, 4}, {0, 2, 1, 3}},  {{33, 65}, {1, 0}},        {{3, 40, 70}, {0, 2, 1}},
-      {{2, 3, 4, 5}, {3, 2, 1, 0}},  {{1, 7, 1, 9}, {3, 1, 0, 2}}, {{6}, {0}}, {{}, {}}};
+  const std::vector<std::pair<Shape, std::vector<int>>> cases = {{{2, 5, 3, 4}, {0, 2, 1, 3}},
+                                                                 {{33, 65}, {1, 0}},
+                                                                 {{3, 40, 70}, {0, 2, 1}},
+                                                                 {{2, 3, 4, 5}, {3, 2, 1, 0}},
+                                                                 {{1, 7, 1, 9}, {3, 1, 0, 2}},
+                                                                 {{6}, {0}},
+                                                                 {{}, {}}};
   for (DType dt : {DType::kU8, DType::kF16, DType::kF32, DType::kF64}) {
     for (const auto& [shape, perm] : cases) {
       const Tensor x = host_tensor(uniform_values(shape.numel(), 0, 100, 26), shape, dt);
@@ -324,9 +348,11 @@ TEST(CudaKernels, SliceConcatMatchCpuExactly) {
         EXPECT_EQ(got.shape(), want.shape());
         EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(want)) << dt << " axis " << axis;
         const Tensor back = ops::slice_backward(got, s, axis, b);
-        EXPECT_EQ(testing::as_doubles(back), testing::as_doubles(ops::slice_backward(want, s, axis, b)));
+        EXPECT_EQ(testing::as_doubles(back),
+                  testing::as_doubles(ops::slice_backward(want, s, axis, b)));
         // Slicing the whole tensor apart and concatenating the pieces gives it back.
-        const Tensor joined = ops::concat({ops::slice(gx, axis, 0, b), got, ops::slice(gx, axis, e, n)}, axis);
+        const Tensor joined =
+            ops::concat({ops::slice(gx, axis, 0, b), got, ops::slice(gx, axis, e, n)}, axis);
         EXPECT_EQ(testing::as_doubles(joined), testing::as_doubles(x)) << dt << " axis " << axis;
       }
     }
@@ -350,14 +376,38 @@ TEST(CudaKernels, LayerNormMatchesCpu) {
       expect_close(got.mean, want.mean, 1e-6, 1e-6);
       expect_close(got.rstd, want.rstd, 1e-5, 1e-6);
       const auto gw = ops::layer_norm_backward(dy, x, gamma, want.mean, want.rstd);
-      const auto gg = ops::layer_norm_backward(dy.to(kGpu), x.to(kGpu), gamma.to(kGpu), got.mean, got.rstd);
+      const auto gg =
+          ops::layer_norm_backward(dy.to(kGpu), x.to(kGpu), gamma.to(kGpu), got.mean, got.rstd);
       expect_close(gg.dx, gw.dx, 1e-4, 1e-4);
       expect_close(gg.dgamma, gw.dgamma, 1e-4, 1e-4);
       expect_close(gg.dbeta, gw.dbeta, 1e-5, 1e-5);
       // Deterministic: a second run gives the same bits.
-      const auto again = ops::layer_norm_backward(dy.to(kGpu), x.to(kGpu), gamma.to(kGpu), got.mean, got.rstd);
+      const auto again =
+          ops::layer_norm_backward(dy.to(kGpu), x.to(kGpu), gamma.to(kGpu), got.mean, got.rstd);
       EXPECT_EQ(again.dgamma.to_vector<float>(), gg.dgamma.to_vector<float>());
     }
+  }
+}
+
+// The backward pass sums repeated ids in position order, as the CPU: the same bits.
+TEST(CudaKernels, EmbeddingMatchesCpuBitForBit) {
+  REALMT_REQUIRE_CUDA();
+  const int64_t vocab = 300, d = 37;
+  std::vector<int32_t> idv(4 * 50);
+  for (size_t i = 0; i < idv.size(); ++i) idv[i] = static_cast<int32_t>((i * i * 31 + 7) % 41);
+  idv[5] = idv[77] = idv[150] = vocab - 1;
+  const Tensor ids = Tensor::from_vector(idv, Shape{4, 50});
+  for (DType dt : {DType::kF32, DType::kF64, DType::kBF16}) {
+    const Tensor w = host_tensor(uniform_values(vocab * d, -1, 1, 32), {vocab, d}, dt);
+    const Tensor y = ops::embedding(w.to(kGpu), ids.to(kGpu));
+    EXPECT_EQ(y.shape(), (Shape{4, 50, d}));
+    EXPECT_EQ(testing::as_doubles(y), testing::as_doubles(ops::embedding(w, ids))) << dt;
+  }
+  for (DType dt : {DType::kF32, DType::kF64}) {
+    const Tensor dy = host_tensor(uniform_values(4 * 50 * d, -1, 1, 33), {4, 50, d}, dt);
+    const Tensor want = ops::embedding_backward(dy, ids, vocab);
+    const Tensor got = ops::embedding_backward(dy.to(kGpu), ids.to(kGpu), vocab);
+    EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(want)) << dt;
   }
 }
 

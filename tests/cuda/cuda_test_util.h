@@ -11,10 +11,10 @@
 #include "core/tensor.h"
 
 // Skips the calling test (reported as skipped by ctest) when no GPU is visible.
-#define REALMT_REQUIRE_CUDA()                                         \
-  do {                                                                \
-    if (::realmt::device_count(::realmt::DeviceType::kCuda) == 0)     \
-      GTEST_SKIP() << "no CUDA device visible";                       \
+#define REALMT_REQUIRE_CUDA()                                     \
+  do {                                                            \
+    if (::realmt::device_count(::realmt::DeviceType::kCuda) == 0) \
+      GTEST_SKIP() << "no CUDA device visible";                   \
   } while (0)
 
 namespace realmt::testing {

@@ -11,7 +11,8 @@ void copy_rows(int device, void* dst, size_t dst_pitch, const void* src, size_t 
   const cudaStream_t stream = current_stream(device);
   set_device(device);
   if (rows == 1 || (dst_pitch == row_bytes && src_pitch == row_bytes)) {
-    REALMT_CUDA_CHECK(cudaMemcpyAsync(dst, src, row_bytes * rows, cudaMemcpyDeviceToDevice, stream));
+    REALMT_CUDA_CHECK(
+        cudaMemcpyAsync(dst, src, row_bytes * rows, cudaMemcpyDeviceToDevice, stream));
     return;
   }
   // cudaMemcpy2D takes pitches up to the device's memPitch (2^31 - 1 on current GPUs); rows

@@ -34,11 +34,10 @@
 #define REALMT_CUDA_CHECK_LAUNCH() REALMT_CUDA_CHECK(cudaGetLastError())
 
 // cuBLASLt returns the same cublasStatus_t codes, so this macro serves both libraries.
-#define REALMT_CUBLAS_CHECK(call)                                                           \
-  do {                                                                                      \
-    const cublasStatus_t realmt_cublas_st_ = (call);                                        \
-    if (realmt_cublas_st_ != CUBLAS_STATUS_SUCCESS) [[unlikely]]                            \
-      REALMT_FAIL("cuBLAS call {} failed: {} ({})", #call,                                  \
-                  cublasGetStatusName(realmt_cublas_st_),                                   \
-                  cublasGetStatusString(realmt_cublas_st_));                                \
+#define REALMT_CUBLAS_CHECK(call)                                                                  \
+  do {                                                                                             \
+    const cublasStatus_t realmt_cublas_st_ = (call);                                               \
+    if (realmt_cublas_st_ != CUBLAS_STATUS_SUCCESS) [[unlikely]]                                   \
+      REALMT_FAIL("cuBLAS call {} failed: {} ({})", #call, cublasGetStatusName(realmt_cublas_st_), \
+                  cublasGetStatusString(realmt_cublas_st_));                                       \
   } while (0)

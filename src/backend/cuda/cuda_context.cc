@@ -110,7 +110,8 @@ cublasLtHandle_t cublaslt_handle(int device) {
 
 const cudaDeviceProp& device_properties(int device) {
   DeviceContext& c = context(device);
-  std::call_once(c.props_once, [&] { REALMT_CUDA_CHECK(cudaGetDeviceProperties(&c.props, device)); });
+  std::call_once(c.props_once,
+                 [&] { REALMT_CUDA_CHECK(cudaGetDeviceProperties(&c.props, device)); });
   return c.props;
 }
 

@@ -43,7 +43,8 @@ class CudaRuntime final : public DeviceRuntime {
       const int n = cuda::device_count();
       allocators_.reserve(n);
       for (int i = 0; i < n; ++i)
-        allocators_.push_back(std::make_unique<CachingAllocator>(device_alloc, device_free, i, "cuda"));
+        allocators_.push_back(
+            std::make_unique<CachingAllocator>(device_alloc, device_free, i, "cuda"));
     });
     return *allocators_[index];
   }
@@ -51,7 +52,8 @@ class CudaRuntime final : public DeviceRuntime {
   // Host <-> device copies return once the host side may be read or reused: the stream is
   // synchronised after them (a copy from pageable memory waits for earlier work anyway).
   // Device -> device copies on one device stay asynchronous on its stream.
-  void copy(void* dst, Device dst_device, const void* src, Device src_device, size_t bytes) override {
+  void copy(void* dst, Device dst_device, const void* src, Device src_device,
+            size_t bytes) override {
     if (bytes == 0) return;
     if (dst_device.is_cuda() && src_device.is_cuda()) {
       copy_device_to_device(dst, dst_device.index, src, src_device.index, bytes);
@@ -61,7 +63,8 @@ class CudaRuntime final : public DeviceRuntime {
     REALMT_ASSERT(dst_device.is_cuda() != src_device.is_cuda());
     const cudaStream_t stream = cuda::current_stream(device);
     cuda::set_device(device);
-    const cudaMemcpyKind kind = dst_device.is_cuda() ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    const cudaMemcpyKind kind =
+        dst_device.is_cuda() ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
     REALMT_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream));
     REALMT_CUDA_CHECK(cudaStreamSynchronize(stream));
   }

@@ -9,10 +9,10 @@
 
 #include "core/error.h"
 
-#define REALMT_NCCL_CHECK(call)                                                              \
-  do {                                                                                       \
-    const ncclResult_t realmt_nccl_res_ = (call);                                            \
-    if (realmt_nccl_res_ != ncclSuccess) [[unlikely]]                                        \
+#define REALMT_NCCL_CHECK(call)                                                                \
+  do {                                                                                         \
+    const ncclResult_t realmt_nccl_res_ = (call);                                              \
+    if (realmt_nccl_res_ != ncclSuccess) [[unlikely]]                                          \
       REALMT_FAIL("NCCL call {} failed: {} (code {}; set NCCL_DEBUG=WARN for details)", #call, \
-                  ncclGetErrorString(realmt_nccl_res_), static_cast<int>(realmt_nccl_res_)); \
+                  ncclGetErrorString(realmt_nccl_res_), static_cast<int>(realmt_nccl_res_));   \
   } while (0)

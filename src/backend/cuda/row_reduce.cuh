@@ -12,13 +12,25 @@ namespace realmt::cuda {
 inline constexpr int kWarpSize = 32;
 
 struct SumOp {
-  template <typename C> __device__ static C apply(C a, C b) { return a + b; }
-  template <typename C> __device__ static C identity() { return C(0); }
+  template <typename C>
+  __device__ static C apply(C a, C b) {
+    return a + b;
+  }
+  template <typename C>
+  __device__ static C identity() {
+    return C(0);
+  }
 };
 // Maximum that ignores a NaN in b (like the CPU's `v > best ? v : best`).
 struct MaxOp {
-  template <typename C> __device__ static C apply(C a, C b) { return b > a ? b : a; }
-  template <typename C> __device__ static C identity() { return -INFINITY; }
+  template <typename C>
+  __device__ static C apply(C a, C b) {
+    return b > a ? b : a;
+  }
+  template <typename C>
+  __device__ static C identity() {
+    return -INFINITY;
+  }
 };
 
 template <typename Op, typename C>
@@ -60,8 +72,10 @@ struct RowGroup {
   __device__ static int size() { return kWarp ? kWarpSize : blockDim.x; }
   template <typename Op, typename C>
   __device__ static C reduce(C v, C* smem) {
-    if constexpr (kWarp) return warp_reduce<Op>(v);
-    else return block_reduce<Op>(v, smem);
+    if constexpr (kWarp)
+      return warp_reduce<Op>(v);
+    else
+      return block_reduce<Op>(v, smem);
   }
 };
 
