@@ -1,8 +1,8 @@
 // CPU permute. Elements are moved as 1/2/4/8-byte words, so one kernel serves every dtype.
 // Two loop nests (see PermutePlan): contiguous rows copied with memcpy (head split/merge,
 // any permute that keeps the last axis), and a tiled 2-D transpose between the x-contiguous
-// axis and the y-contiguous last axis, where a kTile x kTile tile of both x and y stays in
-// L1 while it is read and written.
+// axis and the y-contiguous last axis, in small tiles whose lines of x and y stay in L1
+// while they are read and written.
 #include <cstring>
 
 #include "core/parallel.h"
@@ -11,7 +11,9 @@
 namespace realmt::ops {
 namespace {
 
-constexpr int64_t kTile = 32;
+// 8 x 8: with power-of-two extents all rows of a tile map to the same L1 set, and 8 rows is
+// what an 8-way L1 keeps (measured on 4096^2 f32: 32 x 32 tiles were 7x slower).
+constexpr int64_t kTile = 8;
 
 // The x offset of y's flat index `flat` over the axes in [0, n_axes) except `skip` (which
 // contributes 0), walking from the innermost axis out.
