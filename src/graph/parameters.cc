@@ -63,7 +63,7 @@ int64_t ParameterSet::numel() const {
   return n;
 }
 
-void ParameterSet::zero_grad() {
+void ParameterSet::zero_grad() const {
   if (allocated()) grads_->flat().zero_();
 }
 

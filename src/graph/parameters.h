@@ -31,7 +31,7 @@ class ParameterSet {
   const Arena& values() const;
   const Arena& grads() const;
   int64_t numel() const;  // parameters, without arena padding
-  void zero_grad();
+  void zero_grad() const;  // one memset over the gradient arena
 
  private:
   std::vector<std::string> names_;

@@ -1,0 +1,40 @@
+// Token embeddings scaled by sqrt(D) plus sinusoidal positions (Vaswani et al. 2017, 3.5):
+//   PE(p, 2i) = sin(p / 10000^(2i/D)),  PE(p, 2i+1) = cos(p / 10000^(2i/D)).
+// One table [V, D] ("<prefix>.weight") serves source, target and output projection when the
+// model ties all embeddings (one joint vocabulary).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "core/rng.h"
+#include "graph/parameters.h"
+#include "graph/var.h"
+
+namespace realmt::layers {
+
+class Embedding {
+ public:
+  Embedding() = default;
+  Embedding(graph::ParameterSet& params, const std::string& prefix, int64_t vocab, int64_t dim);
+
+  // ids i32 [B, T] (positions start at `first_position`, for incremental decoding) -> [B, T, D].
+  graph::Var operator()(const Tensor& ids, int64_t first_position = 0) const;
+  const graph::Var& weight() const { return (*params_)[weight_]; }
+  int64_t vocab() const { return vocab_; }
+  int64_t dim() const { return dim_; }
+  void init(Generator& gen) const;  // Normal(0, D^-1/2): with the sqrt(D) scale, unit variance
+
+  // Sinusoidal table rows [first, first + T) as [T, D] on `device` (cached, grown on demand).
+  Tensor positions(int64_t first, int64_t count, DType dtype, Device device) const;
+
+ private:
+  const graph::ParameterSet* params_ = nullptr;
+  int weight_ = -1;
+  int64_t vocab_ = 0, dim_ = 0;
+  mutable std::unique_ptr<std::mutex> cache_mutex_ = std::make_unique<std::mutex>();
+  mutable Tensor cache_;  // [rows, D] on cache_device_
+};
+
+}  // namespace realmt::layers

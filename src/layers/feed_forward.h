@@ -1,0 +1,29 @@
+// Position-wise feed-forward: y = W2 dropout(act(x W1 + b1)) + b2; x [B, T, D] -> [B, T, D],
+// W1 [D, F], W2 [F, D]. Parameters "<prefix>.w1.*", "<prefix>.w2.*".
+#pragma once
+
+#include <string>
+
+#include "core/rng.h"
+#include "layers/linear.h"
+
+namespace realmt::layers {
+
+enum class Activation { kRelu, kGelu, kSwish };
+Activation parse_activation(const std::string& name);  // "relu", "gelu", "swish"
+
+class FeedForward {
+ public:
+  FeedForward() = default;
+  FeedForward(graph::ParameterSet& params, const std::string& prefix, int64_t dim, int64_t ffn_dim,
+              Activation activation);
+  // dropout > 0 needs gen (training); gen == nullptr means no dropout (inference).
+  graph::Var operator()(const graph::Var& x, double dropout, Generator* gen) const;
+  void init(Generator& gen) const;
+
+ private:
+  Linear w1_, w2_;
+  Activation activation_ = Activation::kRelu;
+};
+
+}  // namespace realmt::layers

@@ -1,0 +1,36 @@
+#include "layers/init.h"
+
+#include <cmath>
+#include <vector>
+
+namespace realmt::layers {
+
+namespace {
+void upload(const Tensor& w, const std::vector<double>& v) {
+  Tensor h = Tensor::empty(w.shape(), w.dtype());
+  visit_dtype(w.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T* p = h.data<T>();
+    for (size_t i = 0; i < v.size(); ++i) p[i] = scalar_cast<T>(v[i]);
+  });
+  w.copy_from(h);
+}
+}  // namespace
+
+void init_xavier_uniform(const Tensor& w, Generator& gen) {
+  REALMT_CHECK(w.rank() == 2, "xavier init needs a matrix, got {}", w.shape());
+  const double a = std::sqrt(6.0 / static_cast<double>(w.dim(0) + w.dim(1)));
+  std::vector<double> v(w.numel());
+  for (auto& x : v) x = (2.0 * gen.uniform() - 1.0) * a;
+  upload(w, v);
+}
+
+void init_normal(const Tensor& w, double std, Generator& gen) {
+  std::vector<double> v(w.numel());
+  for (auto& x : v) x = std * gen.normal();
+  upload(w, v);
+}
+
+void init_constant(const Tensor& w, double value) { upload(w, std::vector<double>(w.numel(), value)); }
+
+}  // namespace realmt::layers

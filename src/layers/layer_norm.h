@@ -1,0 +1,26 @@
+// Layer normalisation over the last axis: y = (x - mean) / sqrt(var + eps) * gamma + beta.
+// Parameters: "<prefix>.gamma" [D] (init 1), "<prefix>.beta" [D] (init 0).
+#pragma once
+
+#include <string>
+
+#include "core/rng.h"
+#include "graph/parameters.h"
+#include "graph/var.h"
+
+namespace realmt::layers {
+
+class LayerNorm {
+ public:
+  static constexpr double kEps = 1e-5;
+  LayerNorm() = default;
+  LayerNorm(graph::ParameterSet& params, const std::string& prefix, int64_t dim);
+  graph::Var operator()(const graph::Var& x) const;
+  void init() const;
+
+ private:
+  const graph::ParameterSet* params_ = nullptr;
+  int gamma_ = -1, beta_ = -1;
+};
+
+}  // namespace realmt::layers

@@ -1,0 +1,113 @@
+// Transformer encoder-decoder with RealFormer residual attention and ADMIN (DESIGN.md, Model).
+//
+// Post-LN sub-layer i (ADMIN when admin_init != none, else omega = 1 and absent):
+//   x_i = LN(x_{i-1} * omega_i + dropout(f_i(x_{i-1})))
+// Pre-LN sub-layer:  x_i = x_{i-1} + dropout(f_i(LN(x_{i-1}))), and a final LN per stack.
+// Encoder layer: self-attention, feed-forward. Decoder layer: causal self-attention,
+// cross-attention, feed-forward. Three independent residual-attention chains.
+// Shapes: src ids [B, S], target ids [B, T] (i32, pad = 0), hidden [B, *, D], logits [N, V].
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/rng.h"
+#include "graph/parameters.h"
+#include "layers/attention.h"
+#include "layers/embedding.h"
+#include "layers/feed_forward.h"
+#include "layers/layer_norm.h"
+#include "models/model_config.h"
+
+namespace realmt::models {
+
+class AdminProfiler;
+
+// How a forward pass runs.
+struct ForwardContext {
+  Generator* gen = nullptr;          // dropout on when set (training mode)
+  AdminProfiler* profiler = nullptr;  // ADMIN profiling pass: sets omegas on the way
+};
+
+struct Encoded {
+  graph::Var out;  // [B, S, D]
+  Tensor mask;     // additive [B, 1, 1, S]: 0 for tokens, -inf for padding
+};
+
+struct LossOutput {
+  graph::Var loss;            // summed label-smoothed cross-entropy over target tokens (scalar)
+  int64_t target_tokens = 0;  // non-pad target tokens
+};
+
+// Incremental decoding state of N = batch x beam hypotheses.
+struct DecoderState {
+  Encoded enc;                        // rows aligned with the hypotheses
+  std::vector<graph::Var> self_k, self_v;    // per layer [N, H, t, Dh]
+  std::vector<graph::Var> cross_k, cross_v;  // per layer [N, H, S, Dh]
+  int64_t position = 0;               // next target position
+  std::vector<graph::Var> last_cross_probs;  // per layer [N, H, 1, S] of the last step
+};
+
+class Transformer {
+ public:
+  explicit Transformer(const ModelConfig& config);
+  Transformer(const Transformer&) = delete;
+  Transformer& operator=(const Transformer&) = delete;
+
+  const ModelConfig& config() const { return config_; }
+  graph::ParameterSet& params() { return params_; }
+  const graph::ParameterSet& params() const { return params_; }
+
+  void allocate(Device device, DType dtype = DType::kF32);
+  // Random initialisation; omegas per admin_init (profile leaves 1 until realmt-init profiles).
+  void init(uint64_t seed);
+
+  Encoded encode(const Tensor& src, const ForwardContext& ctx) const;
+  graph::Var decode(const Encoded& enc, const Tensor& tgt_in, const ForwardContext& ctx) const;  // [B, T, D]
+  graph::Var logits(const graph::Var& hidden) const;  // [..., D] -> [..., V] (tied output projection)
+  // tgt_in = <s> y_1 .. y_{T-1}, tgt_out = y_1 .. y_T (</s> last), both padded with 0.
+  LossOutput loss(const Tensor& src, const Tensor& tgt_in, const Tensor& tgt_out, double label_smoothing,
+                  const ForwardContext& ctx) const;
+
+  // Incremental decoding (no gradients): start from an encoding, feed the last tokens [N],
+  // get log-probabilities [N, V]; reorder keeps rows `indices` (i32 [N']) of every cache.
+  DecoderState start(const Encoded& enc) const;
+  Tensor step(DecoderState& state, const Tensor& last_tokens) const;
+  void reorder(DecoderState& state, const Tensor& indices) const;
+
+  // Omega parameters of the ADMIN sub-layers in forward order, per stack.
+  int encoder_sublayers() const { return 2 * config_.enc_depth; }
+  int decoder_sublayers() const { return 3 * config_.dec_depth; }
+
+ private:
+  struct EncoderLayer {
+    layers::MultiHeadAttention self_attn;
+    layers::FeedForward ffn;
+    layers::LayerNorm self_attn_norm, ffn_norm;
+    int self_omega = -1, ffn_omega = -1;
+  };
+  struct DecoderLayer {
+    layers::MultiHeadAttention self_attn, cross_attn;
+    layers::FeedForward ffn;
+    layers::LayerNorm self_attn_norm, cross_attn_norm, ffn_norm;
+    int self_omega = -1, cross_omega = -1, ffn_omega = -1;
+  };
+  // One residual sub-layer: f maps its input to the branch output.
+  template <typename F>
+  graph::Var sublayer(const graph::Var& x, const layers::LayerNorm& norm, int omega, int stack, F&& f,
+                      const ForwardContext& ctx) const;
+  graph::Var embed(const Tensor& ids, int64_t first_position, const ForwardContext& ctx) const;
+  Tensor padding_mask(const Tensor& ids) const;
+  Tensor causal_mask(int64_t t) const;
+
+  ModelConfig config_;
+  bool post_norm_ = true, admin_ = true;
+  layers::ResidualMode enc_mode_, dec_mode_, cross_mode_;
+  graph::ParameterSet params_;
+  layers::Embedding embedding_;
+  std::vector<EncoderLayer> encoder_;
+  std::vector<DecoderLayer> decoder_;
+  layers::LayerNorm enc_final_norm_, dec_final_norm_;  // Pre-LN only
+};
+
+}  // namespace realmt::models

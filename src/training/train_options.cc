@@ -1,0 +1,80 @@
+#include "training/train_options.h"
+
+#include "common/options.h"
+#include "core/error.h"
+
+namespace realmt::training {
+
+void TrainOptions::declare(OptionSet& o) {
+  std::string g = "Data";
+  o.add(g, "train-sets", &train_sets, "Training corpus: source and target files (plain or .gz), or one TSV file");
+  o.add(g, "vocabs", &vocabs, "Joint SentencePiece model (.spm) for both sides");
+  o.add(g, "valid-sets", &valid_sets, "Validation corpus: source and target files");
+  o.add(g, "model", &model, "Checkpoint path; training state and metrics are written beside it");
+  o.add(g, "pretrained-model", &pretrained_model, "Initial weights (e.g. realmt-init's output) instead of random");
+  o.add(g, "mini-batch-words", &mini_batch_words, "Target-token budget of a mini-batch");
+  o.add(g, "mini-batch", &mini_batch, "Sentences in a mini-batch at most (0: no limit)");
+  o.add(g, "maxi-batch", &maxi_batch, "Sentences are length-sorted inside pools of this many mini-batches");
+  o.add(g, "max-length", &max_length, "Maximum subwords a side; longer pairs are skipped (see max-length-crop)");
+  o.add(g, "max-length-crop", &max_length_crop, "Crop pairs longer than max-length instead of skipping them");
+  o.add_choice(g, "shuffle", &shuffle, {"data", "none"}, "Shuffle the corpus each epoch (data) or not (none)");
+  o.add(g, "valid-mini-batch", &valid_mini_batch, "Sentences in a validation batch");
+  g = "Training";
+  o.add(g, "after", &after, "Stop after this long: updates (u), target tokens (t) or epochs (e); 0 = never");
+  o.add(g, "disp-freq", &disp_freq, "Log every this long (u/t/e)");
+  o.add(g, "save-freq", &save_freq, "Save a checkpoint every this long (u/t/e)");
+  o.add(g, "valid-freq", &valid_freq, "Validate every this long (u/t/e)");
+  o.add_choice(g, "valid-metrics", &valid_metrics, {"ce-mean-words", "perplexity"},
+               "Validation metrics; the first decides early stopping and keep-best");
+  o.add(g, "early-stopping", &early_stopping, "Stop after this many validations without improvement (0: off)");
+  o.add(g, "keep-best", &keep_best, "Also save the best model by the first validation metric");
+  o.add(g, "overwrite", &overwrite, "Only keep the latest checkpoint (else also model.iter<N>.safetensors)");
+  o.add_choice(g, "optimizer", &optimizer, {"adam", "radam"}, "Optimizer");
+  o.add(g, "optimizer-params", &optimizer_params, "beta1 beta2 epsilon");
+  o.add(g, "learn-rate", &learn_rate, "Peak learning rate");
+  o.add(g, "lr-warmup", &lr_warmup, "Linear warm-up of the learning rate over this many updates");
+  o.add(g, "lr-decay-inv-sqrt", &lr_decay_inv_sqrt, "Inverse-square-root decay from this update on");
+  o.add(g, "lr-decay-linear", &lr_decay_linear, "Linear decay to 0 at this update (the RealFormer recipe)");
+  o.add(g, "clip-norm", &clip_norm, "Clip the global gradient norm to this value (0: off)");
+  o.add(g, "optimizer-delay", &optimizer_delay, "Accumulate gradients of this many batches per update");
+  o.add(g, "exponential-smoothing", &exponential_smoothing, "Exponential smoothing factor of the weights (0: off)");
+  o.add(g, "label-smoothing", &label_smoothing, "Label smoothing of the cross-entropy");
+  g = "Hardware and logging";
+  o.add(g, "devices", &devices, "GPUs to train on (e.g. 0 or cuda:0); empty: the CPU");
+  o.add(g, "cpu-threads", &cpu_threads, "CPU threads (0: all cores)");
+  o.add(g, "seed", &seed, "Random seed (initialisation, dropout, data order)");
+  o.add(g, "metrics-file", &metrics_file, "JSON-lines metrics for plotting; default <model>.metrics.jsonl");
+  o.add(g, "log", &log, "Also append the log to this file");
+  o.add(g, "quiet-progress", &quiet_progress, "No progress bar on a terminal");
+  model_config.declare(o);
+}
+
+void TrainOptions::validate() const {
+  REALMT_CHECK(train_sets.size() == 1 || train_sets.size() == 2,
+               "train-sets: give the source and target files, or one TSV file (got {} files)", train_sets.size());
+  REALMT_CHECK(vocabs.size() == 1, "vocabs: give one joint SentencePiece model (got {}); train one with realmt-data vocab",
+               vocabs.size());
+  REALMT_CHECK(valid_sets.empty() || valid_sets.size() == 2, "valid-sets: give a source and a target file (got {})",
+               valid_sets.size());
+  REALMT_CHECK(!model.empty(), "model: a checkpoint path is needed");
+  REALMT_CHECK(mini_batch_words > 0 || mini_batch > 0, "mini-batch-words or mini-batch must be positive");
+  REALMT_CHECK(optimizer_params.size() == 3, "optimizer-params: give beta1 beta2 epsilon (got {} values)",
+               optimizer_params.size());
+  REALMT_CHECK(learn_rate > 0, "learn-rate must be positive, got {}", learn_rate);
+  for (const Duration* d : {&lr_warmup, &lr_decay_inv_sqrt, &lr_decay_linear})
+    REALMT_CHECK(d->off() || d->unit == Duration::Unit::kUpdates,
+                 "lr-warmup, lr-decay-inv-sqrt and lr-decay-linear count updates (u), got {}", d->str());
+  REALMT_CHECK(lr_decay_linear.off() || lr_decay_inv_sqrt.off(),
+               "lr-decay-linear and lr-decay-inv-sqrt are alternatives; set one");
+  REALMT_CHECK(optimizer_delay >= 1, "optimizer-delay must be >= 1, got {}", optimizer_delay);
+  REALMT_CHECK(clip_norm >= 0, "clip-norm must be >= 0, got {}", clip_norm);
+  REALMT_CHECK(exponential_smoothing >= 0 && exponential_smoothing < 1,
+               "exponential-smoothing must be in [0, 1), got {}", exponential_smoothing);
+  REALMT_CHECK(label_smoothing >= 0 && label_smoothing < 1, "label-smoothing must be in [0, 1), got {}",
+               label_smoothing);
+  REALMT_CHECK(devices.size() <= 1, "devices: one device a process (use mpirun for several), got {}", devices.size());
+  REALMT_CHECK(!disp_freq.off(), "disp-freq must not be 0");
+  model_config.validate();
+}
+
+}  // namespace realmt::training

@@ -1,0 +1,64 @@
+// realmt-train's options (Marian names and units where the feature matches), parsed once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/duration.h"
+#include "models/model_config.h"
+
+namespace realmt {
+class OptionSet;
+}
+
+namespace realmt::training {
+
+struct TrainOptions {
+  // Data
+  std::vector<std::string> train_sets;   // source and target files, or one TSV file
+  std::vector<std::string> vocabs;       // the joint SentencePiece model (.spm)
+  std::vector<std::string> valid_sets;   // source and target files for validation
+  std::string model = "model.safetensors";  // where checkpoints go (state files beside it)
+  std::string pretrained_model;          // initial weights (e.g. from realmt-init); "" = random init
+  int64_t mini_batch_words = 4000;       // target-token budget a batch (Marian: mini-batch-words)
+  int64_t mini_batch = 0;                // sentences a batch at most (0: no limit)
+  int64_t maxi_batch = 100;              // length-sorting pool, in mini-batches
+  int64_t max_length = 100;              // subwords a side; longer pairs are skipped (or cropped)
+  bool max_length_crop = false;
+  std::string shuffle = "data";          // data | none
+  int64_t valid_mini_batch = 32;         // sentences a validation batch
+  // Schedule and optimisation
+  Duration after;                        // stop after (u/t/e); 0 = never
+  Duration disp_freq = Duration::parse("100u");
+  Duration save_freq = Duration::parse("1000u");
+  Duration valid_freq = Duration::parse("1000u");
+  std::vector<std::string> valid_metrics{"ce-mean-words"};
+  int early_stopping = 10;               // stop after this many validations without improvement (0: off)
+  bool keep_best = false;                // also keep the best model per first metric
+  bool overwrite = false;                // false: also keep model.iter<N>.safetensors at each save
+  std::string optimizer = "adam";        // adam | radam
+  std::vector<double> optimizer_params{0.9, 0.98, 1e-9};  // beta1, beta2, eps
+  double learn_rate = 3e-4;
+  Duration lr_warmup;                    // linear warm-up over this many updates (u only)
+  Duration lr_decay_inv_sqrt;            // inverse-sqrt decay from this update on (u only)
+  Duration lr_decay_linear;              // linear decay to 0 at this update (RealFormer), u only
+  double clip_norm = 0.0;                // global gradient-norm clipping (0: off)
+  int optimizer_delay = 1;               // batches accumulated a update
+  double exponential_smoothing = 0.0;    // EMA factor of the weights (0: off)
+  double label_smoothing = 0.1;
+  // Hardware and logging
+  std::vector<std::string> devices;      // empty: CPU; "0" or "cuda:0": that GPU
+  int cpu_threads = 0;                   // 0: all cores
+  int64_t seed = 1234;
+  std::string metrics_file;              // JSON lines; default <model>.metrics.jsonl
+  std::string log;                       // also write the log here
+  bool quiet_progress = false;           // no progress bar even on a terminal
+
+  models::ModelConfig model_config;
+
+  void declare(OptionSet& options);
+  void validate() const;  // after parsing: combinations and ranges, naming the option
+};
+
+}  // namespace realmt::training

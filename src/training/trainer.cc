@@ -1,0 +1,371 @@
+#include "training/trainer.h"
+
+#include <csignal>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "core/allocator.h"
+#include "core/log.h"
+#include "core/parallel.h"
+#include "core/rng.h"
+#include "data/batch_generator.h"
+#include "graph/var.h"
+#include "models/checkpoint.h"
+#include "models/transformer.h"
+#include "ops/optimizer.h"
+#include "training/admin_profile.h"
+#include "training/lr_schedule.h"
+#include "training/optimizer.h"
+#include "training/train_log.h"
+#include "training/validator.h"
+
+namespace realmt::training {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_stop_signal(int) { g_stop.store(true); }
+
+// Position in the run, in all of Marian's units.
+struct Progress {
+  int64_t updates = 0, batches = 0, tokens = 0, sentences = 0;
+  int64_t epoch = 0;  // completed epochs
+};
+
+int64_t units(const Progress& p, Duration::Unit u) {
+  switch (u) {
+    case Duration::Unit::kUpdates: return p.updates;
+    case Duration::Unit::kTokens: return p.tokens;
+    case Duration::Unit::kEpochs: return p.epoch;
+  }
+  return 0;
+}
+
+// Whether a multiple of d was crossed between two positions.
+bool due(const Duration& d, const Progress& before, const Progress& after) {
+  if (d.off()) return false;
+  return units(after, d.unit) / d.value > units(before, d.unit) / d.value;
+}
+
+std::string strip_suffix(const std::string& path) {
+  const std::string ext = ".safetensors";
+  if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
+    return path.substr(0, path.size() - ext.size());
+  return path;
+}
+
+Device pick_device(const std::vector<std::string>& devices) {
+  if (devices.empty() || devices[0] == "cpu") return Device::cpu();
+  const std::string& d = devices[0];
+  return parse_device(std::isdigit(static_cast<unsigned char>(d[0])) ? "cuda:" + d : d);
+}
+
+}  // namespace
+
+void Trainer::request_stop() { g_stop.store(true); }
+
+void install_stop_signal_handlers() {
+  std::signal(SIGTERM, on_stop_signal);
+  std::signal(SIGINT, on_stop_signal);
+}
+
+struct Trainer::Impl {
+  TrainOptions o;
+  std::string base;  // model path without .safetensors
+  Device device;
+  std::unique_ptr<data::BatchGenerator> data;
+  std::unique_ptr<models::Transformer> model;
+  std::unique_ptr<Optimizer> optimizer;
+  std::unique_ptr<Arena> ema;  // smoothed weights
+  std::unique_ptr<Validator> validator;
+  std::unique_ptr<TrainLog> log;
+  Generator dropout_gen;
+  LrSchedule schedule;
+  Progress progress;
+  double best = INFINITY;
+  int stalled = 0;
+
+  explicit Impl(TrainOptions options) : o(std::move(options)), base(strip_suffix(o.model)) {
+    o.validate();
+    if (o.cpu_threads > 0) set_num_threads(o.cpu_threads);
+    device = pick_device(o.devices);
+    data::BatchGeneratorOptions d;
+    d.src_path = o.train_sets[0];
+    d.tgt_path = o.train_sets.size() > 1 ? o.train_sets[1] : "";
+    d.vocab_path = o.vocabs[0];
+    d.mini_batch_words = o.mini_batch_words;
+    d.mini_batch = o.mini_batch;
+    d.maxi_batch = o.maxi_batch;
+    d.max_length = o.max_length;
+    d.max_length_crop = o.max_length_crop;
+    d.shuffle = o.shuffle == "data";
+    d.seed = o.seed;
+    d.threads = std::max(1, num_threads());
+    data = std::make_unique<data::BatchGenerator>(d);
+    // The vocabulary decides the embedding table's size.
+    o.model_config.vocab_size = data->src_vocab().size();
+    model = std::make_unique<models::Transformer>(o.model_config);
+    model->allocate(device);
+    optimizer = std::make_unique<Optimizer>(
+        model->params(), OptimizerOptions{o.optimizer == "radam", o.optimizer_params[0], o.optimizer_params[1],
+                                          o.optimizer_params[2]});
+    if (o.exponential_smoothing > 0)
+      ema = std::make_unique<Arena>(model->params().shapes(), model->params().values().dtype(), device);
+    schedule = {o.learn_rate, o.lr_warmup.value, o.lr_decay_inv_sqrt.value, o.lr_decay_linear.value};
+    dropout_gen = Generator(o.seed * 7919 + 17);
+    if (!o.valid_sets.empty())
+      validator = std::make_unique<Validator>(o.valid_sets[0], o.valid_sets[1], data->src_vocab(),
+                                              o.valid_mini_batch, o.max_length);
+    log = std::make_unique<TrainLog>(o.log, o.metrics_file.empty() ? base + ".metrics.jsonl" : o.metrics_file,
+                                     !o.quiet_progress);
+  }
+
+  std::string state_path() const { return base + ".state.safetensors"; }
+
+  models::Metadata model_metadata() const {
+    return {{models::kConfigKey, model->config().to_yaml()}, {"realmt.updates", std::to_string(progress.updates)}};
+  }
+
+  void start() {
+    const graph::ParameterSet& params = model->params();
+    if (std::filesystem::exists(state_path())) {
+      resume();
+      return;
+    }
+    if (!o.pretrained_model.empty()) {
+      models::load_parameters(o.pretrained_model, model->params());
+      log->line("initialised from " + o.pretrained_model);
+    } else {
+      model->init(o.seed);
+      if (o.model_config.admin_init == "profile") {
+        // The profiling pass of realmt-init on the first batch of the same data order.
+        const std::string table = profile_admin_on_first_batch(*model, data->options(), o.seed);
+        log->line("ADMIN profile (first training batch, training mode):\n" + table);
+      }
+    }
+    if (ema) ema->flat().copy_from(params.values().flat());
+  }
+
+  void resume() {
+    const graph::ParameterSet& params = model->params();
+    std::vector<models::NamedArena> arenas{{"params", params.values()}};
+    for (const auto& a : optimizer->arenas()) arenas.push_back(a);
+    models::Metadata m = models::load_arenas(state_path(), arenas, params.names());
+    auto num = [&](const char* key) -> int64_t {
+      auto it = m.find(key);
+      REALMT_CHECK(it != m.end(), "{}: training state lacks '{}'; the file is not a realmt-train state", state_path(),
+                   key);
+      return std::stoll(it->second);
+    };
+    progress.updates = num(models::kStepKey);
+    progress.epoch = num(models::kEpochKey);
+    progress.batches = num("realmt.batches");
+    progress.tokens = num("realmt.tokens");
+    progress.sentences = num("realmt.sentences");
+    optimizer->set_steps(num("realmt.optimizer_steps"));
+    stalled = static_cast<int>(num("realmt.stalled"));
+    best = std::stod(m.at("realmt.best"));
+    dropout_gen.restore(m.at(models::kRngStateKey));
+    data->restore(m.at(models::kDataPositionKey));
+    if (ema) {
+      // The model file holds the smoothed weights: load them into the EMA, then the raw ones back.
+      models::load_parameters(o.model, model->params());
+      ema->flat().copy_from(params.values().flat());
+      models::load_arenas(state_path(), {{"params", params.values()}}, params.names(),
+                          models::LoadOptions{true, true});
+    }
+    log->line("resumed from " + state_path() + " at update " + std::to_string(progress.updates) + ", epoch " +
+              std::to_string(progress.epoch + 1));
+  }
+
+  void save(bool also_iter) {
+    const graph::ParameterSet& params = model->params();
+    models::Metadata m;
+    m[models::kStepKey] = std::to_string(progress.updates);
+    m[models::kEpochKey] = std::to_string(progress.epoch);
+    m["realmt.batches"] = std::to_string(progress.batches);
+    m["realmt.tokens"] = std::to_string(progress.tokens);
+    m["realmt.sentences"] = std::to_string(progress.sentences);
+    m["realmt.optimizer_steps"] = std::to_string(optimizer->steps());
+    m["realmt.stalled"] = std::to_string(stalled);
+    char best_text[64];
+    std::snprintf(best_text, sizeof best_text, "%.17g", best);
+    m["realmt.best"] = best_text;
+    m[models::kRngStateKey] = dropout_gen.state_string();
+    m[models::kDataPositionKey] = data->state();
+    // Resume reads only the state file (raw weights, moments, progress), written last and
+    // atomically: a crash at any point leaves a consistent state from this save or the last.
+    save_model(o.model);
+    if (also_iter && !o.overwrite) save_model(base + ".iter" + std::to_string(progress.updates) + ".safetensors");
+    std::vector<models::NamedArena> arenas{{"params", params.values()}};
+    for (const auto& a : optimizer->arenas()) arenas.push_back(a);
+    models::save_arenas(state_path(), arenas, params.names(), m);
+    log->line("saved " + o.model + " and " + state_path() + " at update " + std::to_string(progress.updates));
+  }
+
+  // Writes the weights used for translation (smoothed when exponential smoothing is on).
+  void save_model(const std::string& path) {
+    graph::ParameterSet& params = model->params();
+    if (!ema) {
+      models::save_parameters(path, params, model_metadata());
+      return;
+    }
+    Tensor raw = params.values().flat().clone();
+    params.values().flat().copy_from(ema->flat());
+    models::save_parameters(path, params, model_metadata());
+    params.values().flat().copy_from(raw);
+  }
+
+  void validate_now() {
+    if (!validator) return;
+    Tensor raw;
+    if (ema) {  // validate the smoothed weights, as they are what gets saved
+      raw = model->params().values().flat().clone();
+      model->params().values().flat().copy_from(ema->flat());
+    }
+    const auto metrics = validator->run(*model, o.valid_metrics);
+    if (ema) model->params().values().flat().copy_from(raw);
+    const double first = metrics.at(o.valid_metrics[0]);
+    const bool improved = Validator::better(o.valid_metrics[0], first, best);
+    if (improved) {
+      best = first;
+      stalled = 0;
+      if (o.keep_best) save_model(base + ".best-" + o.valid_metrics[0] + ".safetensors");
+    } else {
+      ++stalled;
+    }
+    log->validation(progress.updates, metrics, improved, stalled);
+  }
+
+  bool reached(const Duration& d) const { return !d.off() && units(progress, d.unit) >= d.value; }
+};
+
+Trainer::Trainer(TrainOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+Trainer::~Trainer() = default;
+const models::Transformer& Trainer::model() const { return *impl_->model; }
+std::string Trainer::state_path() const { return impl_->state_path(); }
+
+TrainResult Trainer::run() {
+  Impl& s = *impl_;
+  s.start();
+  const graph::ParameterSet& params = s.model->params();
+  Allocator& mem = allocator_for(s.device);
+  TrainResult result;
+  g_stop.store(false);
+  const double t0 = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  auto now = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count() - t0;
+  };
+  const Progress run_start = s.progress;
+  Progress last_display = s.progress;
+  double display_time = 0, display_loss = 0;
+  int64_t display_tokens = 0;
+  double grad_norm = 0;
+  while (true) {
+    if (s.reached(s.o.after)) {
+      result.stop_reason = "after";
+      break;
+    }
+    // One update: optimizer-delay batches, gradients summed, then normalised per target token.
+    params.zero_grad();
+    double loss_sum = 0;
+    int64_t tokens = 0;
+    const Progress before = s.progress;
+    bool epoch_ended = false;
+    for (int k = 0; k < s.o.optimizer_delay; ++k) {
+      std::optional<data::Batch> batch = s.data->next();
+      if (!batch) {
+        epoch_ended = true;
+        break;
+      }
+      Tensor src = Tensor::from_vector(batch->src, {batch->size, batch->src_len});
+      Tensor tgt_in, tgt_out;
+      shift_target(batch->tgt, batch->size, batch->tgt_len, &tgt_in, &tgt_out);
+      models::ForwardContext ctx;
+      ctx.gen = &s.dropout_gen;
+      models::LossOutput out = s.model->loss(src, tgt_in, tgt_out, s.o.label_smoothing, ctx);
+      const double value = out.loss.value().item();
+      REALMT_CHECK(std::isfinite(value),
+                   "training loss is {} at update {} (batch of {} sentences, corpus lines {}..); nothing of this update "
+                   "was applied and the last checkpoint is intact; lower learn-rate, add lr-warmup or clip-norm",
+                   value, s.progress.updates + 1, batch->size, batch->ids.empty() ? 0 : batch->ids[0] + 1);
+      graph::backward(out.loss);
+      loss_sum += value;
+      tokens += out.target_tokens;
+      s.progress.batches += 1;
+      s.progress.sentences += batch->size;
+    }
+    if (tokens > 0) {
+      const double scale = 1.0 / static_cast<double>(tokens);
+      grad_norm = std::sqrt(ops::sum_squares(params.grads().flat())) * scale;
+      REALMT_CHECK(std::isfinite(grad_norm), "gradient norm is {} at update {}; lower learn-rate or set clip-norm",
+                   grad_norm, s.progress.updates + 1);
+      double grad_scale = scale;
+      if (s.o.clip_norm > 0 && grad_norm > s.o.clip_norm) grad_scale *= s.o.clip_norm / grad_norm;
+      const double lr = s.schedule.at(s.progress.updates + 1);
+      s.optimizer->step(lr, grad_scale);
+      if (s.ema) ops::ema_update(s.ema->flat(), params.values().flat(), s.o.exponential_smoothing);
+      s.progress.updates += 1;
+      s.progress.tokens += tokens;
+      result.losses.push_back(loss_sum / tokens);
+      display_loss += loss_sum;
+      display_tokens += tokens;
+    }
+    if (epoch_ended) {
+      s.progress.epoch += 1;
+      s.log->line("epoch " + std::to_string(s.progress.epoch) + " finished: " + std::to_string(s.progress.updates) +
+                  " updates, " + std::to_string(s.progress.sentences) + " sentences");
+    }
+    const Progress after = s.progress;
+    if (due(s.o.disp_freq, last_display, after) || (s.reached(s.o.after) && display_tokens > 0)) {
+      DisplayStats d;
+      d.epoch = after.epoch + 1;
+      d.updates = after.updates;
+      d.sentences = after.sentences;
+      d.loss_per_token = display_tokens ? display_loss / display_tokens : 0;
+      const double t = now();
+      d.tgt_tokens_per_s = display_tokens / std::max(1e-9, t - display_time);
+      d.lr = s.schedule.at(std::max<int64_t>(after.updates, 1));
+      d.grad_norm = grad_norm;
+      d.seconds = t;
+      d.mem_bytes = mem.stats().peak_allocated_bytes;
+      if (!s.o.after.off() && s.o.after.unit != Duration::Unit::kEpochs) {
+        // Seconds a unit so far in this run, times the units left.
+        const int64_t done = units(after, s.o.after.unit) - units(run_start, s.o.after.unit);
+        if (done > 0) d.eta_seconds = t / done * static_cast<double>(s.o.after.value - units(after, s.o.after.unit));
+      }
+      s.log->display(d);
+      last_display = after;
+      display_time = t;
+      display_loss = 0;
+      display_tokens = 0;
+    } else if (!s.o.disp_freq.off() && s.o.disp_freq.unit == Duration::Unit::kUpdates) {
+      const double frac = static_cast<double>(after.updates % s.o.disp_freq.value) / s.o.disp_freq.value;
+      s.log->progress(frac, "update " + std::to_string(after.updates));
+    }
+    bool stop_early = false;
+    if (due(s.o.valid_freq, before, after)) {
+      s.validate_now();
+      stop_early = s.o.early_stopping > 0 && s.stalled >= s.o.early_stopping;
+    }
+    const bool finished = s.reached(s.o.after) || stop_early || g_stop.load();
+    if (due(s.o.save_freq, before, after) || finished) s.save(due(s.o.save_freq, before, after));
+    if (stop_early) {
+      result.stop_reason = "early-stopping";
+      s.log->line("stopping: no improvement in " + std::to_string(s.stalled) + " validations");
+      break;
+    }
+    if (g_stop.load()) {
+      result.stop_reason = "signal";
+      s.log->line("stopping on a signal; checkpoint saved at update " + std::to_string(s.progress.updates));
+      break;
+    }
+  }
+  result.updates = s.progress.updates;
+  result.epochs = s.progress.epoch;
+  return result;
+}
+
+}  // namespace realmt::training

@@ -1,0 +1,58 @@
+// The training loop of realmt-train: token-budget batches from the data loader, forward and
+// backward through the Transformer, gradient accumulation (optimizer-delay), clipping, Adam or
+// RAdam with the learning-rate schedule, exponential smoothing, display, validation with early
+// stopping, checkpoints, exact resume, and a clean stop on SIGTERM.
+//
+// Files, for model: <dir>/<name>.safetensors
+//   <name>.safetensors                 the model (smoothed weights when exponential-smoothing > 0),
+//                                      its config in the metadata: enough to translate
+//   <name>.state.safetensors           raw weights, Adam moments, and the progress (updates,
+//                                      epoch, data position, dropout RNG, validation history)
+//   <name>.iter<N>.safetensors         each save when overwrite is false
+//   <name>.best-<metric>.safetensors   with keep-best
+//   <name>.metrics.jsonl               one JSON object per display and validation
+// A run whose state file exists continues exactly where it stopped: the same batches, dropout
+// masks and updates as an uninterrupted run.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "training/train_options.h"
+
+namespace realmt::models {
+class Transformer;
+}
+
+namespace realmt::training {
+
+struct TrainResult {
+  int64_t updates = 0;
+  int64_t epochs = 0;        // completed epochs
+  std::string stop_reason;   // "after", "early-stopping", "signal"
+  std::vector<double> losses;  // loss per target token of every update of this run (tests, plots)
+};
+
+class Trainer {
+ public:
+  explicit Trainer(TrainOptions options);
+  ~Trainer();
+  TrainResult run();
+  const models::Transformer& model() const;
+  // Asks a running trainer to save and stop after the current update (async-signal-safe).
+  static void request_stop();
+  // Paths derived from `model`.
+  std::string state_path() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Installs SIGTERM/SIGINT handlers that call Trainer::request_stop().
+void install_stop_signal_handlers();
+
+}  // namespace realmt::training
