@@ -2,8 +2,10 @@
 // in tests/ops compares every op; these pin the backend's own cases: broadcasting plans,
 // aliasing in add_, f16/bf16 rounding, cuBLAS's column-major mapping).
 #include "cuda_test_util.h"
+#include "ops/cast.h"
 #include "ops/concat.h"
 #include "ops/cross_entropy.h"
+#include "ops/dropout.h"
 #include "ops/elementwise.h"
 #include "ops/embedding.h"
 #include "ops/layer_norm.h"
@@ -52,6 +54,8 @@ TEST(CudaKernels, FoundationSlotsHaveCudaKernels) {
   EXPECT_TRUE(layer_norm_backward_kernel.has(DeviceType::kCuda));
   EXPECT_TRUE(embedding_kernel.has(DeviceType::kCuda));
   EXPECT_TRUE(embedding_backward_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(dropout_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(cast_kernel.has(DeviceType::kCuda));
 #endif
 }
 
@@ -408,6 +412,57 @@ TEST(CudaKernels, EmbeddingMatchesCpuBitForBit) {
     const Tensor want = ops::embedding_backward(dy, ids, vocab);
     const Tensor got = ops::embedding_backward(dy.to(kGpu), ids.to(kGpu), vocab);
     EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(want)) << dt;
+  }
+}
+
+// The same (seed, offset) gives the same mask and values on both devices, also for offsets
+// and sizes that are not multiples of 4 (partial Philox blocks).
+TEST(CudaKernels, DropoutMaskEqualsCpu) {
+  REALMT_REQUIRE_CUDA();
+  for (DType dt : {DType::kF32, DType::kF64}) {
+    for (uint64_t offset : {uint64_t(0), uint64_t(3), uint64_t(1) << 33}) {
+      for (int64_t n : {int64_t(1), int64_t(7), int64_t(100003)}) {
+        const Tensor x = host_tensor(uniform_values(n, -2, 2, 34), {n}, dt);
+        const ops::DropoutOptions o{0.3, 987654321, offset};
+        const Tensor want = ops::dropout(x, o), got = ops::dropout(x.to(kGpu), o);
+        EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(want)) << dt << " " << offset;
+        EXPECT_EQ(testing::as_doubles(ops::dropout_backward(x.to(kGpu), o)),
+                  testing::as_doubles(ops::dropout_backward(x, o)));
+      }
+    }
+  }
+  // f16: same mask (zeros where the CPU's f32 result has zeros).
+  const Tensor x32 = Tensor::from_vector(uniform_values(1000, 0.5f, 2, 35), Shape{1000});
+  const ops::DropoutOptions o{0.5, 42, 5};
+  const std::vector<double> want = testing::as_doubles(ops::dropout(x32, o));
+  const std::vector<double> got = testing::as_doubles(ops::dropout(
+      host_tensor(uniform_values(1000, 0.5f, 2, 35), {1000}, DType::kF16).to(kGpu), o));
+  for (int i = 0; i < 1000; ++i) EXPECT_EQ(got[i] == 0.0, want[i] == 0.0) << i;
+}
+
+// Every (from, to) pair, with values that exercise rounding, overflow, NaN and saturation.
+TEST(CudaKernels, CastMatchesCpuForEveryPair) {
+  REALMT_REQUIRE_CUDA();
+  const std::vector<double> values = {0.0,  -0.0,     1.5,       -2.5,         255.5,   256.0,
+                                      -1.0, 65519.0,  65520.0,   1e10,         -1e10,   3.0e38,
+                                      1e-8, 6e-8,     1.0000001, 2147483647.0, 1.0 / 3, 0.1,
+                                      NAN,  INFINITY, -INFINITY, 16777217.0};
+  const int64_t n = static_cast<int64_t>(values.size());
+  const Tensor x64 = Tensor::from_vector(values, Shape{n});
+  const DType all[] = {DType::kF32,  DType::kF64, DType::kF16,
+                       DType::kBF16, DType::kI32, DType::kU8};
+  for (DType from : all) {
+    const Tensor x = from == DType::kF64 ? x64 : ops::cast(x64, from);
+    const Tensor gx = x.to(kGpu);
+    for (DType to : all) {
+      if (to == from) continue;
+      const Tensor want = ops::cast(x, to), got = ops::cast(gx, to);
+      EXPECT_EQ(got.dtype(), to);
+      const std::vector<double> w = testing::as_doubles(want), g = testing::as_doubles(got);
+      for (int64_t i = 0; i < n; ++i)
+        EXPECT_TRUE(g[i] == w[i] || (std::isnan(g[i]) && std::isnan(w[i])))
+            << from << " -> " << to << " of " << values[i] << ": got " << g[i] << ", want " << w[i];
+    }
   }
 }
 
