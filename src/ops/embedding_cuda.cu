@@ -1,14 +1,13 @@
 // CUDA embedding. Forward: a row gather, one thread per element, moved as 1/2/4/8-byte words
 // (any dtype). Backward: deterministic without atomics. Positions are stable-sorted by id
-// (CUB radix sort: equal ids keep position order), then one thread per (id, column) sums its
+// (cuda::sort_ids: equal ids keep position order), then one thread per (id, column) sums its
 // positions' dy in position order: the same order, hence for f32/f64 the same bits, as the
 // CPU kernel, and the same bits on every run.
-#include <climits>
-#include <cub/device/device_radix_sort.cuh>
 
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_types.cuh"
+#include "backend/cuda/sort_ids.h"
 #include "ops/embedding.h"
 
 namespace realmt::ops {
@@ -23,12 +22,6 @@ __global__ void gather_rows(const W* weight, const int32_t* ids, long long posit
     const long long p = i / d, c = i % d;
     y[i] = weight[static_cast<long long>(ids[p]) * d + c];
   }
-}
-
-__global__ void iota(int32_t* out, long long n) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x)
-    out[i] = static_cast<int32_t>(i);
 }
 
 // Thread (i, c): if sorted position i starts a run of equal ids, sum column c of dy over the
@@ -79,43 +72,17 @@ void embedding_cuda(const Tensor& weight, const Tensor& ids, Tensor& y) {
 
 void embedding_backward_cuda(const Tensor& dy, const Tensor& ids, Tensor& dweight) {
   const int device = dy.device().index;
+  const cuda::SortedIds sorted = cuda::sort_ids(ids, dweight.dim(0));
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
-  const long long positions = ids.numel(), d = dy.dim(-1), vocab = dweight.dim(0);
-  REALMT_CHECK(positions <= INT_MAX, "embedding backward: {} positions exceed the sort's int range",
-               positions);
-  const int n = static_cast<int>(positions);
-  // Ids lie in [0, vocab): sorting their low bits only is enough.
-  int end_bit = 1;
-  while (end_bit < 32 && (1LL << end_bit) < vocab) ++end_bit;
-
-  const Device dev = dy.device();
-  Tensor pos_in = Tensor::empty({positions}, DType::kI32, dev);
-  Tensor ids_sorted = Tensor::empty({positions}, DType::kI32, dev);
-  Tensor pos_sorted = Tensor::empty({positions}, DType::kI32, dev);
-  iota<<<cuda::grid_for(positions), cuda::kBlockSize, 0, stream>>>(
-      cuda::device_ptr<int32_t>(pos_in), positions);
-  REALMT_CUDA_CHECK_LAUNCH();
-  size_t temp_bytes = 0;
-  REALMT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-      nullptr, temp_bytes, cuda::device_ptr<int32_t>(ids), cuda::device_ptr<int32_t>(ids_sorted),
-      cuda::device_ptr<int32_t>(pos_in), cuda::device_ptr<int32_t>(pos_sorted), n, 0, end_bit,
-      stream));
-  Tensor temp =
-      Tensor::empty({static_cast<int64_t>(temp_bytes > 0 ? temp_bytes : 1)}, DType::kU8, dev);
-  REALMT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-      temp.raw(), temp_bytes, cuda::device_ptr<int32_t>(ids), cuda::device_ptr<int32_t>(ids_sorted),
-      cuda::device_ptr<int32_t>(pos_in), cuda::device_ptr<int32_t>(pos_sorted), n, 0, end_bit,
-      stream));
+  const long long positions = ids.numel(), d = dy.dim(-1);
   cuda::visit_float(dy.dtype(), "embedding backward", [&](auto tag) {
     using T = decltype(tag);
     sum_runs<T><<<cuda::grid_for(positions * d), cuda::kBlockSize, 0, stream>>>(
-        cuda::device_ptr<T>(dy), cuda::device_ptr<int32_t>(ids_sorted),
-        cuda::device_ptr<int32_t>(pos_sorted), positions, d, cuda::device_ptr<T>(dweight));
+        cuda::device_ptr<T>(dy), cuda::device_ptr<int32_t>(sorted.ids),
+        cuda::device_ptr<int32_t>(sorted.positions), positions, d, cuda::device_ptr<T>(dweight));
     REALMT_CUDA_CHECK_LAUNCH();
   });
-  // The temporaries return to the caching allocator here; work still queued on the stream
-  // that reads them is ordered before any later use of the blocks.
 }
 
 }  // namespace

@@ -8,12 +8,15 @@
 #include "ops/dropout.h"
 #include "ops/elementwise.h"
 #include "ops/embedding.h"
+#include "ops/index_select.h"
 #include "ops/layer_norm.h"
+#include "ops/masked_fill.h"
 #include "ops/matmul.h"
 #include "ops/permute.h"
 #include "ops/reduce.h"
 #include "ops/slice.h"
 #include "ops/softmax.h"
+#include "ops/topk.h"
 #include "ops/unary.h"
 
 namespace realmt {
@@ -56,6 +59,10 @@ TEST(CudaKernels, FoundationSlotsHaveCudaKernels) {
   EXPECT_TRUE(embedding_backward_kernel.has(DeviceType::kCuda));
   EXPECT_TRUE(dropout_kernel.has(DeviceType::kCuda));
   EXPECT_TRUE(cast_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(masked_fill_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(topk_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(index_select_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(index_select_backward_kernel.has(DeviceType::kCuda));
 #endif
 }
 
@@ -462,6 +469,73 @@ TEST(CudaKernels, CastMatchesCpuForEveryPair) {
       for (int64_t i = 0; i < n; ++i)
         EXPECT_TRUE(g[i] == w[i] || (std::isnan(g[i]) && std::isnan(w[i])))
             << from << " -> " << to << " of " << values[i] << ": got " << g[i] << ", want " << w[i];
+    }
+  }
+}
+
+TEST(CudaKernels, MaskedFillMatchesCpu) {
+  REALMT_REQUIRE_CUDA();
+  const Shape sx{2, 3, 4, 5};
+  for (const Shape& sm : {Shape{2, 1, 1, 5}, Shape{2, 3, 4, 5}, Shape{4, 1}, Shape{1}}) {
+    std::vector<uint8_t> m(sm.numel());
+    for (size_t i = 0; i < m.size(); ++i) m[i] = (i * 7 + 3) % 3 == 0;
+    const Tensor mask = Tensor::from_vector(m, sm);
+    for (DType dt : {DType::kF32, DType::kF16, DType::kF64, DType::kI32, DType::kU8}) {
+      const Tensor x = host_tensor(uniform_values(sx.numel(), 0, 50, 36), sx, dt);
+      const double value = is_floating(dt) ? -INFINITY : 7.0;
+      const Tensor want = ops::masked_fill(x, mask, value);
+      const Tensor got = ops::masked_fill(x.to(kGpu), mask.to(kGpu), value);
+      EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(want)) << dt << " mask " << sm;
+    }
+  }
+}
+
+// Ties (lower position first), NaN ranked as -inf but returned as NaN, k from 1 to n.
+TEST(CudaKernels, TopkAndArgmaxMatchCpu) {
+  REALMT_REQUIRE_CUDA();
+  for (int64_t n : {int64_t(1), int64_t(9), int64_t(700), int64_t(40000)}) {
+    std::vector<float> v = uniform_values(5 * n, -3, 3, 37);
+    for (int64_t r = 0; r < 5; ++r) {
+      v[r * n + (n - 1)] = 2.5f;
+      v[r * n + n / 2] = 2.5f;  // a tie (the same entry when n is 1 or 2)
+      if (r == 2) v[r * n] = NAN;
+      if (r == 3)
+        for (int64_t j = 0; j < n; ++j) v[r * n + j] = 1.0f;  // all equal
+    }
+    for (DType dt : {DType::kF32, DType::kF64, DType::kBF16}) {
+      const Tensor x = host_tensor(v, {5, n}, dt);
+      const Tensor gx = x.to(kGpu);
+      EXPECT_EQ(ops::argmax(gx).to_vector<int32_t>(), ops::argmax(x).to_vector<int32_t>());
+      for (int64_t k : {int64_t(1), std::min<int64_t>(n, 8), n <= 700 ? n : int64_t(20)}) {
+        const auto [wv, wi] = ops::topk(x, k);
+        const auto [gv, gi] = ops::topk(gx, k);
+        EXPECT_EQ(gi.to_vector<int32_t>(), wi.to_vector<int32_t>())
+            << dt << " n " << n << " k " << k;
+        expect_close(gv, wv, 0, 0);
+      }
+    }
+  }
+}
+
+TEST(CudaKernels, IndexSelectMatchesCpuBitForBit) {
+  REALMT_REQUIRE_CUDA();
+  const Shape s{3, 6, 50};
+  // Repeated indices in any order, within each axis's extent (3, 6, 50).
+  const std::vector<std::vector<int32_t>> per_axis = {
+      {2, 0, 2, 1, 2}, {5, 0, 5, 2, 5, 1, 0}, {49, 0, 49, 3}};
+  for (int axis : {0, 1, 2}) {
+    const auto& iv = per_axis[axis];
+    const Tensor ix = Tensor::from_vector(iv, Shape{static_cast<int64_t>(iv.size())});
+    for (DType dt : {DType::kF32, DType::kF64, DType::kU8}) {
+      const Tensor x = host_tensor(uniform_values(s.numel(), 0, 9, 38), s, dt);
+      const Tensor want = ops::index_select(x, axis, ix);
+      const Tensor got = ops::index_select(x.to(kGpu), axis, ix.to(kGpu));
+      EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(want)) << dt << " axis " << axis;
+      if (!is_floating(dt)) continue;
+      const Tensor dy = host_tensor(uniform_values(want.numel(), -1, 1, 39), want.shape(), dt);
+      EXPECT_EQ(testing::as_doubles(ops::index_select_backward(dy.to(kGpu), s, axis, ix.to(kGpu))),
+                testing::as_doubles(ops::index_select_backward(dy, s, axis, ix)))
+          << dt << " axis " << axis;
     }
   }
 }
