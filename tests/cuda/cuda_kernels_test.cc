@@ -12,6 +12,7 @@
 #include "ops/layer_norm.h"
 #include "ops/masked_fill.h"
 #include "ops/matmul.h"
+#include "ops/optimizer.h"
 #include "ops/permute.h"
 #include "ops/reduce.h"
 #include "ops/slice.h"
@@ -63,6 +64,9 @@ TEST(CudaKernels, FoundationSlotsHaveCudaKernels) {
   EXPECT_TRUE(topk_kernel.has(DeviceType::kCuda));
   EXPECT_TRUE(index_select_kernel.has(DeviceType::kCuda));
   EXPECT_TRUE(index_select_backward_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(adam_update_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(ema_update_kernel.has(DeviceType::kCuda));
+  EXPECT_TRUE(sum_squares_kernel.has(DeviceType::kCuda));
 #endif
 }
 
@@ -538,6 +542,37 @@ TEST(CudaKernels, IndexSelectMatchesCpuBitForBit) {
           << dt << " axis " << axis;
     }
   }
+}
+
+TEST(CudaKernels, OptimizerKernelsMatchCpu) {
+  REALMT_REQUIRE_CUDA();
+  const int64_t n = 200001;  // several sum_squares chunks and a partial one
+  for (bool denom : {true, false}) {
+    Tensor p = Tensor::from_vector(uniform_values(n, -1, 1, 40), Shape{n});
+    const Tensor g = Tensor::from_vector(uniform_values(n, -1, 1, 41), Shape{n});
+    Tensor m = Tensor::from_vector(uniform_values(n, -0.1f, 0.1f, 42), Shape{n});
+    Tensor v = Tensor::from_vector(uniform_values(n, 0, 0.01f, 43), Shape{n});
+    Tensor gp = p.to(kGpu), gm = m.to(kGpu), gv = v.to(kGpu);
+    ops::AdamStep s;
+    s.grad_scale = 0.5;
+    s.step_size = 1e-3;
+    s.bias_correction2 = 0.02;
+    s.use_denominator = denom;
+    ops::adam_update(gp, g.to(kGpu), gm, gv, s);
+    ops::adam_update(p, g, m, v, s);
+    expect_close(gp, p, 1e-6, 1e-7);
+    expect_close(gm, m, 1e-6, 1e-9);
+    expect_close(gv, v, 1e-6, 1e-12);
+    Tensor e = Tensor::from_vector(uniform_values(n, -1, 1, 44), Shape{n});
+    Tensor ge = e.to(kGpu);
+    ops::ema_update(ge, gp, 1e-4);
+    ops::ema_update(e, p, 1e-4);
+    expect_close(ge, e, 1e-6, 1e-9);
+  }
+  const Tensor x = Tensor::from_vector(uniform_values(n, -1, 1, 45), Shape{n});
+  const double want = ops::sum_squares(x), got = ops::sum_squares(x.to(kGpu));
+  EXPECT_NEAR(got, want, 1e-12 * want);
+  EXPECT_EQ(ops::sum_squares(x.to(kGpu)), got);  // deterministic
 }
 
 }  // namespace
