@@ -257,4 +257,14 @@ void Transformer::reorder(DecoderState& s, const Tensor& indices) const {
     for (Var& v : *vec) pick(v);
 }
 
+void Transformer::reorder_beams(DecoderState& s, const Tensor& indices) const {
+  graph::NoGradGuard no_grad;
+  REALMT_CHECK(indices.numel() == s.enc.mask.dim(0), "reorder_beams keeps the row count ({}), got {} indices",
+               s.enc.mask.dim(0), indices.numel());
+  const Tensor idx = indices.to(embedding_.weight().device());
+  for (auto* vec : {&s.self_k, &s.self_v, &s.last_cross_probs})
+    for (Var& v : *vec)
+      if (v.defined()) v = Var(ops::index_select(v.value(), 0, idx));
+}
+
 }  // namespace realmt::models

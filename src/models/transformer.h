@@ -74,6 +74,10 @@ class Transformer {
   DecoderState start(const Encoded& enc) const;
   Tensor step(DecoderState& state, const Tensor& last_tokens) const;
   void reorder(DecoderState& state, const Tensor& indices) const;
+  // reorder for beam moves: `indices` (i32 [N]) send every row to a row of the same source
+  // sentence, so the source-side rows (encoding, mask, cross-attention K/V; equal across a
+  // sentence's rows) stay in place and only the target-side caches are gathered.
+  void reorder_beams(DecoderState& state, const Tensor& indices) const;
 
   // Omega parameters of the ADMIN sub-layers in forward order, per stack.
   int encoder_sublayers() const { return 2 * config_.enc_depth; }

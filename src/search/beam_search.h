@@ -1,0 +1,40 @@
+// Batched beam search over an ensemble of Transformers (semantics in search/search_options.h).
+//
+// All hypotheses of all sentences of a batch are rows of one tensor, grouped by sentence; the
+// source is encoded once; every step runs each model's decoder once over the rows (key/value
+// cache, residual-attention rows handed from layer to layer inside the step), combines the
+// models' log-probabilities with their weights, and selects per sentence with one ops::topk
+// over [sentences, rows-per-sentence * V]. Rows move only when a hypothesis changes parent
+// (beam moves gather the target-side caches only); finished sentences leave the batch, and
+// only then are the source-side rows gathered.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/transformer.h"
+#include "search/search_options.h"
+
+namespace realmt::search {
+
+class BeamSearch {
+ public:
+  // The models of the ensemble (one or more; equal vocabulary sizes, same device). They are
+  // held by reference and must outlive the BeamSearch; they are only read.
+  explicit BeamSearch(std::vector<const models::Transformer*> models);
+
+  // sources[i]: the subword ids of sentence i without eos (the search appends it).
+  // Returns per sentence, in input order, min(n_best, finished) hypotheses sorted by score,
+  // best first. Reentrant: concurrent calls need nothing but the models to stay unchanged.
+  std::vector<std::vector<Hypothesis>> search(const std::vector<std::vector<int32_t>>& sources,
+                                              const SearchOptions& options) const;
+
+  size_t num_models() const { return models_.size(); }
+  int64_t vocab_size() const { return vocab_size_; }
+
+ private:
+  std::vector<const models::Transformer*> models_;
+  int64_t vocab_size_ = 0;
+};
+
+}  // namespace realmt::search

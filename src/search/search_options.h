@@ -1,0 +1,60 @@
+// What a beam search is asked for, and what it returns (DESIGN.md, Decoding and serving).
+//
+// Scores. For a translation y = y_1 .. y_n (y_n = eos; n counts the eos):
+//   log_prob(y) = sum_t sum_m w_m log p_m(y_t | y_<t, x)       (ensemble of models m, weights w_m)
+//   cost(y)     = log_prob(y) - word_penalty * n                 (what the beam prunes on)
+//   score(y)    = cost(y) / n^normalize                          (what finished hypotheses rank by)
+// Marian's semantics: `normalize` is the length-penalty exponent (0: off, 1: per-token
+// average); `word-penalty` subtracts word_penalty * length. realmt-score uses the same formula.
+//
+// Length. A translation has at most L = max(1, min(max_length, floor(max_length_factor * S)))
+// tokens, its eos included, where S counts the source tokens and the source's eos. At the L-th
+// token only eos is allowed, so every hypothesis ends with eos. pad and <s> are never produced;
+// <unk> only with allow_unk.
+//
+// Beam (Marian's shrinking beam). Each sentence starts with `beam_size` slots. Every step
+// takes the sentence's best `slots` expansions; those ending in eos are finished and give up
+// their slot, the others continue. A sentence is done when no slot is left. beam_size 1 is
+// greedy decoding (ties go to the lower token id).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace realmt::search {
+
+enum class AlignmentKind { kNone, kHard, kSoft };
+AlignmentKind parse_alignment(const std::string& name);  // "none" | "hard" | "soft"
+
+struct SearchOptions {
+  int beam_size = 4;               // hypotheses kept per sentence (1: greedy)
+  double normalize = 0.0;          // length-penalty exponent: score = cost / length^normalize
+  double word_penalty = 0.0;       // subtracted once per target token (eos included)
+  double max_length_factor = 3.0;  // output length limit relative to the source length
+  int64_t max_length = 1000;       // absolute output length limit in tokens (eos included)
+  int n_best = 1;                  // hypotheses returned per sentence (1 <= n_best <= beam_size)
+  bool allow_unk = false;          // whether <unk> may be produced
+  AlignmentKind alignment = AlignmentKind::kNone;  // keep cross-attention rows (first model)
+  std::vector<double> weights;     // one per model; empty: 1 for every model
+  // false: recompute the decoder over the whole prefix every step instead of using the
+  // key/value cache (the benchmark's and the tests' reference; same results).
+  bool use_cache = true;
+
+  void validate(size_t models) const;  // throws naming the option (Marian's names)
+  // L above for a source of `source_tokens` tokens (eos included).
+  int64_t output_limit(int64_t source_tokens) const;
+};
+
+struct Hypothesis {
+  std::vector<int32_t> tokens;           // target ids, eos excluded
+  double score = 0.0;                    // score(y), the ranking score
+  double log_prob = 0.0;                 // log_prob(y), ensemble-weighted, eos included
+  std::vector<double> model_log_probs;   // per model: sum_t log p_m(y_t | ..) (n-best F0, F1, ..)
+  std::vector<float> token_log_probs;    // per target token, eos last (ensemble-weighted)
+  // Cross-attention of the first model's last decoder layer, heads averaged: one row per
+  // target token (eos last) over the S source positions (source eos last). Empty unless asked.
+  std::vector<std::vector<float>> alignment;
+};
+
+}  // namespace realmt::search
