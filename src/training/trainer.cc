@@ -102,7 +102,7 @@ struct Trainer::Impl {
     d.max_length_crop = o.max_length_crop;
     d.shuffle = o.shuffle == "data";
     d.seed = o.seed;
-    d.threads = std::max(1, num_threads());
+    d.threads = 1;  // encoding is far faster than training; more threads only contend for the cores
     data = std::make_unique<data::BatchGenerator>(d);
     // The vocabulary decides the embedding table's size.
     o.model_config.vocab_size = data->src_vocab().size();

@@ -35,9 +35,23 @@ void sync_threads() {
 int trans(bool t) { return t ? kCblasTrans : kCblasNoTrans; }
 }  // namespace
 
+// Small products run on one thread: BLIS's threads meet in spin barriers, which cost more than
+// a product of under ~4 MFLOP gains, and which collapse when the cores are shared.
+constexpr double kThreadedFlops = 4e6;
+struct SmallGemmScope {
+  bool active;
+  explicit SmallGemmScope(double flops) : active(flops < kThreadedFlops && g_applied.load() > 1) {
+    if (active) blas_set_threads(1);
+  }
+  ~SmallGemmScope() {
+    if (active) blas_set_threads(g_applied.load());
+  }
+};
+
 void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
           int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
   sync_threads();
+  SmallGemmScope small(2.0 * m * n * k);
   cblas_sgemm(kCblasRowMajor, trans(trans_a), trans(trans_b), int(m), int(n), int(k), alpha, a,
               int(lda), b, int(ldb), beta, c, int(ldc));
 }
@@ -45,6 +59,7 @@ void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alp
 void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double* a,
           int64_t lda, const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
   sync_threads();
+  SmallGemmScope small(2.0 * m * n * k);
   cblas_dgemm(kCblasRowMajor, trans(trans_a), trans(trans_b), int(m), int(n), int(k), alpha, a,
               int(lda), b, int(ldb), beta, c, int(ldc));
 }
