@@ -1,0 +1,64 @@
+// The text-level translator: an ensemble of models with its SentencePiece vocabulary.
+// realmt-translate, realmt-train's bleu/chrf validation and the server call it.
+//
+//   Translator t = Translator::load({"model.safetensors"}, "vocab.spm", Device::cpu());
+//   auto ids = t.translate(encoded_batch, options);            // one batch of subword ids
+//   auto out = t.translate_lines(lines, options, batching);    // text in, text out, input order
+//
+// Thread safety: the methods are const and keep no state between calls, so one caller at a time
+// per Translator is always safe (and concurrent callers are too: models are only read).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "data/vocab.h"
+#include "models/transformer.h"
+#include "search/beam_search.h"
+#include "search/search_options.h"
+
+namespace realmt::search {
+
+// How translate_lines groups sentences (Marian's names).
+struct BatchingOptions {
+  int64_t mini_batch = 32;       // sentences a batch at most (0: no limit)
+  int64_t mini_batch_words = 0;  // source tokens a batch at most, padding counted (0: no limit)
+};
+
+struct TextHypothesis {
+  std::string text;  // decoded with the vocabulary
+  Hypothesis hyp;
+};
+
+class Translator {
+ public:
+  // Takes the models (one or more, equal vocabularies, same device) and their vocabulary.
+  Translator(std::vector<std::unique_ptr<models::Transformer>> models, data::Vocab vocab);
+  // Loads every checkpoint onto `device` and checks each against the vocabulary.
+  static Translator load(const std::vector<std::string>& model_paths, const std::string& vocab_path, Device device);
+
+  // One batch of subword ids (without eos), as BeamSearch::search.
+  std::vector<std::vector<Hypothesis>> translate(const std::vector<std::vector<int32_t>>& sources,
+                                                 const SearchOptions& options) const;
+  // Encodes the lines, sorts them by length, decodes them in mini-batches and returns the
+  // hypotheses in input order (the caller's maxi-batch is `lines`).
+  std::vector<std::vector<TextHypothesis>> translate_lines(const std::vector<std::string>& lines,
+                                                           const SearchOptions& options,
+                                                           const BatchingOptions& batching) const;
+
+  const data::Vocab& vocab() const { return vocab_; }
+  std::vector<const models::Transformer*> models() const;
+
+ private:
+  std::vector<std::unique_ptr<models::Transformer>> models_;
+  data::Vocab vocab_;
+  std::unique_ptr<BeamSearch> search_;
+};
+
+// Indices of `lengths` grouped into batches: sorted by length (stable), each batch within
+// the limits and never empty.
+std::vector<std::vector<size_t>> make_batches(const std::vector<size_t>& lengths, const BatchingOptions& batching);
+
+}  // namespace realmt::search
