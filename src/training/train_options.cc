@@ -24,7 +24,7 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "disp-freq", &disp_freq, "Log every this long (u/t/e)");
   o.add(g, "save-freq", &save_freq, "Save a checkpoint every this long (u/t/e)");
   o.add(g, "valid-freq", &valid_freq, "Validate every this long (u/t/e)");
-  o.add_choice(g, "valid-metrics", &valid_metrics, {"ce-mean-words", "perplexity"},
+  o.add_choice(g, "valid-metrics", &valid_metrics, {"ce-mean-words", "perplexity", "bleu", "chrf"},
                "Validation metrics; the first decides early stopping and keep-best");
   o.add(g, "early-stopping", &early_stopping, "Stop after this many validations without improvement (0: off)");
   o.add(g, "keep-best", &keep_best, "Also save the best model by the first validation metric");

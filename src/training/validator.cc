@@ -5,7 +5,11 @@
 #include <numeric>
 
 #include "data/parallel_reader.h"
+#include "core/parallel.h"
 #include "graph/var.h"
+#include "metrics/bleu.h"
+#include "metrics/chrf.h"
+#include "search/beam_search.h"
 
 namespace realmt::training {
 
@@ -24,7 +28,8 @@ void shift_target(const std::vector<int32_t>& tgt, int64_t rows, int64_t len, Te
 }
 
 Validator::Validator(const std::string& src_path, const std::string& tgt_path, const data::Vocab& vocab,
-                     int64_t batch_sentences, int64_t max_length) {
+                     int64_t batch_sentences, int64_t max_length)
+    : vocab_(&vocab), batch_sentences_(batch_sentences) {
   REALMT_CHECK(batch_sentences > 0, "valid-mini-batch must be positive, got {}", batch_sentences);
   struct Pair {
     std::vector<int32_t> src, tgt;
@@ -42,6 +47,8 @@ Validator::Validator(const std::string& src_path, const std::string& tgt_path, c
       if (static_cast<int64_t>(p.src.size()) > max_length) p.src.resize(max_length);
       if (static_cast<int64_t>(p.tgt.size()) > max_length) p.tgt.resize(max_length);
     }
+    sources_.push_back(p.src);
+    references_.push_back(line.tgt);
     p.src.push_back(data::kEosId);
     p.tgt.push_back(data::kEosId);
     pairs.push_back(std::move(p));
@@ -85,14 +92,47 @@ std::map<std::string, double> Validator::run(const models::Transformer& model,
   }
   const double ce = loss / std::max<int64_t>(tokens, 1);
   std::map<std::string, double> result;
+  std::vector<std::string> hyps;
   for (const std::string& m : metrics) {
-    if (m == "ce-mean-words") result[m] = ce;
-    else if (m == "perplexity") result[m] = std::exp(ce);
-    else REALMT_FAIL("valid-metrics: '{}' is not available in realmt-train (known: ce-mean-words, perplexity)", m);
+    if (m == "ce-mean-words") {
+      result[m] = ce;
+    } else if (m == "perplexity") {
+      result[m] = std::exp(ce);
+    } else if (m == "bleu" || m == "chrf") {
+      if (hyps.empty()) hyps = translate(model);
+      std::unique_ptr<metrics::Metric> metric;
+      if (m == "bleu") metric = std::make_unique<metrics::Bleu>(metrics::BleuOptions{});
+      else metric = std::make_unique<metrics::Chrf>(metrics::ChrfOptions{});
+      metric->set_references({references_});
+      result[m] = metric->corpus_score(metric->corpus_stats(hyps, std::max(1, num_threads()))).score;
+    } else {
+      REALMT_FAIL("valid-metrics: '{}' is not available in realmt-train (known: ce-mean-words, perplexity, bleu, chrf)",
+                  m);
+    }
   }
   return result;
 }
 
-bool Validator::better(const std::string&, double a, double b) { return a < b; }
+std::vector<std::string> Validator::translate(const models::Transformer& model) const {
+  // Length-sorted batches (less padding), results back in corpus order.
+  std::vector<size_t> order(sources_.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sources_[a].size() < sources_[b].size(); });
+  const search::BeamSearch search({&model});
+  std::vector<std::string> out(sources_.size());
+  for (size_t i = 0; i < order.size(); i += static_cast<size_t>(batch_sentences_)) {
+    const size_t end = std::min(order.size(), i + static_cast<size_t>(batch_sentences_));
+    std::vector<std::vector<int32_t>> batch;
+    for (size_t j = i; j < end; ++j) batch.push_back(sources_[order[j]]);
+    const auto hyps = search.search(batch, search_);
+    for (size_t j = i; j < end; ++j) out[order[j]] = vocab_->decode(hyps[j - i][0].tokens);
+  }
+  return out;
+}
+
+bool Validator::better(const std::string& metric, double a, double b) {
+  if (!std::isfinite(b)) return std::isfinite(a);
+  return metric == "bleu" || metric == "chrf" ? a > b : a < b;
+}
 
 }  // namespace realmt::training
