@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# End-to-end: realmt-data vocab -> realmt-train (tiny model, a few dozen updates, bleu/chrf
+# validation) -> realmt-translate (beam 1, beam 4 n-best, alignments) -> realmt-score (pairs,
+# n-best rescoring) -> realmt-average; clear errors for a missing model and a wrong vocabulary.
+set -euo pipefail
+bin="$1"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cd "$tmp"
+
+# A word-for-word "translation" task with reordering: target = source words mapped, reversed.
+python3 - <<'PY'
+import random
+rnd = random.Random(7)
+src_words = "cat dog house tree car book red blue big small sun moon".split()
+tgt_words = "chat chien maison arbre voiture livre rouge bleu grand petit soleil lune".split()
+m = dict(zip(src_words, tgt_words))
+def pairs(n):
+    out = []
+    for _ in range(n):
+        s = [rnd.choice(src_words) for _ in range(rnd.randint(2, 6))]
+        out.append((" ".join(s), " ".join(m[w] for w in reversed(s))))
+    return out
+for name, n in (("train", 3000), ("dev", 40), ("test", 20)):
+    p = pairs(n)
+    open(name + ".src", "w").write("".join(a + "\n" for a, _ in p))
+    open(name + ".tgt", "w").write("".join(b + "\n" for _, b in p))
+PY
+
+"$bin/realmt-data" vocab -i train.src train.tgt -o vocab.spm --vocab-size 28 --model-type word 2> vocab.log \
+  || fail "vocab: $(cat vocab.log)"
+cat > train.yml <<'YML'
+train-sets: [train.src, train.tgt]
+vocabs: [vocab.spm]
+valid-sets: [dev.src, dev.tgt]
+model: model.safetensors
+enc-depth: 1
+dec-depth: 1
+dim-emb: 32
+transformer-heads: 2
+transformer-dim-ffn: 64
+transformer-dropout: 0.0
+admin-init: closed-form
+mini-batch-words: 400
+learn-rate: 0.003
+lr-warmup: 10u
+after: 60u
+save-freq: 30u
+valid-freq: 30u
+valid-metrics: [ce-mean-words, bleu, chrf]
+disp-freq: 20u
+quiet-progress: true
+YML
+"$bin/realmt-train" -c train.yml > train.log 2>&1 || fail "train: $(tail -20 train.log)"
+[[ -f model.safetensors && -f model.iter30.safetensors && -f model.iter60.safetensors ]] || fail "checkpoints: $(ls)"
+grep -q '"bleu"' model.metrics.jsonl && grep -q '"chrf"' model.metrics.jsonl \
+  || fail "no bleu/chrf in the validation metrics: $(grep -i valid model.metrics.jsonl | head -3)"
+
+tr="$bin/realmt-translate -m model.safetensors -v vocab.spm --quiet"
+$tr -i test.src -o out1.txt -b 1 || fail "translate beam 1"
+$tr -i test.src -o out4.txt -b 4 --normalize 0.6 --mini-batch 7 || fail "translate beam 4"
+$tr -b 4 --normalize 0.6 --n-best < test.src > nbest.txt || fail "translate n-best"
+$tr -b 4 --alignment hard < test.src > align.txt || fail "translate alignments"
+[[ $(wc -l < out1.txt) -eq 20 && $(wc -l < out4.txt) -eq 20 && $(wc -l < align.txt) -eq 20 ]] \
+  || fail "line counts $(wc -l out1.txt out4.txt align.txt)"
+# Mini-batch size and sorting do not change the output.
+$tr -i test.src -b 4 --normalize 0.6 --mini-batch 1 --maxi-batch 1 > out4b.txt
+cmp -s out4.txt out4b.txt || fail "batching changed translations"
+
+python3 - <<'PY' || fail "n-best/alignment format"
+import re
+lines = open("nbest.txt").read().splitlines()
+best = open("out4.txt").read().splitlines()
+ids, last = {}, {}
+for l in lines:
+    f = l.split(" ||| ")
+    assert len(f) == 4 and re.fullmatch(r"F0= \S+", f[2]), l
+    i, s = int(f[0]), float(f[3])
+    assert i not in last or last[i] >= s, ("unsorted", l)
+    last[i] = s
+    ids.setdefault(i, []).append(f[1])
+assert sorted(ids) == list(range(20)), sorted(ids)
+assert all(len(v) == 4 for v in ids.values()), "beam 4 gives 4 hypotheses a sentence"
+assert [ids[i][0] for i in range(20)] == best, "n-best heads differ from the 1-best output"
+for l in open("align.txt").read().splitlines():
+    text, a = l.split(" ||| ")
+    for pair in a.split():
+        assert re.fullmatch(r"\d+-\d+", pair), pair
+PY
+
+# realmt-score agrees with the decoder's n-best scores.
+"$bin/realmt-score" -m model.safetensors -v vocab.spm -t test.src nbest.txt --n-best --normalize 0.6 \
+  > rescored.txt 2> score.log || fail "rescore: $(cat score.log)"
+python3 - <<'PY' || fail "rescored n-best disagrees with the decoder"
+for l in open("rescored.txt").read().splitlines():
+    f = l.split(" ||| ")
+    feats = f[2].split()
+    assert feats[2] == "Score=", f[2]
+    assert abs(float(feats[3]) - float(f[3])) < 1e-3, l
+PY
+"$bin/realmt-score" -m model.safetensors -v vocab.spm -t test.src test.tgt --word-scores > pairs.txt 2> score.log
+[[ $(wc -l < pairs.txt) -eq 20 ]] || fail "score lines"
+ppl=$("$bin/realmt-score" -m model.safetensors -v vocab.spm -t test.src test.tgt --summary perplexity 2> /dev/null)
+python3 -c "import sys; p = float('$ppl'); sys.exit(0 if 1 <= p < 40 else 1)" || fail "perplexity $ppl"
+
+# Averaging: two identical checkpoints give the same model; two different ones give a model.
+"$bin/realmt-average" -m model.safetensors model.safetensors -o same.safetensors 2> avg.log || fail "average"
+"$bin/realmt-translate" -m same.safetensors -v vocab.spm --quiet -b 4 --normalize 0.6 < test.src > same.txt
+cmp -s same.txt out4.txt || fail "average of identical checkpoints changed the translations"
+"$bin/realmt-average" -m model.iter30.safetensors model.iter60.safetensors -o avg.safetensors 2> avg.log
+"$bin/realmt-translate" -m avg.safetensors -v vocab.spm --quiet < test.src > avg.txt
+[[ $(wc -l < avg.txt) -eq 20 ]] || fail "averaged model output"
+# Ensemble of two models with weights.
+"$bin/realmt-translate" -m model.safetensors avg.safetensors --weights 0.7 0.3 -v vocab.spm --quiet --n-best \
+  -b 2 < test.src > ens.txt
+grep -q "F1= " ens.txt || fail "ensemble n-best has no F1"
+
+# Clear errors.
+! "$bin/realmt-translate" -m missing.safetensors -v vocab.spm < test.src 2> err.log || fail "missing model accepted"
+grep -q "model not found" err.log || fail "missing model message: $(cat err.log)"
+"$bin/realmt-data" vocab -i train.src -o small.spm --vocab-size 16 --model-type word 2> /dev/null
+! "$bin/realmt-translate" -m model.safetensors -v small.spm < test.src 2> err.log || fail "wrong vocab accepted"
+grep -q "was trained with" err.log || fail "vocab mismatch message: $(cat err.log)"
+! "$bin/realmt-average" -m model.safetensors small.spm -o x.safetensors 2> err.log || fail "average of a non-model"
+
+echo "translate regression: OK ($(grep -o '"bleu":[^,}]*' model.metrics.jsonl | tail -1))"
