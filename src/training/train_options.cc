@@ -21,6 +21,7 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "valid-mini-batch", &valid_mini_batch, "Sentences in a validation batch");
   g = "Training";
   o.add(g, "after", &after, "Stop after this long: updates (u), target tokens (t) or epochs (e); 0 = never");
+  o.add(g, "time-limit", &time_limit_minutes, "Also stop and save after this many minutes of wall time (0: none)");
   o.add(g, "disp-freq", &disp_freq, "Log every this long (u/t/e)");
   o.add(g, "save-freq", &save_freq, "Save a checkpoint every this long (u/t/e)");
   o.add(g, "valid-freq", &valid_freq, "Validate every this long (u/t/e)");
@@ -74,6 +75,7 @@ void TrainOptions::validate() const {
                label_smoothing);
   REALMT_CHECK(devices.size() <= 1, "devices: one device a process (use mpirun for several), got {}", devices.size());
   REALMT_CHECK(!disp_freq.off(), "disp-freq must not be 0");
+  REALMT_CHECK(time_limit_minutes >= 0, "time-limit must be >= 0 minutes, got {}", time_limit_minutes);
   model_config.validate();
 }
 

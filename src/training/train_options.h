@@ -30,6 +30,7 @@ struct TrainOptions {
   int64_t valid_mini_batch = 32;         // sentences a validation batch
   // Schedule and optimisation
   Duration after;                        // stop after (u/t/e); 0 = never
+  double time_limit_minutes = 0;         // also stop (and save) after this much wall time; 0 = none
   Duration disp_freq = Duration::parse("100u");
   Duration save_freq = Duration::parse("1000u");
   Duration valid_freq = Duration::parse("1000u");

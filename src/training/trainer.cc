@@ -350,11 +350,17 @@ TrainResult Trainer::run() {
       s.validate_now();
       stop_early = s.o.early_stopping > 0 && s.stalled >= s.o.early_stopping;
     }
-    const bool finished = s.reached(s.o.after) || stop_early || g_stop.load();
+    const bool out_of_time = s.o.time_limit_minutes > 0 && now() >= 60.0 * s.o.time_limit_minutes;
+    const bool finished = s.reached(s.o.after) || stop_early || g_stop.load() || out_of_time;
     if (due(s.o.save_freq, before, after) || finished) s.save(due(s.o.save_freq, before, after));
     if (stop_early) {
       result.stop_reason = "early-stopping";
       s.log->line("stopping: no improvement in " + std::to_string(s.stalled) + " validations");
+      break;
+    }
+    if (out_of_time) {
+      result.stop_reason = "time-limit";
+      s.log->line("stopping: time-limit of " + std::to_string(s.o.time_limit_minutes) + " minutes reached");
       break;
     }
     if (g_stop.load()) {

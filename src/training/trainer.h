@@ -32,7 +32,7 @@ namespace realmt::training {
 struct TrainResult {
   int64_t updates = 0;
   int64_t epochs = 0;        // completed epochs
-  std::string stop_reason;   // "after", "early-stopping", "signal"
+  std::string stop_reason;   // "after", "early-stopping", "time-limit", "signal"
   std::vector<double> losses;  // loss per target token of every update of this run (tests, plots)
 };
 
