@@ -116,10 +116,26 @@ void Bleu::set_references(const std::vector<std::vector<std::string>>& refs) {
   REALMT_CHECK(!refs.empty(), "BLEU needs at least one reference stream");
   nrefs_ = refs.size();
   const size_t n = refs[0].size();
-  refs_.assign(n, {});
-  parallel_for(n, 2, [&](size_t begin, size_t end, int) {
+  ref_tokens_.assign(n * nrefs_, TokenRange{0, 0, 0});
+  ref_stores_.assign(2, TokenStore{});
+  parallel_for(n, 2, [&](size_t begin, size_t end, int worker) {
+    TokenStore& st = ref_stores_[static_cast<size_t>(worker)];
+    std::string lowered, scratch;
     for (size_t i = begin; i < end; ++i) {
-      for (const auto& stream : refs) refs_[i].push_back(preprocess(stream[i]));
+      for (size_t r = 0; r < nrefs_; ++r) {
+        std::string_view s = refs[r][i];
+        if (options_.lowercase) {
+          py_lower(s, lowered);
+          s = lowered;
+        }
+        const auto first = static_cast<uint32_t>(st.ends.size() - 1);
+        tokenize_to_tokens(options_.tokenizer, py_rstrip(s), st.bytes, st.ends, scratch);
+        const auto count = static_cast<uint32_t>(st.ends.size() - 1 - first);
+        for (uint32_t j = first; j < first + count; ++j) {
+          st.hashes.push_back(token_hash(std::string_view(st.bytes).substr(st.ends[j], st.ends[j + 1] - st.ends[j])));
+        }
+        ref_tokens_[i * nrefs_ + r] = TokenRange{static_cast<uint32_t>(worker), first, count};
+      }
     }
   });
 }
@@ -128,29 +144,47 @@ namespace {
 
 // Per-thread working memory: no heap allocation per token once warmed up.
 struct BleuWorkspace {
-  std::string lowered, tokenized, scratch;
-  std::vector<std::string_view> tokens;
+  std::string lowered, bytes, scratch;
+  std::vector<uint32_t> ends;
   TokenInterner interner;
   NgramIndexer indexer;
   IdCounts maxref, tmp, hyp;
 };
 
-void segment_stats(const std::string& hyp_line, const std::vector<std::string>& refs, const BleuOptions& o,
+// One reference's tokens: token j of [first, first + count) spans [ends[j], ends[j + 1]) of bytes.
+struct RefTokens {
+  const char* bytes;
+  const uint32_t* ends;
+  const uint64_t* hashes;
+  uint32_t first, count;
+};
+
+void segment_stats(const std::string& hyp_line, const std::vector<RefTokens>& refs, const BleuOptions& o,
                    BleuWorkspace& w, double* out) {
   std::string_view s = hyp_line;
   if (o.lowercase) {
     py_lower(s, w.lowered);
     s = w.lowered;
   }
-  tokenize(o.tokenizer, py_rstrip(s), w.tokenized, w.scratch, /*collapse=*/false);
+  w.bytes.clear();
+  w.ends.assign(1, 0);
+  tokenize_to_tokens(o.tokenizer, py_rstrip(s), w.bytes, w.ends, w.scratch);
   const size_t nseq = refs.size() + 1;
   w.interner.clear();
   w.indexer.reset(nseq);
-  for (size_t k = 0; k < nseq; ++k) {
-    w.tokens.clear();
-    py_split(k == 0 ? std::string_view(w.tokenized) : std::string_view(refs[k - 1]), w.tokens);
+  {
+    auto& sym = w.indexer.symbols(0);
+    for (size_t j = 0; j + 1 < w.ends.size(); ++j) {
+      const std::string_view t(w.bytes.data() + w.ends[j], w.ends[j + 1] - w.ends[j]);
+      sym.push_back(w.interner.id(t, token_hash(t)));
+    }
+  }
+  for (size_t k = 1; k < nseq; ++k) {
+    const RefTokens& r = refs[k - 1];
     auto& sym = w.indexer.symbols(k);
-    for (std::string_view t : w.tokens) sym.push_back(w.interner.id(t));
+    for (uint32_t j = r.first; j < r.first + r.count; ++j) {
+      sym.push_back(w.interner.id(std::string_view(r.bytes + r.ends[j], r.ends[j + 1] - r.ends[j]), r.hashes[j]));
+    }
   }
   const auto hyp_len = static_cast<long long>(w.indexer.symbols(0).size());
   long long closest_diff = -1, closest_len = -1;  // ties go to the shorter reference
@@ -194,14 +228,20 @@ void segment_stats(const std::string& hyp_line, const std::vector<std::string>& 
 }  // namespace
 
 CorpusStats Bleu::corpus_stats(const std::vector<std::string>& hyps, int threads) const {
-  REALMT_CHECK(hyps.size() == refs_.size(), "System and reference streams have different lengths.");
+  REALMT_CHECK(hyps.size() * nrefs_ == ref_tokens_.size(), "System and reference streams have different lengths.");
   CorpusStats stats;
   stats.num_stats = num_stats();
   stats.values.assign(hyps.size() * stats.num_stats, 0.0);
   parallel_for(hyps.size(), threads, [&](size_t begin, size_t end, int) {
     BleuWorkspace w;
+    std::vector<RefTokens> refs(nrefs_);
     for (size_t i = begin; i < end; ++i) {
-      segment_stats(hyps[i], refs_[i], options_, w, stats.values.data() + i * stats.num_stats);
+      for (size_t r = 0; r < nrefs_; ++r) {
+        const TokenRange& t = ref_tokens_[i * nrefs_ + r];
+        const TokenStore& st = ref_stores_[t.store];
+        refs[r] = RefTokens{st.bytes.data(), st.ends.data(), st.hashes.data(), t.first, t.count};
+      }
+      segment_stats(hyps[i], refs, options_, w, stats.values.data() + i * stats.num_stats);
     }
   });
   return stats;

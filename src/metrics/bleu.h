@@ -2,6 +2,7 @@
 // Statistics per segment: [hyp_len, ref_len, correct_1..N, total_1..N].
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,7 +59,18 @@ class Bleu final : public Metric {
  private:
   BleuOptions options_;
   size_t nrefs_ = 0;
-  std::vector<std::vector<std::string>> refs_;  // preprocessed, [segment][reference]
+  // The references' tokens, stored per worker of set_references: token bytes back to back,
+  // token j spanning [ends[j], ends[j + 1]), and each token's token_hash.
+  struct TokenStore {
+    std::string bytes;
+    std::vector<uint32_t> ends{0};
+    std::vector<uint64_t> hashes;
+  };
+  struct TokenRange {
+    uint32_t store, first, count;
+  };
+  std::vector<TokenStore> ref_stores_;
+  std::vector<TokenRange> ref_tokens_;  // [segment * nrefs_ + reference]
 };
 
 }  // namespace realmt::metrics

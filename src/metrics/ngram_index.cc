@@ -28,6 +28,8 @@ inline uint64_t hash_bytes(std::string_view s) {  // FNV-1a over 8-byte words, t
 }
 }  // namespace
 
+uint64_t token_hash(std::string_view token) { return hash_bytes(token); }
+
 void DenseIdMap::clear() {
   size_ = 0;
   if (++generation_ == 0) {  // wrapped: really clear the stamps
@@ -92,9 +94,8 @@ void TokenInterner::grow() {
   }
 }
 
-uint32_t TokenInterner::id(std::string_view token) {
+uint32_t TokenInterner::id(std::string_view token, uint64_t hash) {
   if ((tokens_.size() + 1) * 2 > slots_.size()) grow();
-  const uint64_t hash = hash_bytes(token);
   uint64_t h = hash & mask_;
   while (slots_[h] != 0) {
     const uint32_t i = slots_[h] - 1;

@@ -33,10 +33,15 @@ class DenseIdMap {
   uint64_t mask_ = 0;
 };
 
+// The 64-bit hash TokenInterner uses (callers may compute it ahead of time).
+uint64_t token_hash(std::string_view token);
+
 // string -> dense id. The views must stay valid until clear().
 class TokenInterner {
  public:
-  uint32_t id(std::string_view token);
+  uint32_t id(std::string_view token) { return id(token, token_hash(token)); }
+  // hash must be token_hash(token).
+  uint32_t id(std::string_view token, uint64_t hash);
   void clear();
   uint32_t size() const { return static_cast<uint32_t>(tokens_.size()); }
 

@@ -2,6 +2,8 @@
 
 #include <unicode/uchar.h>
 
+#include <cstring>
+
 #include "core/error.h"
 #include "metrics/unicode_text.h"
 
@@ -261,6 +263,249 @@ void tokenize_char(std::string_view line, std::string& out) {
 }
 
 }  // namespace
+
+namespace {
+
+// The fused 13a pass: the four regex passes of apply_13a_rules and the final split() as one
+// left-to-right scan over the padded line. Each regex pass is a transducer over the previous
+// pass's output, and only R3 ever has to hold a character back:
+//   R1 ([R1 class]) -> " \1 ": insert spaces around the character; no state.
+//   R2 ([^0-9])([.,]) -> "\1 \2 ": on '.'/',' whose predecessor (in R1's output) is a
+//      non-digit not consumed by the previous R2 match: emit " c "; state r2_can_.
+//   R3 ([.,])([^0-9]) -> " \1 \2": a '.'/',' (not consumed) is held until the next character
+//      shows whether it matches; state r3_held_.
+//   R4 ([0-9])(-) -> "\1 \2 ": on '-' whose predecessor is an unconsumed digit: emit " - ".
+//   split(): ASCII whitespace ends a token; a token holding a byte that can start a multi-byte
+//      Python space (C2, E1-E3) is split again with py_split, so Unicode spaces split as well.
+// Non-ASCII bytes never match a class above except as "non-digit", exactly as in the byte-wise
+// apply_13a_rules (see there). "Plain" bytes (not special to any pass) take a fast path: with no
+// held character they only extend the current token and leave r2_can_ = true, r4_can_ = false.
+enum : uint8_t { kPlain = 0, kPlainLead = 1, kSpace = 2, kSpecial = 3 };
+
+constexpr bool is_ascii_py_space(unsigned char c) { return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20); }
+
+struct Fused13aTable {
+  uint8_t v[256];
+  constexpr Fused13aTable() : v() {
+    for (int i = 0; i < 256; ++i) {
+      const auto c = static_cast<unsigned char>(i);
+      if (is_ascii_py_space(c)) {
+        v[i] = kSpace;
+      } else if (is_r1(c) || (c >= '0' && c <= '9') || c == '.' || c == ',' || c == '-') {
+        v[i] = kSpecial;
+      } else if (c == 0xC2 || c == 0xE1 || c == 0xE2 || c == 0xE3) {
+        v[i] = kPlainLead;
+      } else {
+        v[i] = kPlain;
+      }
+    }
+  }
+};
+constexpr Fused13aTable kFused;
+
+class Fused13a {
+ public:
+  Fused13a(char* base, char* w, std::vector<uint32_t>& ends) : base_(base), w_(w), ends_(ends) {}
+
+  // Runs over ' ' + line + ' '. With stop_on_pre, returns false as soon as a byte that the
+  // pre-rules (<skipped>, -\n, \n, &quot; ...) could act on appears ('<', '&', '\n').
+  bool run(std::string_view line, bool stop_on_pre) {
+    space();
+    const char* p = line.data();
+    const char* end = p + line.size();
+    while (p < end) {
+      const auto c = static_cast<unsigned char>(*p);
+      uint8_t k = kFused.v[c];
+      if (r3_held_ == 0) {
+        if (k <= kPlainLead) {
+          if (!in_tok_) begin_token();
+          do {
+            *w_++ = *p++;
+            lead_ |= k;
+          } while (p < end && (k = kFused.v[static_cast<unsigned char>(*p)]) <= kPlainLead);
+          r2_can_ = true;
+          r4_can_ = false;
+          continue;
+        }
+        if (k == kSpace) {
+          if (stop_on_pre && c == '\n') return false;
+          space();
+          ++p;
+          continue;
+        }
+      }
+      if (stop_on_pre && (c == '<' || c == '&' || c == '\n')) return false;
+      r1(static_cast<char>(c));
+      ++p;
+    }
+    r1(' ');
+    if (r3_held_ != 0) {
+      const char h = r3_held_;
+      r3_held_ = 0;
+      r4(h);
+    }
+    end_token();
+    return true;
+  }
+  char* end() const { return w_; }
+
+ private:
+  // Whitespace with nothing held: what R1-R4 and the split do to it.
+  void space() {
+    end_token();
+    r2_can_ = true;
+    r4_can_ = false;
+  }
+  void r1(char c) {
+    if (kR1.v[static_cast<unsigned char>(c)]) {
+      r2(' ');
+      r2(c);
+      r2(' ');
+    } else {
+      r2(c);
+    }
+  }
+  void r2(char c) {
+    if (is_dot_comma(c) && r2_can_) {
+      r3(' ');
+      r3(c);
+      r3(' ');
+      r2_can_ = false;
+    } else {
+      r3(c);
+      r2_can_ = !is_digit(c);
+    }
+  }
+  void r3(char c) {
+    if (r3_held_ != 0) {
+      const char h = r3_held_;
+      r3_held_ = 0;
+      if (!is_digit(c)) {  // match: " h c"; c is consumed and cannot start a match
+        r4(' ');
+        r4(h);
+        r4(' ');
+        r4(c);
+      } else {
+        r4(h);
+        r4(c);
+      }
+      return;
+    }
+    if (is_dot_comma(c)) {
+      r3_held_ = c;
+    } else {
+      r4(c);
+    }
+  }
+  void r4(char c) {
+    if (c == '-' && r4_can_) {
+      sink(' ');
+      sink('-');
+      sink(' ');
+      r4_can_ = false;
+    } else {
+      sink(c);
+      r4_can_ = is_digit(c);
+    }
+  }
+  void sink(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    if (is_ascii_py_space(u)) {
+      end_token();
+      return;
+    }
+    if (!in_tok_) begin_token();
+    *w_++ = c;
+    lead_ |= kFused.v[u] == kPlainLead ? 1 : 0;
+  }
+  void begin_token() {
+    in_tok_ = true;
+    tok_ = w_;
+  }
+  void end_token() {
+    if (!in_tok_) return;
+    in_tok_ = false;
+    if (lead_ == 0) {
+      ends_.push_back(static_cast<uint32_t>(w_ - base_));
+      return;
+    }
+    lead_ = 0;
+    thread_local std::vector<std::string_view> pieces;
+    pieces.clear();
+    py_split(std::string_view(tok_, static_cast<size_t>(w_ - tok_)), pieces);
+    char* dst = tok_;  // compact the pieces in place (each lies at or after dst)
+    for (std::string_view piece : pieces) {
+      std::memmove(dst, piece.data(), piece.size());
+      dst += piece.size();
+      ends_.push_back(static_cast<uint32_t>(dst - base_));
+    }
+    w_ = dst;
+  }
+
+  char* base_;
+  char* w_;
+  char* tok_ = nullptr;
+  std::vector<uint32_t>& ends_;
+  bool in_tok_ = false;
+  uint8_t lead_ = 0;
+  bool r2_can_ = false;
+  bool r4_can_ = false;
+  char r3_held_ = 0;
+};
+
+// tokenize_13a's pre-rules on line (without the padding spaces, which no pattern involves).
+void pre_13a(std::string_view line, std::string& s) {
+  s.assign(line);
+  if (s.find('<') != std::string::npos) replace_all(s, "<skipped>", "");
+  if (s.find('\n') != std::string::npos) {
+    replace_all(s, "-\n", "");
+    for (char& c : s) c = c == '\n' ? ' ' : c;
+  }
+  if (s.find('&') != std::string::npos) {
+    replace_all(s, "&quot;", "\"");
+    replace_all(s, "&amp;", "&");
+    replace_all(s, "&lt;", "<");
+    replace_all(s, "&gt;", ">");
+  }
+}
+
+void tokens_13a(std::string_view line, std::string& bytes, std::vector<uint32_t>& ends, std::string& scratch) {
+  const size_t old_size = bytes.size();
+  const size_t old_ends = ends.size();
+  // The tokens hold only non-space input bytes; the pre-rules never lengthen the line.
+  bytes.resize(old_size + line.size() + 8);
+  {
+    Fused13a f(bytes.data(), bytes.data() + old_size, ends);
+    if (f.run(line, /*stop_on_pre=*/true)) {
+      bytes.resize(static_cast<size_t>(f.end() - bytes.data()));
+      return;
+    }
+  }
+  ends.resize(old_ends);
+  pre_13a(line, scratch);
+  Fused13a f(bytes.data(), bytes.data() + old_size, ends);
+  f.run(scratch, /*stop_on_pre=*/false);
+  bytes.resize(static_cast<size_t>(f.end() - bytes.data()));
+}
+
+}  // namespace
+
+void tokenize_to_tokens(TokenizerKind kind, std::string_view line, std::string& bytes, std::vector<uint32_t>& ends,
+                        std::string& scratch) {
+  if (kind == TokenizerKind::k13a) {
+    tokens_13a(line, bytes, ends, scratch);
+    return;
+  }
+  thread_local std::string out;
+  thread_local std::vector<std::string_view> toks;
+  tokenize(kind, line, out, scratch, /*collapse=*/false);
+  toks.clear();
+  py_split(out, toks);
+  for (std::string_view t : toks) {
+    bytes.append(t);
+    ends.push_back(static_cast<uint32_t>(bytes.size()));
+  }
+}
 
 void tokenize(TokenizerKind kind, std::string_view line, std::string& out, std::string& scratch, bool collapse) {
   switch (kind) {

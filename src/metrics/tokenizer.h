@@ -3,8 +3,10 @@
 // Python split() gives the tokens. Outputs equal sacreBLEU 2.6.0's byte for byte.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace realmt::metrics {
 
@@ -23,6 +25,13 @@ void tokenize(TokenizerKind kind, std::string_view line, std::string& out, std::
 
 // The 13a "post-tokenizer" R1-R4 followed by whitespace collapsing (shared with zh).
 void apply_13a_rules(std::string_view in, std::string& out, std::string& scratch, bool collapse = true);
+
+// The tokens of tokenize(kind, line).split() without building the tokenized string: the token
+// bytes are appended back to back to `bytes` and each token's end offset (into `bytes`) to
+// `ends`. 13a runs as one fused pass (same tokens as apply_13a_rules + Python split(), byte for
+// byte); the other tokenizers tokenize and split. scratch is reused working memory.
+void tokenize_to_tokens(TokenizerKind kind, std::string_view line, std::string& bytes, std::vector<uint32_t>& ends,
+                        std::string& scratch);
 
 // The zh tokenizer's "Chinese character" test, with sacreBLEU's effective ranges (section 1.3).
 bool is_zh_split_char(char32_t c);

@@ -43,6 +43,70 @@ TEST(Tokenizer, Table13aIntlZh) {
   EXPECT_EQ(tok(TokenizerKind::kIntl, "$5"), "$ 5");
 }
 
+// tokenize_to_tokens (the fused 13a pass) must give exactly tokenize(...).split(): exhaustively
+// over short strings of units that exercise every rule and their interactions, then randomly
+// over longer ones.
+std::vector<std::string> reference_tokens(TokenizerKind k, std::string_view line) {
+  std::string out, scratch;
+  tokenize(k, line, out, scratch);
+  std::vector<std::string_view> v;
+  py_split(out, v);
+  return {v.begin(), v.end()};
+}
+
+std::vector<std::string> fused_tokens(TokenizerKind k, std::string_view line) {
+  std::string bytes = "xyz", scratch;  // a non-empty start: offsets are into the whole buffer
+  std::vector<uint32_t> ends = {3};
+  tokenize_to_tokens(k, line, bytes, ends, scratch);
+  std::vector<std::string> v;
+  for (size_t i = 1; i < ends.size(); ++i) v.emplace_back(bytes.substr(ends[i - 1], ends[i] - ends[i - 1]));
+  return v;
+}
+
+TEST(Tokenizer, Fused13aEqualsRulesThenSplit) {
+  const std::vector<std::string> units = {"a", "1", ".", ",", "-", " ", "\t", "!", "&quot;", "<skipped>", "\n",
+                                          "\u00e9", "\u00a0", "\u2009", "&", "'"};
+  size_t checked = 0;
+  std::vector<size_t> idx;
+  for (size_t len = 0; len <= 5; ++len) {
+    idx.assign(len, 0);
+    for (;;) {
+      std::string line;
+      for (size_t i : idx) line += units[i];
+      ASSERT_EQ(fused_tokens(TokenizerKind::k13a, line), reference_tokens(TokenizerKind::k13a, line))
+          << "line: '" << line << "'";
+      ++checked;
+      size_t pos = 0;
+      while (pos < len && ++idx[pos] == units.size()) idx[pos++] = 0;
+      if (pos == len) break;
+    }
+  }
+  EXPECT_GT(checked, 1000000u);
+  uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<size_t>(state >> 33);
+  };
+  const std::vector<std::string> more = {"b", "2", "0", "9", ".", ",", "-", " ", "  ", "(", ")", "\"", "&amp;",
+                                         "&lt;", "&gt;", "\u00ab", "\u00bb", "\u3000", "\u2028", "x-\n", "\u00c2",
+                                         "\u4e2d", "$", "%", "~", "`", "{", "\x1c", "\r"};
+  for (int trial = 0; trial < 100000; ++trial) {
+    std::string line;
+    const size_t len = next() % 40;
+    for (size_t i = 0; i < len; ++i) {
+      const auto& u = (next() & 1) ? units : more;
+      line += u[next() % u.size()];
+    }
+    ASSERT_EQ(fused_tokens(TokenizerKind::k13a, line), reference_tokens(TokenizerKind::k13a, line))
+        << "line: '" << line << "'";
+  }
+  for (TokenizerKind k : {TokenizerKind::kIntl, TokenizerKind::kZh, TokenizerKind::kChar, TokenizerKind::kNone}) {
+    for (const char* line : {"Hello, world! It's 3.14 or 1,000.", "他说：“你好！”2020年 a\u00a0b", "", "  "}) {
+      EXPECT_EQ(fused_tokens(k, line), reference_tokens(k, line)) << tokenizer_name(k) << ": " << line;
+    }
+  }
+}
+
 TEST(Tokenizer, CharAndNone) {
   EXPECT_EQ(tok(TokenizerKind::kChar, "e\u0301 ab"), "e \u0301 a b");
   EXPECT_EQ(tok(TokenizerKind::kNone, "a  b\t"), "a  b");
