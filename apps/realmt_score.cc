@@ -15,13 +15,14 @@ int main(int argc, char** argv) {
   using namespace realmt;
   try {
     search::ScoreCliOptions o;
-    OptionSet set("realmt-score", "Score sentence pairs or rescore an n-best list with realmt models");
+    OptionSet set("realmt-score",
+                  "Score sentence pairs or rescore an n-best list with realmt models");
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
     o.validate();
     if (o.model.cpu_threads > 0) set_num_threads(o.model.cpu_threads);
-    const search::Translator translator =
-        search::Translator::load(o.model.models, o.model.vocab(), search::parse_decode_device(o.model.devices));
+    const search::Translator translator = search::Translator::load(
+        o.model.models, o.model.vocab(), search::parse_decode_device(o.model.devices));
     const search::Scorer scorer(translator.models());
     std::ofstream file;
     if (o.output != "-") {

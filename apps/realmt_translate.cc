@@ -19,13 +19,14 @@ int main(int argc, char** argv) {
   using namespace realmt;
   try {
     search::TranslateOptions o;
-    OptionSet set("realmt-translate", "Translate text with a realmt model (or an ensemble) by batched beam search");
+    OptionSet set("realmt-translate",
+                  "Translate text with a realmt model (or an ensemble) by batched beam search");
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
     o.validate();
     if (o.model.cpu_threads > 0) set_num_threads(o.model.cpu_threads);
-    const search::Translator translator =
-        search::Translator::load(o.model.models, o.model.vocab(), search::parse_decode_device(o.model.devices));
+    const search::Translator translator = search::Translator::load(
+        o.model.models, o.model.vocab(), search::parse_decode_device(o.model.devices));
     const search::SearchOptions so = o.search();
     data::LineReader reader(o.input);
     std::ofstream file;
@@ -52,7 +53,8 @@ int main(int argc, char** argv) {
       for (size_t i = 0; i < result.size(); ++i) {
         const size_t id = done + i;
         if (o.n_best) {
-          for (const auto& h : result[i]) out << search::format_nbest(id, h.text, h.hyp, so.alignment) << '\n';
+          for (const auto& h : result[i])
+            out << search::format_nbest(id, h.text, h.hyp, so.alignment) << '\n';
         } else {
           out << result[i][0].text;
           if (so.alignment != search::AlignmentKind::kNone)
@@ -64,19 +66,23 @@ int main(int argc, char** argv) {
       out.flush();
       REALMT_CHECK(out.good(), "output: writing {} failed", o.output);
       done += result.size();
-      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double secs =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (!o.quiet && secs - last_report >= 5.0) {
-        std::fprintf(stderr, "realmt-translate: %zu sentences, %zu target tokens, %.1f target tokens/s\n", done,
-                     tokens, tokens / secs);
+        std::fprintf(stderr,
+                     "realmt-translate: %zu sentences, %zu target tokens, %.1f target tokens/s\n",
+                     done, tokens, tokens / secs);
         last_report = secs;
       }
     }
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!o.quiet)
-      std::fprintf(stderr,
-                   "realmt-translate: translated %zu sentences (%zu target tokens, eos included) in %.2f s: "
-                   "%.1f target tokens/s, beam %d\n",
-                   done, tokens, secs, secs > 0 ? tokens / secs : 0.0, o.beam_size);
+      std::fprintf(
+          stderr,
+          "realmt-translate: translated %zu sentences (%zu target tokens, eos included) in %.2f s: "
+          "%.1f target tokens/s, beam %d\n",
+          done, tokens, secs, secs > 0 ? tokens / secs : 0.0, o.beam_size);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "realmt-translate: error: " << e.what() << "\n";

@@ -21,7 +21,8 @@ std::string architecture(models::ModelConfig c) {
 
 }  // namespace
 
-AverageReport average_checkpoints(const std::vector<std::string>& inputs, const std::string& output) {
+AverageReport average_checkpoints(const std::vector<std::string>& inputs,
+                                  const std::string& output) {
   REALMT_CHECK(!inputs.empty(), "realmt-average: give the checkpoints to average");
   for (const std::string& in : inputs)
     REALMT_CHECK(std::filesystem::absolute(in) != std::filesystem::absolute(output),
@@ -34,26 +35,32 @@ AverageReport average_checkpoints(const std::vector<std::string>& inputs, const 
   for (size_t i = 0; i < inputs.size(); ++i) {
     const std::string& path = inputs[i];
     REALMT_CHECK(architecture(read_model_config(path)) == arch,
-                 "{} has another architecture than {} (compare their realmt.config metadata); only checkpoints of "
-                 "one model can be averaged", path, inputs[0]);
+                 "{} has another architecture than {} (compare their realmt.config metadata); only "
+                 "checkpoints of "
+                 "one model can be averaged",
+                 path, inputs[0]);
     const models::SafetensorsFile f = models::load_safetensors(path);
     if (i == 0) {
       metadata = f.metadata;
       names = f.names;
       for (const std::string& n : names) {
         const models::SafetensorsEntry& e = f.entry(n);
-        REALMT_CHECK(is_floating(e.dtype), "{}: tensor {} holds {}; only floating tensors can be averaged", path, n,
+        REALMT_CHECK(is_floating(e.dtype),
+                     "{}: tensor {} holds {}; only floating tensors can be averaged", path, n,
                      e.dtype);
         dtypes.push_back(e.dtype);
         sums.push_back(Tensor::zeros(e.shape, DType::kF64));
       }
     }
-    REALMT_CHECK(f.size() == names.size(), "{} holds {} tensors, {} holds {}", path, f.size(), inputs[0], names.size());
+    REALMT_CHECK(f.size() == names.size(), "{} holds {} tensors, {} holds {}", path, f.size(),
+                 inputs[0], names.size());
     for (size_t t = 0; t < names.size(); ++t) {
-      REALMT_CHECK(f.contains(names[t]), "{} lacks tensor {} (present in {})", path, names[t], inputs[0]);
+      REALMT_CHECK(f.contains(names[t]), "{} lacks tensor {} (present in {})", path, names[t],
+                   inputs[0]);
       const models::SafetensorsEntry& e = f.entry(names[t]);
-      REALMT_CHECK(e.shape == sums[t].shape() && e.dtype == dtypes[t], "{}: tensor {} is {} {}, in {} it is {} {}",
-                   path, names[t], e.dtype, e.shape, inputs[0], dtypes[t], sums[t].shape());
+      REALMT_CHECK(e.shape == sums[t].shape() && e.dtype == dtypes[t],
+                   "{}: tensor {} is {} {}, in {} it is {} {}", path, names[t], e.dtype, e.shape,
+                   inputs[0], dtypes[t], sums[t].shape());
       ops::add_(sums[t], ops::cast(f.get(names[t]), DType::kF64));
     }
   }

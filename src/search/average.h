@@ -16,6 +16,7 @@ struct AverageReport {
   size_t elements = 0;
 };
 
-AverageReport average_checkpoints(const std::vector<std::string>& inputs, const std::string& output);
+AverageReport average_checkpoints(const std::vector<std::string>& inputs,
+                                  const std::string& output);
 
 }  // namespace realmt::search

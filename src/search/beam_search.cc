@@ -28,9 +28,9 @@ struct Live {
 };
 
 struct Sentence {
-  size_t index = 0;     // position in the input
-  int slots = 0;        // beam slots left
-  int64_t limit = 1;    // output length limit L (eos included)
+  size_t index = 0;   // position in the input
+  int slots = 0;      // beam slots left
+  int64_t limit = 1;  // output length limit L (eos included)
   int64_t source_len = 0;
   std::vector<Live> live;
   std::vector<Hypothesis> finished;
@@ -46,17 +46,20 @@ struct Expansion {
 
 }  // namespace
 
-BeamSearch::BeamSearch(std::vector<const models::Transformer*> models) : models_(std::move(models)) {
+BeamSearch::BeamSearch(std::vector<const models::Transformer*> models)
+    : models_(std::move(models)) {
   REALMT_CHECK(!models_.empty(), "beam search needs at least one model");
   vocab_size_ = models_[0]->config().vocab_size;
   for (size_t m = 1; m < models_.size(); ++m)
     REALMT_CHECK(models_[m]->config().vocab_size == vocab_size_,
-                 "models: ensemble member {} has a vocabulary of {} pieces, member 0 has {}; an ensemble needs one "
-                 "shared vocabulary", m, models_[m]->config().vocab_size, vocab_size_);
+                 "models: ensemble member {} has a vocabulary of {} pieces, member 0 has {}; an "
+                 "ensemble needs one "
+                 "shared vocabulary",
+                 m, models_[m]->config().vocab_size, vocab_size_);
 }
 
-std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::vector<int32_t>>& sources,
-                                                        const SearchOptions& o) const {
+std::vector<std::vector<Hypothesis>> BeamSearch::search(
+    const std::vector<std::vector<int32_t>>& sources, const SearchOptions& o) const {
   o.validate(models_.size());
   std::vector<std::vector<Hypothesis>> results(sources.size());
   if (sources.empty()) return results;
@@ -73,7 +76,8 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
   for (int64_t b = 0; b < B; ++b) {
     for (size_t j = 0; j < sources[b].size(); ++j) {
       const int32_t id = sources[b][j];
-      REALMT_CHECK(id >= 0 && id < V, "source sentence {} holds id {} outside the vocabulary (size {})", b, id, V);
+      REALMT_CHECK(id >= 0 && id < V,
+                   "source sentence {} holds id {} outside the vocabulary (size {})", b, id, V);
       src[b * S + j] = id;
     }
     src[b * S + sources[b].size()] = data::kEosId;
@@ -89,14 +93,15 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
   }
   const Tensor src_tensor = Tensor::from_vector(src, {B, S});
   std::vector<std::unique_ptr<DecoderSession>> sessions;
-  for (const auto* m : models_) sessions.push_back(std::make_unique<DecoderSession>(*m, src_tensor, o.use_cache));
+  for (const auto* m : models_)
+    sessions.push_back(std::make_unique<DecoderSession>(*m, src_tensor, o.use_cache));
   const bool want_alignment = o.alignment != AlignmentKind::kNone;
 
   // Token bias: forbidden ids -inf, word penalty on the others.
   std::vector<float> bias_host(V, static_cast<float>(-o.word_penalty));
   bias_host[data::kPadId] = bias_host[data::kBosId] = kNegInf;
   if (!o.allow_unk && V > data::kUnkId) bias_host[data::kUnkId] = kNegInf;
-  Tensor bias;
+  Tensor bias, bias_no_eos;  // the latter before min_length
 
   std::vector<size_t> active(B);  // sentences in the batch, in row order
   for (int64_t b = 0; b < B; ++b) active[b] = static_cast<size_t>(b);
@@ -114,9 +119,14 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
     if (M > 1 || weights[0] != 1.0) {
       combined = ops::mul(logp[0], Tensor::full({1}, weights[0], DType::kF32, dev));
       for (size_t m = 1; m < M; ++m)
-        combined = ops::add(combined, ops::mul(logp[m], Tensor::full({1}, weights[m], DType::kF32, dev)));
+        combined =
+            ops::add(combined, ops::mul(logp[m], Tensor::full({1}, weights[m], DType::kF32, dev)));
     }
-    if (!bias.defined()) bias = Tensor::from_vector(bias_host, {1, V}).to(dev);
+    if (!bias.defined()) {
+      bias = Tensor::from_vector(bias_host, {1, V}).to(dev);
+      bias_host[data::kEosId] = kNegInf;
+      bias_no_eos = Tensor::from_vector(bias_host, {1, V}).to(dev);
+    }
 
     // Selection: per sentence its best `slots` expansions (or, at its length limit, eos only).
     std::vector<Expansion> chosen;
@@ -136,8 +146,11 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
       std::vector<float> cost(N, kNegInf);  // dummy rows stay -inf
       for (size_t p = 0; p < active.size(); ++p)
         for (const Live& h : sent[active[p]].live) cost[h.row] = static_cast<float>(h.cost);
-      const Tensor scores = ops::add(ops::add(combined, bias), Tensor::from_vector(cost, {N, 1}).to(dev));
-      auto [v, i] = ops::topk(scores.reshape({static_cast<int64_t>(active.size()), k_rows * V}), top);
+      const Tensor& token_bias = t < o.min_length ? bias_no_eos : bias;
+      const Tensor scores =
+          ops::add(ops::add(combined, token_bias), Tensor::from_vector(cost, {N, 1}).to(dev));
+      auto [v, i] =
+          ops::topk(scores.reshape({static_cast<int64_t>(active.size()), k_rows * V}), top);
       values = v.to_vector<float>();
       indices = i.to_vector<int32_t>();
     }
@@ -166,7 +179,9 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
     std::vector<int32_t> flat(chosen.size());
     for (size_t c = 0; c < chosen.size(); ++c) flat[c] = chosen[c].flat;
     const Tensor flat_t = Tensor::from_vector(flat, {static_cast<int64_t>(flat.size())}).to(dev);
-    auto gather = [&](const Tensor& x) { return ops::index_select(x.reshape({N * V}), 0, flat_t).to_vector<float>(); };
+    auto gather = [&](const Tensor& x) {
+      return ops::index_select(x.reshape({N * V}), 0, flat_t).to_vector<float>();
+    };
     const std::vector<float> lp = gather(combined);
     std::vector<std::vector<float>> lp_model(M);
     for (size_t m = 0; m < M; ++m) lp_model[m] = M == 1 ? lp : gather(logp[m]);
@@ -218,8 +233,9 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
       s.slots -= finished_now;
       s.live = std::move(next[idx]);
       if (s.slots <= 0 || s.live.empty()) {
-        std::stable_sort(s.finished.begin(), s.finished.end(),
-                         [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+        std::stable_sort(
+            s.finished.begin(), s.finished.end(),
+            [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
         if (static_cast<int>(s.finished.size()) > o.n_best) s.finished.resize(o.n_best);
         results[s.index] = std::move(s.finished);
         s.live.clear();
@@ -238,11 +254,13 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
         rows[p * k_next + j] = h.row;
         last[p * k_next + j] = h.tokens.back();
       }
-      for (size_t j = 0; j < s.live.size(); ++j) s.live[j].row = static_cast<int32_t>(p * k_next + j);
+      for (size_t j = 0; j < s.live.size(); ++j)
+        s.live[j].row = static_cast<int32_t>(p * k_next + j);
     }
     const bool same_sources = still == active && k_next == k_rows;
     bool identity = same_sources;
-    for (size_t r = 0; identity && r < rows.size(); ++r) identity = rows[r] == static_cast<int32_t>(r);
+    for (size_t r = 0; identity && r < rows.size(); ++r)
+      identity = rows[r] == static_cast<int32_t>(r);
     if (!identity)
       for (auto& session : sessions) session->reorder(rows, same_sources);
     active = std::move(still);

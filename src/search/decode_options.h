@@ -36,12 +36,12 @@ struct TranslateOptions {
   double word_penalty = 0.0;
   double max_length_factor = 3.0;
   int64_t max_length = 1000;
-  bool n_best = false;       // print the whole beam as a Moses-style n-best list
+  bool n_best = false;  // print the whole beam as a Moses-style n-best list
   std::string alignment = "none";
   bool allow_unk = false;
   int64_t mini_batch_words = 0;
-  int64_t maxi_batch = 10;   // mini-batches read and length-sorted together
-  bool quiet = false;        // no progress and summary lines on stderr
+  int64_t maxi_batch = 10;  // mini-batches read and length-sorted together
+  bool quiet = false;       // no progress and summary lines on stderr
   void declare(OptionSet& o);
   void validate() const;
   SearchOptions search() const;
@@ -52,10 +52,10 @@ struct ScoreCliOptions {
   ModelOptions model;
   std::vector<std::string> train_sets;  // source file and target file (or n-best list)
   std::string output = "-";
-  bool n_best = false;                  // the target file is an n-best list to rescore
-  std::string n_best_feature = "Score"; // feature name appended to each n-best line
-  std::string summary;                  // "" (per-sentence scores) | perplexity | ce-sum | ce-mean-words
-  bool word_scores = false;             // also print every target token's log-probability
+  bool n_best = false;                   // the target file is an n-best list to rescore
+  std::string n_best_feature = "Score";  // feature name appended to each n-best line
+  std::string summary;       // "" (per-sentence scores) | perplexity | ce-sum | ce-mean-words
+  bool word_scores = false;  // also print every target token's log-probability
   double normalize = 0.0;
   double word_penalty = 0.0;
   void declare(OptionSet& o);

@@ -1,8 +1,8 @@
 #include "search/decoder_session.h"
 
 #include "data/vocab.h"
-#include "ops/index_select.h"
 #include "ops/cast.h"
+#include "ops/index_select.h"
 #include "ops/slice.h"
 #include "ops/softmax.h"
 
@@ -12,8 +12,10 @@ DecoderSession::DecoderSession(const models::Transformer& model, const Tensor& s
     : model_(model), use_cache_(use_cache), source_length_(src.dim(1)) {
   graph::NoGradGuard no_grad;
   models::Encoded enc = model_.encode(src, models::ForwardContext{});
-  if (use_cache_) state_ = model_.start(enc);
-  else enc_ = enc;
+  if (use_cache_)
+    state_ = model_.start(enc);
+  else
+    enc_ = enc;
 }
 
 Tensor DecoderSession::step(const std::vector<int32_t>& last_tokens) {
@@ -22,13 +24,15 @@ Tensor DecoderSession::step(const std::vector<int32_t>& last_tokens) {
   if (use_cache_) return model_.step(state_, Tensor::from_vector(last_tokens, {n}));
   // No cache: the full causal decoder over <s> y_1 .. y_t, then the last position only.
   if (prefix_.empty()) prefix_.assign(n, {});
-  REALMT_ASSERT(static_cast<int64_t>(prefix_.size()) == n, "prefix rows {} vs tokens {}", prefix_.size(), n);
+  REALMT_ASSERT(static_cast<int64_t>(prefix_.size()) == n, "prefix rows {} vs tokens {}",
+                prefix_.size(), n);
   for (int64_t r = 0; r < n; ++r) prefix_[r].push_back(last_tokens[r]);
   const int64_t t = static_cast<int64_t>(prefix_[0].size());
   std::vector<int32_t> flat;
   flat.reserve(n * t);
   for (const auto& p : prefix_) flat.insert(flat.end(), p.begin(), p.end());
-  const graph::Var h = model_.decode(enc_, Tensor::from_vector(flat, {n, t}), models::ForwardContext{});
+  const graph::Var h =
+      model_.decode(enc_, Tensor::from_vector(flat, {n, t}), models::ForwardContext{});
   const graph::Var last(ops::slice(h.value(), 1, t - 1, t));  // [N, 1, D]
   return ops::log_softmax(model_.logits(last).value().reshape({n, model_.config().vocab_size}));
 }
@@ -37,9 +41,11 @@ void DecoderSession::reorder(const std::vector<int32_t>& rows, bool same_sources
   graph::NoGradGuard no_grad;
   const Tensor idx = Tensor::from_vector(rows, {static_cast<int64_t>(rows.size())});
   if (use_cache_) {
-    // Before the first step there is no target-side state: only the source rows move.
-    if (same_sources) model_.reorder_beams(state_, idx);
-    else model_.reorder(state_, idx);
+    // Beam moves gather the target-side caches only; a new set of sentences gathers all.
+    if (same_sources)
+      model_.reorder_beams(state_, idx);
+    else
+      model_.reorder(state_, idx);
     return;
   }
   if (!same_sources) {
@@ -63,7 +69,8 @@ std::vector<float> DecoderSession::cross_attention() const {
   const float* src = host.data<float>();
   for (int64_t r = 0; r < n; ++r)
     for (int64_t k = 0; k < h; ++k)
-      for (int64_t j = 0; j < s; ++j) out[r * s + j] += src[(r * h + k) * s + j] / static_cast<float>(h);
+      for (int64_t j = 0; j < s; ++j)
+        out[r * s + j] += src[(r * h + k) * s + j] / static_cast<float>(h);
   return out;
 }
 

@@ -32,8 +32,8 @@ class DecoderSession {
   const models::Transformer& model_;
   bool use_cache_;
   int64_t source_length_ = 0;
-  models::DecoderState state_;              // use_cache
-  models::Encoded enc_;                     // !use_cache: encoder output rows per hypothesis
+  models::DecoderState state_;                // use_cache
+  models::Encoded enc_;                       // !use_cache: encoder output rows per hypothesis
   std::vector<std::vector<int32_t>> prefix_;  // !use_cache: <s> y_1 .. y_t per row
 };
 

@@ -9,12 +9,15 @@
 namespace realmt::search {
 
 models::ModelConfig read_model_config(const std::string& path) {
-  REALMT_CHECK(std::filesystem::exists(path), "model not found: {}; train one with realmt-train", path);
+  REALMT_CHECK(std::filesystem::exists(path), "model not found: {}; train one with realmt-train",
+               path);
   const models::SafetensorsFile f = models::load_safetensors(path);
   const auto it = f.metadata.find(models::kConfigKey);
   REALMT_CHECK(it != f.metadata.end(),
-               "{} has no '{}' metadata, so it is not a realmt model checkpoint (write one with realmt-train, "
-               "realmt-init or realmt-average)", path, models::kConfigKey);
+               "{} has no '{}' metadata, so it is not a realmt model checkpoint (write one with "
+               "realmt-train, "
+               "realmt-init or realmt-average)",
+               path, models::kConfigKey);
   return models::ModelConfig::from_yaml(it->second, path + " (" + models::kConfigKey + ")");
 }
 
@@ -25,14 +28,17 @@ std::unique_ptr<models::Transformer> load_model(const std::string& path, Device 
   return model;
 }
 
-void check_vocab_matches(const data::Vocab& vocab, const models::Transformer& model, const std::string& model_path) {
+void check_vocab_matches(const data::Vocab& vocab, const models::Transformer& model,
+                         const std::string& model_path) {
   REALMT_CHECK(vocab.size() == model.config().vocab_size,
-               "vocabulary {} has {} pieces but model {} was trained with {}; pass the .spm the model was trained with",
+               "vocabulary {} has {} pieces but model {} was trained with {}; pass the .spm the "
+               "model was trained with",
                vocab.path(), vocab.size(), model_path, model.config().vocab_size);
 }
 
 Device parse_decode_device(const std::vector<std::string>& devices) {
-  REALMT_CHECK(devices.size() <= 1, "devices: decoding runs on one device a process, got {}", devices.size());
+  REALMT_CHECK(devices.size() <= 1, "devices: decoding runs on one device a process, got {}",
+               devices.size());
   if (devices.empty() || devices[0].empty() || devices[0] == "cpu") return Device::cpu();
   const std::string& d = devices[0];
   return parse_device(std::isdigit(static_cast<unsigned char>(d[0])) ? "cuda:" + d : d);

@@ -17,7 +17,8 @@ models::ModelConfig read_model_config(const std::string& path);
 // Builds the model from its stored config and loads its weights onto `device`.
 std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device);
 // Throws naming both files when the vocabulary does not have the model's number of pieces.
-void check_vocab_matches(const data::Vocab& vocab, const models::Transformer& model, const std::string& model_path);
+void check_vocab_matches(const data::Vocab& vocab, const models::Transformer& model,
+                         const std::string& model_path);
 // "" or "cpu": the CPU; "0" or "cuda:0": that GPU (the `devices` option's first entry).
 Device parse_decode_device(const std::vector<std::string>& devices);
 

@@ -46,7 +46,8 @@ std::string format_features(const std::vector<double>& model_log_probs) {
   return out;
 }
 
-std::string format_nbest(size_t id, const std::string& text, const Hypothesis& h, AlignmentKind kind) {
+std::string format_nbest(size_t id, const std::string& text, const Hypothesis& h,
+                         AlignmentKind kind) {
   std::string out = std::to_string(id) + " ||| " + text;
   if (kind != AlignmentKind::kNone) out += " ||| " + format_alignment(h, kind);
   return out + " ||| " + format_features(h.model_log_probs) + " ||| " + format_number(h.score);
@@ -57,16 +58,19 @@ NBestEntry parse_nbest(const std::string& line, const std::string& where) {
   size_t begin = 0;
   for (;;) {
     const size_t sep = line.find(" ||| ", begin);
-    fields.push_back(line.substr(begin, sep == std::string::npos ? std::string::npos : sep - begin));
+    fields.push_back(
+        line.substr(begin, sep == std::string::npos ? std::string::npos : sep - begin));
     if (sep == std::string::npos) break;
     begin = sep + 5;
   }
-  REALMT_CHECK(fields.size() >= 4, "{}: an n-best line has 'id ||| text ||| features ||| score', got {} fields",
-               where, fields.size());
+  REALMT_CHECK(fields.size() >= 4,
+               "{}: an n-best line has 'id ||| text ||| features ||| score', got {} fields", where,
+               fields.size());
   NBestEntry e;
   char* end = nullptr;
   const unsigned long long id = std::strtoull(fields[0].c_str(), &end, 10);
-  REALMT_CHECK(!fields[0].empty() && *end == '\0', "{}: n-best id '{}' is not a number", where, fields[0]);
+  REALMT_CHECK(!fields[0].empty() && *end == '\0', "{}: n-best id '{}' is not a number", where,
+               fields[0]);
   e.id = static_cast<size_t>(id);
   e.text = fields[1];
   e.extra.assign(fields.begin() + 2, fields.end() - 2);

@@ -21,7 +21,8 @@ namespace realmt::search {
 
 std::string format_alignment(const Hypothesis& h, AlignmentKind kind);
 std::string format_features(const std::vector<double>& model_log_probs);  // "F0= -1.5 F1= -2"
-std::string format_nbest(size_t id, const std::string& text, const Hypothesis& h, AlignmentKind kind);
+std::string format_nbest(size_t id, const std::string& text, const Hypothesis& h,
+                         AlignmentKind kind);
 // Shortest text that reads back as the same double.
 std::string format_number(double x);
 
@@ -33,7 +34,8 @@ struct NBestEntry {
   std::string features;
   std::string score;
 };
-// Throws naming `where` (file:line) when the line is not "id ||| text ||| ... ||| features ||| score".
+// Throws naming `where` (file:line) when the line is not "id ||| text ||| ... ||| features |||
+// score".
 NBestEntry parse_nbest(const std::string& line, const std::string& where);
 std::string format_nbest(const NBestEntry& e);
 

@@ -11,7 +11,8 @@ double ScoreSummary::perplexity() const {
   return std::exp(-log_prob / static_cast<double>(std::max<int64_t>(target_tokens, 1)));
 }
 
-ScoreSummary score_files(const ScoreCliOptions& o, const Scorer& scorer, const data::Vocab& vocab, std::ostream& out) {
+ScoreSummary score_files(const ScoreCliOptions& o, const Scorer& scorer, const data::Vocab& vocab,
+                         std::ostream& out) {
   const std::vector<std::string> src_lines = data::read_lines(o.train_sets[0]);
   const std::vector<std::string> tgt_lines = data::read_lines(o.train_sets[1]);
   std::vector<std::vector<int32_t>> src, tgt;
@@ -22,14 +23,14 @@ ScoreSummary score_files(const ScoreCliOptions& o, const Scorer& scorer, const d
     for (size_t i = 0; i < tgt_lines.size(); ++i) {
       const std::string where = o.train_sets[1] + ":" + std::to_string(i + 1);
       nbest.push_back(parse_nbest(tgt_lines[i], where));
-      REALMT_CHECK(nbest.back().id < src_lines.size(), "{}: n-best id {} but {} has {} lines", where,
-                   nbest.back().id, o.train_sets[0], src_lines.size());
+      REALMT_CHECK(nbest.back().id < src_lines.size(), "{}: n-best id {} but {} has {} lines",
+                   where, nbest.back().id, o.train_sets[0], src_lines.size());
       src.push_back(encoded[nbest.back().id]);
       tgt.push_back(vocab.encode(nbest.back().text));
     }
   } else {
-    REALMT_CHECK(src_lines.size() == tgt_lines.size(), "train-sets: {} has {} lines but {} has {}", o.train_sets[0],
-                 src_lines.size(), o.train_sets[1], tgt_lines.size());
+    REALMT_CHECK(src_lines.size() == tgt_lines.size(), "train-sets: {} has {} lines but {} has {}",
+                 o.train_sets[0], src_lines.size(), o.train_sets[1], tgt_lines.size());
     for (size_t i = 0; i < src_lines.size(); ++i) {
       src.push_back(vocab.encode(src_lines[i]));
       tgt.push_back(vocab.encode(tgt_lines[i]));
@@ -60,10 +61,14 @@ ScoreSummary score_files(const ScoreCliOptions& o, const Scorer& scorer, const d
       out << '\n';
     }
   }
-  if (o.summary == "perplexity") out << format_number(sum.perplexity()) << '\n';
-  else if (o.summary == "ce-sum") out << format_number(-sum.log_prob) << '\n';
+  if (o.summary == "perplexity")
+    out << format_number(sum.perplexity()) << '\n';
+  else if (o.summary == "ce-sum")
+    out << format_number(-sum.log_prob) << '\n';
   else if (o.summary == "ce-mean-words")
-    out << format_number(-sum.log_prob / static_cast<double>(std::max<int64_t>(sum.target_tokens, 1))) << '\n';
+    out << format_number(-sum.log_prob /
+                         static_cast<double>(std::max<int64_t>(sum.target_tokens, 1)))
+        << '\n';
   return sum;
 }
 

@@ -16,7 +16,7 @@ struct ScoreSummary {
   double perplexity() const;  // exp(-log_prob / target_tokens)
 };
 
-ScoreSummary score_files(const ScoreCliOptions& options, const Scorer& scorer, const data::Vocab& vocab,
-                         std::ostream& out);
+ScoreSummary score_files(const ScoreCliOptions& options, const Scorer& scorer,
+                         const data::Vocab& vocab, std::ostream& out);
 
 }  // namespace realmt::search

@@ -25,11 +25,14 @@ Scorer::Scorer(std::vector<const models::Transformer*> models) : models_(std::mo
 }
 
 std::vector<PairScore> Scorer::score(const std::vector<std::vector<int32_t>>& sources,
-                                     const std::vector<std::vector<int32_t>>& targets, const ScoreOptions& o) const {
-  REALMT_CHECK(sources.size() == targets.size(), "{} source sentences but {} targets", sources.size(), targets.size());
+                                     const std::vector<std::vector<int32_t>>& targets,
+                                     const ScoreOptions& o) const {
+  REALMT_CHECK(sources.size() == targets.size(), "{} source sentences but {} targets",
+               sources.size(), targets.size());
   REALMT_CHECK(o.mini_batch > 0, "mini-batch must be positive, got {}", o.mini_batch);
   const size_t M = models_.size();
-  REALMT_CHECK(o.weights.empty() || o.weights.size() == M, "weights: {} given for {} models", o.weights.size(), M);
+  REALMT_CHECK(o.weights.empty() || o.weights.size() == M, "weights: {} given for {} models",
+               o.weights.size(), M);
   const std::vector<double> w = o.weights.empty() ? std::vector<double>(M, 1.0) : o.weights;
   const int64_t V = models_[0]->config().vocab_size;
   std::vector<PairScore> out(sources.size());
@@ -52,7 +55,8 @@ std::vector<PairScore> Scorer::score(const std::vector<std::vector<int32_t>>& so
       const auto& s = sources[order[begin + r]];
       const auto& t = targets[order[begin + r]];
       for (size_t j = 0; j < s.size(); ++j) {
-        REALMT_CHECK(s[j] >= 0 && s[j] < V, "source id {} outside the vocabulary (size {})", s[j], V);
+        REALMT_CHECK(s[j] >= 0 && s[j] < V, "source id {} outside the vocabulary (size {})", s[j],
+                     V);
         src[r * S + j] = s[j];
       }
       src[r * S + s.size()] = data::kEosId;
@@ -68,10 +72,13 @@ std::vector<PairScore> Scorer::score(const std::vector<std::vector<int32_t>>& so
     for (size_t m = 0; m < M; ++m) {
       const models::Transformer& model = *models_[m];
       const models::Encoded enc = model.encode(src_t, models::ForwardContext{});
-      Tensor logp = ops::log_softmax(model.logits(model.decode(enc, in_t, models::ForwardContext{})).value());
+      Tensor logp =
+          ops::log_softmax(model.logits(model.decode(enc, in_t, models::ForwardContext{})).value());
       if (logp.dtype() != DType::kF32) logp = ops::cast(logp, DType::kF32);
-      const Tensor idx = Tensor::from_vector(flat, {static_cast<int64_t>(flat.size())}).to(logp.device());
-      const std::vector<float> lp = ops::index_select(logp.reshape({b * T * V}), 0, idx).to_vector<float>();
+      const Tensor idx =
+          Tensor::from_vector(flat, {static_cast<int64_t>(flat.size())}).to(logp.device());
+      const std::vector<float> lp =
+          ops::index_select(logp.reshape({b * T * V}), 0, idx).to_vector<float>();
       size_t k = 0;
       for (int64_t r = 0; r < b; ++r) {
         PairScore& p = out[order[begin + r]];
@@ -91,8 +98,8 @@ std::vector<PairScore> Scorer::score(const std::vector<std::vector<int32_t>>& so
     PairScore& p = out[i];
     p.log_prob = 0.0;
     for (size_t m = 0; m < M; ++m) p.log_prob += w[m] * p.model_log_probs[m];
-    p.score = normalized_score(p.log_prob, static_cast<int64_t>(p.token_log_probs.size()), o.normalize,
-                               o.word_penalty);
+    p.score = normalized_score(p.log_prob, static_cast<int64_t>(p.token_log_probs.size()),
+                               o.normalize, o.word_penalty);
   }
   return out;
 }

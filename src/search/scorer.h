@@ -12,7 +12,7 @@
 namespace realmt::search {
 
 struct ScoreOptions {
-  double normalize = 0.0;       // score = (log_prob - word_penalty * n) / n^normalize, n with eos
+  double normalize = 0.0;  // score = (log_prob - word_penalty * n) / n^normalize, n with eos
   double word_penalty = 0.0;
   std::vector<double> weights;  // one per model; empty: 1 for every model
   int64_t mini_batch = 32;      // pairs per forward pass
@@ -32,7 +32,8 @@ class Scorer {
   // sources[i], targets[i]: subword ids without eos (eos is appended to both). Results in
   // input order; pairs are batched by length inside.
   std::vector<PairScore> score(const std::vector<std::vector<int32_t>>& sources,
-                               const std::vector<std::vector<int32_t>>& targets, const ScoreOptions& options) const;
+                               const std::vector<std::vector<int32_t>>& targets,
+                               const ScoreOptions& options) const;
 
  private:
   std::vector<const models::Transformer*> models_;

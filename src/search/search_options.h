@@ -10,7 +10,8 @@
 // Length. A translation has at most L = max(1, min(max_length, floor(max_length_factor * S)))
 // tokens, its eos included, where S counts the source tokens and the source's eos. At the L-th
 // token only eos is allowed, so every hypothesis ends with eos. pad and <s> are never produced;
-// <unk> only with allow_unk.
+// <unk> only with allow_unk. With min_length m, eos is allowed from the (m+1)-th token on
+// (min_length = max_length - 1 fixes every output's length: the benchmarks use it).
 //
 // Beam (Marian's shrinking beam). Each sentence starts with `beam_size` slots. Every step
 // takes the sentence's best `slots` expansions; those ending in eos are finished and give up
@@ -33,10 +34,11 @@ struct SearchOptions {
   double word_penalty = 0.0;       // subtracted once per target token (eos included)
   double max_length_factor = 3.0;  // output length limit relative to the source length
   int64_t max_length = 1000;       // absolute output length limit in tokens (eos included)
-  int n_best = 1;                  // hypotheses returned per sentence (1 <= n_best <= beam_size)
-  bool allow_unk = false;          // whether <unk> may be produced
+  int64_t min_length = 0;  // eos is not allowed before this many tokens (the length limit wins)
+  int n_best = 1;          // hypotheses returned per sentence (1 <= n_best <= beam_size)
+  bool allow_unk = false;  // whether <unk> may be produced
   AlignmentKind alignment = AlignmentKind::kNone;  // keep cross-attention rows (first model)
-  std::vector<double> weights;     // one per model; empty: 1 for every model
+  std::vector<double> weights;                     // one per model; empty: 1 for every model
   // false: recompute the decoder over the whole prefix every step instead of using the
   // key/value cache (the benchmark's and the tests' reference; same results).
   bool use_cache = true;
@@ -47,11 +49,11 @@ struct SearchOptions {
 };
 
 struct Hypothesis {
-  std::vector<int32_t> tokens;           // target ids, eos excluded
-  double score = 0.0;                    // score(y), the ranking score
-  double log_prob = 0.0;                 // log_prob(y), ensemble-weighted, eos included
-  std::vector<double> model_log_probs;   // per model: sum_t log p_m(y_t | ..) (n-best F0, F1, ..)
-  std::vector<float> token_log_probs;    // per target token, eos last (ensemble-weighted)
+  std::vector<int32_t> tokens;          // target ids, eos excluded
+  double score = 0.0;                   // score(y), the ranking score
+  double log_prob = 0.0;                // log_prob(y), ensemble-weighted, eos included
+  std::vector<double> model_log_probs;  // per model: sum_t log p_m(y_t | ..) (n-best F0, F1, ..)
+  std::vector<float> token_log_probs;   // per target token, eos last (ensemble-weighted)
   // Cross-attention of the first model's last decoder layer, heads averaged: one row per
   // target token (eos last) over the S source positions (source eos last). Empty unless asked.
   std::vector<std::vector<float>> alignment;

@@ -37,7 +37,8 @@ class Translator {
   // Takes the models (one or more, equal vocabularies, same device) and their vocabulary.
   Translator(std::vector<std::unique_ptr<models::Transformer>> models, data::Vocab vocab);
   // Loads every checkpoint onto `device` and checks each against the vocabulary.
-  static Translator load(const std::vector<std::string>& model_paths, const std::string& vocab_path, Device device);
+  static Translator load(const std::vector<std::string>& model_paths, const std::string& vocab_path,
+                         Device device);
 
   // One batch of subword ids (without eos), as BeamSearch::search.
   std::vector<std::vector<Hypothesis>> translate(const std::vector<std::vector<int32_t>>& sources,
@@ -59,6 +60,7 @@ class Translator {
 
 // Indices of `lengths` grouped into batches: sorted by length (stable), each batch within
 // the limits and never empty.
-std::vector<std::vector<size_t>> make_batches(const std::vector<size_t>& lengths, const BatchingOptions& batching);
+std::vector<std::vector<size_t>> make_batches(const std::vector<size_t>& lengths,
+                                              const BatchingOptions& batching);
 
 }  // namespace realmt::search

@@ -18,7 +18,8 @@ using test::all_targets;
 using test::full_log_prob;
 using test::tiny_model;
 
-const std::vector<std::vector<int32_t>> kBatch{{4}, {5, 6, 4, 4, 5}, {6, 6}, {}, {4, 5, 6}, {5, 5, 5, 4}};
+const std::vector<std::vector<int32_t>> kBatch{{4}, {5, 6, 4, 4, 5}, {6, 6},
+                                               {},  {4, 5, 6},       {5, 5, 5, 4}};
 
 struct Setting {
   double normalize, word_penalty;
@@ -30,19 +31,23 @@ TEST(BeamSearch, FullWidthBeamFindsTheExhaustiveBestAndRanksEverySequence) {
   const std::vector<int32_t> source{4, 5, 6, 5};
   const auto targets = all_targets(3);  // 40 outputs of up to 3 words + eos
   ASSERT_EQ(targets.size(), 40u);
-  for (const Setting& st : {Setting{0.0, 0.0, {1.0}}, Setting{1.0, 0.0, {1.0}}, Setting{0.6, -0.4, {1.0}},
-                            Setting{0.0, 0.0, {0.3, 0.7}}, Setting{1.0, 0.2, {1.0, 1.0}}}) {
+  for (const Setting& st :
+       {Setting{0.0, 0.0, {1.0}}, Setting{1.0, 0.0, {1.0}}, Setting{0.6, -0.4, {1.0}},
+        Setting{0.0, 0.0, {0.3, 0.7}}, Setting{1.0, 0.2, {1.0, 1.0}}}) {
     std::vector<const models::Transformer*> models{m0.get()};
     if (st.weights.size() == 2) models.push_back(m1.get());
     std::map<std::vector<int32_t>, double> want;
     for (const auto& y : targets) {
       double lp = 0;
-      for (size_t m = 0; m < models.size(); ++m) lp += st.weights[m] * full_log_prob(*models[m], source, y);
-      want[y] = normalized_score(lp, static_cast<int64_t>(y.size()) + 1, st.normalize, st.word_penalty);
+      for (size_t m = 0; m < models.size(); ++m)
+        lp += st.weights[m] * full_log_prob(*models[m], source, y);
+      want[y] =
+          normalized_score(lp, static_cast<int64_t>(y.size()) + 1, st.normalize, st.word_penalty);
     }
     std::vector<std::pair<double, std::vector<int32_t>>> ranked;
     for (const auto& [y, s] : want) ranked.push_back({s, y});
-    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::sort(ranked.begin(), ranked.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
     ASSERT_GT(ranked[0].first - ranked[1].first, 1e-4) << "tie at the top: pick other seeds";
 
     SearchOptions o;
@@ -54,7 +59,8 @@ TEST(BeamSearch, FullWidthBeamFindsTheExhaustiveBestAndRanksEverySequence) {
     o.weights = st.weights;
     const auto got = BeamSearch(models).search({source}, o);
     ASSERT_EQ(got.size(), 1u);
-    ASSERT_EQ(got[0].size(), 40u) << "every sequence is reached by a beam as wide as the search space";
+    ASSERT_EQ(got[0].size(), 40u)
+        << "every sequence is reached by a beam as wide as the search space";
     EXPECT_EQ(got[0][0].tokens, ranked[0].second);
     for (size_t i = 0; i < got[0].size(); ++i) {
       const Hypothesis& h = got[0][i];
@@ -92,7 +98,8 @@ TEST(BeamSearch, BatchedEqualsOneSentenceAtATime) {
 
 TEST(BeamSearch, CachedDecodingEqualsRecomputingFromScratch) {
   for (const char* residual : {"none", "sum", "mean"}) {
-    const auto a = tiny_model(21, test::kTinyVocab, residual), b = tiny_model(22, test::kTinyVocab, residual);
+    const auto a = tiny_model(21, test::kTinyVocab, residual),
+               b = tiny_model(22, test::kTinyVocab, residual);
     const BeamSearch search({a.get(), b.get()});
     SearchOptions o;
     o.beam_size = 4;
@@ -124,7 +131,8 @@ TEST(BeamSearch, BeamOneIsGreedyArgmax) {
   for (size_t i = 0; i < kBatch.size(); ++i) {
     std::vector<int32_t> src = kBatch[i];
     src.push_back(3);
-    auto state = model->start(model->encode(Tensor::from_vector(src, {1, int64_t(src.size())}), {}));
+    auto state =
+        model->start(model->encode(Tensor::from_vector(src, {1, int64_t(src.size())}), {}));
     std::vector<int32_t> want;
     int32_t last = 2;
     const int64_t limit = o.output_limit(static_cast<int64_t>(src.size()));
@@ -174,7 +182,8 @@ TEST(BeamSearch, NBestIsSortedAndMatchesTheScorer) {
       EXPECT_NEAR(h.log_prob, p.log_prob, 1e-4);
       for (size_t m = 0; m < 2; ++m) EXPECT_NEAR(h.model_log_probs[m], p.model_log_probs[m], 1e-4);
       ASSERT_EQ(h.token_log_probs.size(), p.token_log_probs.size());
-      for (size_t t = 0; t < p.token_log_probs.size(); ++t) EXPECT_NEAR(h.token_log_probs[t], p.token_log_probs[t], 1e-4);
+      for (size_t t = 0; t < p.token_log_probs.size(); ++t)
+        EXPECT_NEAR(h.token_log_probs[t], p.token_log_probs[t], 1e-4);
     }
 }
 
@@ -193,6 +202,19 @@ TEST(BeamSearch, AlignmentRowsAreDistributionsOverTheSource) {
       for (float p : row) sum += p;
       EXPECT_NEAR(sum, 1.0, 1e-5);
     }
+  }
+}
+
+TEST(BeamSearch, MinLengthAndMaxLengthFixTheOutputLength) {
+  const auto model = tiny_model(51);
+  SearchOptions o;
+  o.beam_size = o.n_best = 4;
+  o.min_length = 3;
+  o.max_length = 4;
+  o.max_length_factor = 10;
+  for (const auto& hyps : BeamSearch({model.get()}).search(kBatch, o)) {
+    ASSERT_EQ(hyps.size(), 4u);
+    for (const Hypothesis& h : hyps) EXPECT_EQ(h.tokens.size(), 3u);
   }
 }
 

@@ -30,7 +30,8 @@ inline std::unique_ptr<models::Transformer> tiny_model(uint64_t seed, int64_t vo
   c.dim_ffn = 32;
   c.dropout = 0.0;
   c.admin_init = "closed-form";
-  c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross = residual;
+  c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross =
+      residual;
   auto m = std::make_unique<models::Transformer>(c);
   m->allocate(Device::cpu());
   m->init(seed);
@@ -46,9 +47,11 @@ inline double full_log_prob(const models::Transformer& model, const std::vector<
   in.insert(in.end(), target.begin(), target.end());
   out.push_back(3);
   const int64_t s = static_cast<int64_t>(src.size()), t = static_cast<int64_t>(in.size());
-  const models::Encoded enc = model.encode(Tensor::from_vector(src, {1, s}), models::ForwardContext{});
+  const models::Encoded enc =
+      model.encode(Tensor::from_vector(src, {1, s}), models::ForwardContext{});
   const Tensor logp = ops::log_softmax(
-      model.logits(model.decode(enc, Tensor::from_vector(in, {1, t}), models::ForwardContext{})).value());
+      model.logits(model.decode(enc, Tensor::from_vector(in, {1, t}), models::ForwardContext{}))
+          .value());
   const int64_t v = model.config().vocab_size;
   double sum = 0;
   for (int64_t j = 0; j < t; ++j) sum += logp.at(j * v + out[j]);
