@@ -142,6 +142,13 @@ void Bleu::set_references(const std::vector<std::vector<std::string>>& refs) {
 
 namespace {
 
+struct BleuEntry {
+  uint64_t key;
+  uint32_t h;  // count in the hypothesis
+  uint32_t r;  // count in the current reference
+  uint32_t m;  // maximum count over the references so far
+};
+
 // Per-thread working memory: no heap allocation per token once warmed up.
 struct BleuWorkspace {
   std::string lowered, bytes, scratch;
@@ -149,6 +156,8 @@ struct BleuWorkspace {
   TokenInterner interner;
   NgramIndexer indexer;
   IdCounts maxref, tmp, hyp;
+  NgramPacker packer;
+  PackedNgramTable<BleuEntry> table;
 };
 
 // One reference's tokens: token j of [first, first + count) spans [ends[j], ends[j + 1]) of bytes.
@@ -201,6 +210,35 @@ void segment_stats(const std::string& hyp_line, const std::vector<RefTokens>& re
   const int order = o.max_ngram_order;
   out[0] = static_cast<double>(hyp_len);
   out[1] = static_cast<double>(closest_len);
+  if (w.packer.init(w.interner.size(), order)) {
+    // Packed keys (NgramPacker): a reference n-gram absent from the hypothesis ends that
+    // position's walk, as no longer n-gram from there can be in the hypothesis either.
+    const auto& hs = w.indexer.symbols(0);
+    const NgramPacker& pk = w.packer;
+    w.table.prepare(hs.size() * static_cast<size_t>(order));
+    pk.for_each(hs, [&](size_t, uint64_t full, int valid) {
+      for (int n = 1; n <= valid; ++n) ++w.table.insert(pk.key(full, n)).h;
+    });
+    for (size_t k = 1; k < nseq; ++k) {
+      if (k > 1) w.table.for_each_used([](BleuEntry& e) { e.r = 0; });
+      pk.for_each(w.indexer.symbols(k), [&](size_t, uint64_t full, int valid) {
+        for (int n = 1; n <= valid; ++n) {
+          BleuEntry* e = w.table.find(pk.key(full, n));
+          if (e == nullptr) break;
+          e->m = std::max(e->m, ++e->r);
+        }
+      });
+    }
+    long long correct[16] = {};
+    w.table.for_each_used([&](BleuEntry& e) { correct[e.key & 15] += std::min(e.h, e.m); });
+    w.table.clear();
+    for (int n = 1; n <= order; ++n) {
+      const auto nn = static_cast<size_t>(n);
+      out[2 + n - 1] = static_cast<double>(correct[n]);
+      out[2 + order + n - 1] = static_cast<double>(hs.size() >= nn ? hs.size() - nn + 1 : 0);
+    }
+    return;
+  }
   w.indexer.begin(w.interner.size());
   for (int n = 1; n <= order; ++n) {
     if (n > 1) w.indexer.next_order();

@@ -1,5 +1,8 @@
 #include "metrics/chrf.h"
 
+#include <algorithm>
+#include <bit>
+
 #include "core/error.h"
 #include "metrics/ngram_index.h"
 #include "metrics/parallel.h"
@@ -98,11 +101,55 @@ void Chrf::set_references(const std::vector<std::vector<std::string>>& refs) {
 
 namespace {
 
+// Dense character ids (0, 1, ... in order of first appearance): a direct table below U+0800,
+// a hash map above.
+class CharIds {
+ public:
+  CharIds() : small_(kSmall, 0) {}
+  uint32_t id(char32_t c) {
+    if (c < kSmall) {
+      uint32_t& v = small_[c];
+      if (v == 0) {
+        v = ++size_;
+        used_.push_back(static_cast<uint16_t>(c));
+      }
+      return v - 1;
+    }
+    const uint32_t d = large_.id(c);
+    if (d == large_ids_.size()) large_ids_.push_back(size_++);
+    return large_ids_[d];
+  }
+  uint32_t size() const { return size_; }
+  void clear() {
+    for (uint16_t c : used_) small_[c] = 0;
+    used_.clear();
+    large_.clear();
+    large_ids_.clear();
+    size_ = 0;
+  }
+
+ private:
+  static constexpr char32_t kSmall = 0x800;
+  std::vector<uint32_t> small_;  // id + 1, 0 = unseen
+  std::vector<uint16_t> used_;
+  DenseIdMap large_;
+  std::vector<uint32_t> large_ids_;
+  uint32_t size_ = 0;
+};
+
+struct ChrfEntry {
+  uint64_t key;
+  uint32_t h;  // count in the hypothesis
+  uint32_t r;  // count in the current reference
+};
+
 struct ChrfWorkspace {
   std::string lowered;
+  CharIds chars;
+  PackedNgramTable<ChrfEntry> table;
+  NgramPacker packer;
   std::vector<char32_t> cps;
   std::vector<std::string_view> words;
-  DenseIdMap char_ids;
   TokenInterner interner;
   NgramIndexer indexer;
   IdCounts hyp, ref;
@@ -135,13 +182,53 @@ void count_orders(ChrfWorkspace& w, size_t nrefs, int max_order, size_t num_stat
   }
 }
 
+// count_orders with exact packed keys (NgramPacker) instead of per-order dense ids, when they
+// fit. A reference n-gram absent from the hypothesis ends that position's walk: no longer n-gram
+// starting there can be in the hypothesis either. Returns false (nothing written) when the keys
+// do not fit.
+bool count_orders_packed(ChrfWorkspace& w, size_t nrefs, int max_order, size_t num_stats, size_t offset) {
+  NgramPacker& pk = w.packer;
+  if (!pk.init(w.indexer.id_bound(), max_order)) return false;
+  const auto& hs = w.indexer.symbols(0);
+  const size_t hyp_len = hs.size();
+  w.table.prepare(hyp_len * static_cast<size_t>(max_order));
+  pk.for_each(hs, [&](size_t, uint64_t full, int valid) {
+    for (int n = 1; n <= valid; ++n) ++w.table.insert(pk.key(full, n)).h;
+  });
+  for (size_t r = 0; r < nrefs; ++r) {
+    if (r > 0) w.table.for_each_used([](ChrfEntry& e) { e.r = 0; });
+    const auto& rs = w.indexer.symbols(r + 1);
+    const size_t ref_len = rs.size();
+    long long match[16] = {};
+    pk.for_each(rs, [&](size_t, uint64_t full, int valid) {
+      for (int n = 1; n <= valid; ++n) {
+        ChrfEntry* e = w.table.find(pk.key(full, n));
+        if (e == nullptr) break;
+        match[n] += e->r < e->h ? 1 : 0;
+        ++e->r;
+      }
+    });
+    for (int n = 1; n <= max_order; ++n) {
+      const auto nn = static_cast<size_t>(n);
+      const size_t hyp_count = hyp_len >= nn ? hyp_len - nn + 1 : 0;
+      const size_t ref_count = ref_len >= nn ? ref_len - nn + 1 : 0;
+      double* t = w.per_ref.data() + r * num_stats + offset + 3 * (nn - 1);
+      t[0] = ref_count == 0 ? 0.0 : static_cast<double>(hyp_count);  // no ref n-grams: hyp 0
+      t[1] = static_cast<double>(ref_count);
+      t[2] = static_cast<double>(match[n]);
+    }
+  }
+  w.table.clear();
+  return true;
+}
+
 void load_chars(ChrfWorkspace& w, size_t k, std::string_view s, bool whitespace) {
   auto& sym = w.indexer.symbols(k);
   size_t i = 0;
   while (i < s.size()) {
     const char32_t c = next_code_point(s, i);
     if (!whitespace && is_py_space(c)) continue;
-    sym.push_back(w.char_ids.id(c));
+    sym.push_back(w.chars.id(c));
   }
 }
 
@@ -164,12 +251,14 @@ CorpusStats Chrf::corpus_stats(const std::vector<std::string>& hyps, int threads
       const auto& refs = refs_[i];
       const size_t nseq = refs.size() + 1;
       w.per_ref.assign(refs.size() * ns, 0.0);
-      w.char_ids.clear();
+      w.chars.clear();
       w.indexer.reset(nseq);
       load_chars(w, 0, hyp, options_.whitespace);
       for (size_t r = 0; r < refs.size(); ++r) load_chars(w, r + 1, refs[r], options_.whitespace);
-      w.indexer.begin(w.char_ids.size());
-      count_orders(w, refs.size(), options_.char_order, ns, 0);
+      w.indexer.begin(w.chars.size());
+      if (!count_orders_packed(w, refs.size(), options_.char_order, ns, 0)) {
+        count_orders(w, refs.size(), options_.char_order, ns, 0);
+      }
       if (options_.word_order > 0) {
         w.interner.clear();
         w.indexer.reset(nseq);
@@ -180,7 +269,10 @@ CorpusStats Chrf::corpus_stats(const std::vector<std::string>& hyps, int threads
           for (std::string_view t : w.words) sym.push_back(w.interner.id(t));
         }
         w.indexer.begin(w.interner.size());
-        count_orders(w, refs.size(), options_.word_order, ns, 3 * static_cast<size_t>(options_.char_order));
+        const size_t word_offset = 3 * static_cast<size_t>(options_.char_order);
+        if (!count_orders_packed(w, refs.size(), options_.word_order, ns, word_offset)) {
+          count_orders(w, refs.size(), options_.word_order, ns, word_offset);
+        }
       }
       // The reference with the strictly highest sentence F wins; the first wins ties.
       size_t best = 0;

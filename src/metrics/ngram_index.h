@@ -5,6 +5,8 @@
 // allocation: all tables are reused across segments.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -103,6 +105,98 @@ class IdCounts {
  private:
   std::vector<uint32_t> counts_;
   std::vector<uint32_t> used_;
+};
+
+// Counts of packed n-gram keys: open addressing, linear probing, key 0 = empty. Only the slots
+// listed in used_ are ever non-zero outside a segment, so a segment's clear() is O(its n-grams).
+// Entry: an aggregate whose first member is the uint64_t key, the rest counters (zeroed).
+template <typename Entry>
+class PackedNgramTable {
+ public:
+  // Room for up to max_keys distinct keys.
+  void prepare(size_t max_keys) {
+    const size_t cap = std::max<size_t>(64, std::bit_ceil(2 * max_keys + 1));
+    if (slots_.size() < cap) slots_.assign(cap, Entry{});
+    mask_ = cap - 1;
+    shift_ = 64 - std::countr_zero(cap);
+  }
+  Entry& insert(uint64_t key) {
+    uint64_t i = slot(key);
+    for (;;) {
+      Entry& e = slots_[i];
+      if (e.key == key) return e;
+      if (e.key == 0) {
+        e.key = key;
+        used_.push_back(static_cast<uint32_t>(i));
+        return e;
+      }
+      i = (i + 1) & mask_;
+    }
+  }
+  Entry* find(uint64_t key) {
+    uint64_t i = slot(key);
+    for (;;) {
+      Entry& e = slots_[i];
+      if (e.key == key) return &e;
+      if (e.key == 0) return nullptr;
+      i = (i + 1) & mask_;
+    }
+  }
+  // Fibonacci hashing: the top bits of key * 2^64/phi.
+  uint64_t slot(uint64_t key) const { return (key * 0x9E3779B97F4A7C15ULL) >> shift_; }
+  template <typename Fn>
+  void for_each_used(Fn&& fn) {
+    for (uint32_t i : used_) fn(slots_[i]);
+  }
+  void clear() {
+    for (uint32_t i : used_) slots_[i] = Entry{};
+    used_.clear();
+  }
+
+ private:
+  std::vector<Entry> slots_;
+  std::vector<uint32_t> used_;
+  uint64_t mask_ = 0;
+  int shift_ = 64;
+};
+
+// Exact packed n-gram keys for orders 1..order of symbol sequences with ids below id_bound:
+// symbol id + 1 (>= 1) takes `bits` bits, the n-gram at position i of order n is the first n
+// slots of the top-aligned key of position i (symbols i..i+n-1; slots past the end are 0), with
+// n in the low 4 bits. Equal keys <=> equal n-grams (of the same order).
+class NgramPacker {
+ public:
+  // False when the keys do not fit in 60 bits (the caller then uses NgramIndexer).
+  bool init(uint32_t id_bound, int order) {
+    order_ = order;
+    bits_ = std::max(1, static_cast<int>(std::bit_width(id_bound)));
+    if (order > 15 || bits_ * order > 60) return false;
+    low_ = 64 - bits_ * order;
+    for (int n = 1; n <= order; ++n) masks_[n] = ~uint64_t{0} << (64 - bits_ * n);
+    return true;
+  }
+  uint64_t key(uint64_t full, int n) const { return (full & masks_[n]) | static_cast<uint64_t>(n); }
+  // fn(i, full_key, valid): valid = the number of orders present at position i.
+  template <typename Fn>
+  void for_each(const std::vector<uint32_t>& sym, Fn&& fn) const {
+    const size_t len = sym.size();
+    const auto order = static_cast<size_t>(order_);
+    uint64_t full = 0;
+    for (size_t k = 0; k < std::min(len, order); ++k) {
+      full |= static_cast<uint64_t>(sym[k] + 1) << (64 - bits_ * static_cast<int>(k + 1));
+    }
+    for (size_t i = 0; i < len; ++i) {
+      if (i > 0) {
+        full <<= bits_;
+        if (i + order - 1 < len) full |= static_cast<uint64_t>(sym[i + order - 1] + 1) << low_;
+      }
+      fn(i, full, static_cast<int>(std::min(order, len - i)));
+    }
+  }
+
+ private:
+  int order_ = 0, bits_ = 0, low_ = 0;
+  uint64_t masks_[16] = {};
 };
 
 }  // namespace realmt::metrics
