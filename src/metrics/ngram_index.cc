@@ -28,7 +28,7 @@ inline uint64_t hash_bytes(std::string_view s) {  // FNV-1a over 8-byte words, t
 }
 }  // namespace
 
-uint64_t token_hash(std::string_view token) { return hash_bytes(token); }
+uint64_t token_hash_long(std::string_view token) { return hash_bytes(token); }
 
 void DenseIdMap::clear() {
   size_ = 0;
@@ -95,6 +95,7 @@ void TokenInterner::grow() {
 }
 
 uint32_t TokenInterner::id(std::string_view token, uint64_t hash) {
+  hash ^= hash >> 32;  // the slot index takes the low bits
   if ((tokens_.size() + 1) * 2 > slots_.size()) grow();
   uint64_t h = hash & mask_;
   while (slots_[h] != 0) {

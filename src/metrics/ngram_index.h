@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -35,8 +36,31 @@ class DenseIdMap {
   uint64_t mask_ = 0;
 };
 
-// The 64-bit hash TokenInterner uses (callers may compute it ahead of time).
-uint64_t token_hash(std::string_view token);
+// The 64-bit hash TokenInterner uses (callers may compute it ahead of time): wyhash-style
+// reads (overlapping 4-byte loads up to 16 bytes, 3 single bytes below 4) and a 128-bit
+// multiply fold. Only its consistency matters: the interner compares the strings themselves.
+uint64_t token_hash_long(std::string_view token);
+inline uint64_t token_hash(std::string_view token) {
+  const auto* p = reinterpret_cast<const unsigned char*>(token.data());
+  const size_t n = token.size();
+  if (n > 16) return token_hash_long(token);
+  auto r4 = [](const unsigned char* q) {
+    uint32_t v;
+    std::memcpy(&v, q, 4);
+    return static_cast<uint64_t>(v);
+  };
+  uint64_t a = 0, b = 0;
+  if (n >= 4) {
+    const size_t d = (n >> 3) << 2;
+    a = (r4(p) << 32) | r4(p + d);
+    b = (r4(p + n - 4) << 32) | r4(p + n - 4 - d);
+  } else if (n > 0) {
+    a = (static_cast<uint64_t>(p[0]) << 16) | (static_cast<uint64_t>(p[n >> 1]) << 8) | p[n - 1];
+  }
+  const unsigned __int128 m = static_cast<unsigned __int128>(a ^ 0xa0761d6478bd642fULL) *
+                              (b ^ 0xe7037ed1a0b428dbULL ^ n);
+  return static_cast<uint64_t>(m) ^ static_cast<uint64_t>(m >> 64);
+}
 
 // string -> dense id. The views must stay valid until clear().
 class TokenInterner {
