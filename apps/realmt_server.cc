@@ -1,0 +1,67 @@
+// realmt-server: translation over HTTP (POST /v1/translate, GET /health, GET /metrics), one
+// queue and one decoding thread batching sentences across all concurrent requests. Binds
+// 127.0.0.1 unless --host says otherwise; prints "listening on HOST:PORT" on stderr once ready.
+// SIGTERM or SIGINT: new requests get 503, queued ones are finished, then exit 0.
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "common/options.h"
+#include "core/parallel.h"
+#include "search/model_loader.h"
+#include "search/translator.h"
+#include "server/http_server.h"
+#include "server/server_options.h"
+
+namespace {
+std::atomic<bool> g_stop{false};
+extern "C" void on_signal(int) { g_stop = true; }  // only an atomic store: signal-safe
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace realmt;
+  try {
+    server::ServerOptions o;
+    OptionSet set("realmt-server", "Serve translations over HTTP with cross-request batching");
+    o.declare(set);
+    if (!set.parse(argc, argv, std::cout)) return 0;
+    o.validate();
+    if (o.model.cpu_threads > 0) set_num_threads(o.model.cpu_threads);
+    const search::Translator translator = search::Translator::load(
+        o.model.models, o.model.vocab(), search::parse_decode_device(o.model.devices));
+    server::TextCodec codec{
+        [&](const std::string& s) { return translator.vocab().encode(s); },
+        [&](const std::vector<int32_t>& ids) { return translator.vocab().decode(ids); }};
+    server::HttpServer http(
+        o.http_config(), codec,
+        [&](const std::vector<std::vector<int32_t>>& src, const search::SearchOptions& so) {
+          return translator.translate(src, so);
+        });
+    const int port = http.bind();
+    std::signal(SIGTERM, on_signal);
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGPIPE, SIG_IGN);  // a client that hangs up must not kill the server
+    // The watcher turns the signal flag into a drain; `done` ends it when serve() returns first.
+    std::atomic<bool> done{false}, drained{true};
+    std::thread watcher([&] {
+      while (!g_stop && !done) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (done) return;
+      std::fprintf(stderr, "realmt-server: draining: refusing new requests, finishing queued\n");
+      drained = http.shutdown(std::chrono::milliseconds(o.drain_timeout_ms));
+    });
+    std::fprintf(stderr, "realmt-server: listening on %s:%d\n", o.host.c_str(), port);
+    std::fflush(stderr);
+    http.serve();
+    done = true;
+    watcher.join();
+    std::fprintf(stderr, "realmt-server: stopped%s\n",
+                 drained ? "" : " (drain timeout: some queued requests were not answered)");
+    return drained ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << "realmt-server: error: " << e.what() << "\n";
+    return 1;
+  }
+}

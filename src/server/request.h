@@ -1,0 +1,72 @@
+// The JSON API of realmt-server, as pure functions (no sockets): parsing and validating a
+// translation request, formatting answers and errors.
+//
+//   POST /v1/translate  {"text": ["...", ...], "beam_size": 4, "n_best": 1, "timeout_ms": 5000}
+//   -> 200 {"translations": ["...", ...]}                       (input order)
+//      with n_best > 1 also "n_best": [[{"text": "...", "score": -1.2}, ...], ...]
+//   errors -> {"error": "<reason naming the field>"} with the status of HttpError.
+//
+// Every field but "text" is optional (the server's defaults apply); unknown fields are refused
+// (a misspelt option should not be ignored silently).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "search/search_options.h"
+
+namespace realmt::server {
+
+// What one request may ask for (413 when a size limit is passed, 400 for an option out of range).
+struct RequestLimits {
+  int64_t max_sentences = 256;        // entries of "text"
+  int64_t max_sentence_bytes = 4096;  // bytes of one entry
+  int64_t max_sentence_tokens = 256;  // subwords of one entry (checked after encoding)
+  int max_beam_size = 16;
+  int max_n_best = 16;
+  int64_t max_timeout_ms = 60000;  // a request's deadline at most
+};
+
+// An error with the HTTP status it maps to and a reason for the client.
+class HttpError : public std::runtime_error {
+ public:
+  HttpError(int status, const std::string& reason) : std::runtime_error(reason), status_(status) {}
+  int status() const { return status_; }
+
+ private:
+  int status_;
+};
+
+struct TranslateRequest {
+  std::vector<std::string> text;
+  int beam_size = 0;       // 0: the server's default
+  int n_best = 1;
+  int64_t timeout_ms = 0;  // 0: the server's default
+};
+
+// Parses a request body. Throws HttpError: 400 for malformed JSON, a missing "text", wrong types,
+// unknown fields or options out of range; 413 for too many or too long sentences.
+TranslateRequest parse_translate_request(std::string_view body, const RequestLimits& limits);
+
+// The search options of one request: the server's defaults with the request's beam and n-best.
+// Throws HttpError 400 when n_best exceeds the beam.
+search::SearchOptions request_search_options(const TranslateRequest& request,
+                                             const search::SearchOptions& defaults);
+
+struct ScoredText {
+  std::string text;
+  double score = 0.0;
+};
+// The 200 body: translations[i] is the best of nbest[i]; n-best lists only when n_best > 1.
+std::string format_translations(const std::vector<std::vector<ScoredText>>& nbest, int n_best);
+std::string format_error(std::string_view reason);
+
+// "Authorization: Bearer <token>" against the expected token, in time independent of where they
+// differ (the length of `expected` may leak, its content does not).
+bool bearer_matches(std::string_view authorization_header, std::string_view expected);
+bool constant_time_equal(std::string_view a, std::string_view b);
+
+}  // namespace realmt::server

@@ -1,0 +1,102 @@
+#include "server/server_options.h"
+
+#include <fstream>
+
+#include "common/options.h"
+#include "core/error.h"
+
+namespace realmt::server {
+
+void ServerOptions::declare(OptionSet& o) {
+  model.declare(o, "Model");
+  o.add("Server", "host", &host, "Address to listen on (loopback by default; 0.0.0.0: all)");
+  o.add("Server", "port", &port, "Port to listen on (0: a free one, printed at start)");
+  o.add("Server", "http-threads", &http_threads, "Threads handling connections");
+  o.add("Server", "api-key-file", &api_key_file,
+        "File whose first line is the bearer token clients must send (empty: none)");
+  o.add("Search", "beam-size", &beam_size, "Default beam size (a request may set beam_size)");
+  o.add("Search", "normalize", &normalize, "Length normalisation: score / length^arg (0: off)");
+  o.add("Search", "word-penalty", &word_penalty,
+        "Subtract arg * translation length from the score");
+  o.add("Search", "max-length-factor", &max_length_factor,
+        "Output length limit as a multiple of the source length");
+  o.add("Search", "max-length", &max_length, "Output length limit in subwords");
+  o.add("Search", "allow-unk", &allow_unk, "Allow <unk> in translations");
+  o.add("Batching", "max-batch-tokens", &max_batch_tokens,
+        "Source subwords a batch at most, padding counted (0: off)");
+  o.add("Batching", "max-wait-ms", &max_wait_ms,
+        "How long a batch that is not full waits for more sentences");
+  o.add("Limits", "max-beam-size", &max_beam_size, "Largest beam_size a request may ask for");
+  o.add("Limits", "max-n-best", &max_n_best, "Largest n_best a request may ask for");
+  o.add("Limits", "max-request-sentences", &max_request_sentences,
+        "Sentences a request at most (413 beyond)");
+  o.add("Limits", "max-sentence-tokens", &max_sentence_tokens,
+        "Subwords a sentence at most (413 beyond)");
+  o.add("Limits", "max-body-bytes", &max_body_bytes, "Request body size at most (413 beyond)");
+  o.add("Limits", "max-queue-sentences", &max_queue_sentences,
+        "Queued sentences at most (429 beyond)");
+  o.add("Limits", "max-queue-tokens", &max_queue_tokens,
+        "Queued source subwords at most (429 beyond)");
+  o.add("Limits", "request-timeout-ms", &request_timeout_ms,
+        "A request's deadline (504 when passed); a request may ask for less with timeout_ms");
+  o.add("Limits", "drain-timeout-ms", &drain_timeout_ms,
+        "On SIGTERM, how long queued work may take before the server exits anyway");
+  o.short_name("beam-size", 'b').short_name("port", 'p');
+}
+
+void ServerOptions::validate() const {
+  model.validate();
+  REALMT_CHECK(port >= 0 && port <= 65535, "port must be in [0, 65535], got {}", port);
+  REALMT_CHECK(max_beam_size >= 1 && max_n_best >= 1, "max-beam-size and max-n-best must be >= 1");
+  REALMT_CHECK(beam_size >= 1 && beam_size <= max_beam_size,
+               "beam-size {} must be in [1, max-beam-size {}]", beam_size, max_beam_size);
+  REALMT_CHECK(max_request_sentences >= 1 && max_sentence_tokens >= 1,
+               "max-request-sentences and max-sentence-tokens must be >= 1");
+  REALMT_CHECK(drain_timeout_ms >= 0, "drain-timeout-ms must be >= 0");
+  REALMT_CHECK(max_sentence_tokens + 1 <= max_queue_tokens,
+               "max-queue-tokens ({}) must hold one sentence of max-sentence-tokens ({})",
+               max_queue_tokens, max_sentence_tokens);
+}
+
+std::string read_api_key(const std::string& path) {
+  std::ifstream in(path);
+  REALMT_CHECK(in.good(), "api-key-file: cannot read {}", path);
+  std::string line;
+  std::getline(in, line);
+  const auto b = line.find_first_not_of(" \t\r\n");
+  const auto e = line.find_last_not_of(" \t\r\n");
+  REALMT_CHECK(b != std::string::npos, "api-key-file: {} has no token on its first line", path);
+  return line.substr(b, e - b + 1);
+}
+
+HttpConfig ServerOptions::http_config() const {
+  HttpConfig c;
+  c.host = host;
+  c.port = port;
+  c.threads = http_threads;
+  if (!api_key_file.empty()) c.api_key = read_api_key(api_key_file);
+  c.max_body_bytes = max_body_bytes;
+  c.default_timeout_ms = request_timeout_ms;
+  c.limits.max_sentences = max_request_sentences;
+  // A sentence's byte limit follows from its subword limit: a subword is rarely over 16 bytes.
+  c.limits.max_sentence_bytes = max_sentence_tokens * 16;
+  c.limits.max_sentence_tokens = max_sentence_tokens;
+  c.limits.max_beam_size = max_beam_size;
+  c.limits.max_n_best = max_n_best;
+  c.limits.max_timeout_ms = request_timeout_ms;
+  c.search.beam_size = beam_size;
+  c.search.normalize = normalize;
+  c.search.word_penalty = word_penalty;
+  c.search.max_length_factor = max_length_factor;
+  c.search.max_length = max_length;
+  c.search.allow_unk = allow_unk;
+  c.search.weights = model.weights;
+  c.scheduler.max_batch_sentences = model.mini_batch;
+  c.scheduler.max_batch_tokens = max_batch_tokens;
+  c.scheduler.max_wait_ms = max_wait_ms;
+  c.scheduler.max_queue_sentences = max_queue_sentences;
+  c.scheduler.max_queue_tokens = max_queue_tokens;
+  return c;
+}
+
+}  // namespace realmt::server

@@ -1,0 +1,54 @@
+// Options of realmt-server (Marian's names where the feature matches), parsed once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "search/decode_options.h"
+#include "server/http_server.h"
+
+namespace realmt {
+class OptionSet;
+}
+
+namespace realmt::server {
+
+struct ServerOptions {
+  search::ModelOptions model;  // models, vocabs, weights, devices, cpu-threads, mini-batch
+  // Listening
+  std::string host = "127.0.0.1";
+  int port = 8080;
+  int http_threads = 128;
+  std::string api_key_file;  // first line is the bearer token; empty: no authentication
+  // Search defaults (a request may choose beam_size and n_best within the limits)
+  int beam_size = 4;
+  double normalize = 0.0;
+  double word_penalty = 0.0;
+  double max_length_factor = 3.0;
+  int64_t max_length = 1000;
+  bool allow_unk = false;
+  // Batching across requests
+  int64_t max_batch_tokens = 4096;
+  int64_t max_wait_ms = 5;
+  // Limits
+  int max_beam_size = 16;
+  int max_n_best = 16;
+  int64_t max_request_sentences = 256;
+  int64_t max_sentence_tokens = 256;
+  int64_t max_body_bytes = 1 << 20;
+  int64_t max_queue_sentences = 4096;
+  int64_t max_queue_tokens = 262144;
+  int64_t request_timeout_ms = 30000;
+  int64_t drain_timeout_ms = 60000;
+
+  void declare(OptionSet& o);
+  void validate() const;
+  // The HTTP front's configuration (reads api-key-file).
+  HttpConfig http_config() const;
+};
+
+// The token in `path`: its first line, surrounding whitespace removed; throws when the file is
+// unreadable or the token empty.
+std::string read_api_key(const std::string& path);
+
+}  // namespace realmt::server
