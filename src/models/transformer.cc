@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "graph/cast.h"
 #include "graph/concat.h"
 #include "graph/cross_entropy.h"
 #include "graph/dropout.h"
@@ -191,7 +192,12 @@ LossOutput Transformer::loss(const Tensor& src, const Tensor& tgt_in, const Tens
   ce.label_smoothing = label_smoothing;
   ce.ignore_index = 0;
   LossOutput out;
-  out.loss = graph::sum_all(graph::cross_entropy(z, targets, ce));
+  graph::Var per_token = graph::cross_entropy(z, targets, ce);  // [N]
+  // bf16/f16 compute (mixed precision): the per-token losses are summed in f32. A bf16 sum over
+  // thousands of tokens keeps about 3 significant digits, and an f16 one overflows at 65504.
+  if (per_token.dtype() == DType::kBF16 || per_token.dtype() == DType::kF16)
+    per_token = graph::cast(per_token, DType::kF32);
+  out.loss = graph::sum_all(per_token);
   const Tensor host = tgt_out.to(Device::cpu());
   const int32_t* p = host.data<int32_t>();
   for (int64_t i = 0; i < host.numel(); ++i) out.target_tokens += p[i] != 0;

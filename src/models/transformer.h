@@ -66,6 +66,7 @@ class Transformer {
   graph::Var decode(const Encoded& enc, const Tensor& tgt_in, const ForwardContext& ctx) const;  // [B, T, D]
   graph::Var logits(const graph::Var& hidden) const;  // [..., D] -> [..., V] (tied output projection)
   // tgt_in = <s> y_1 .. y_{T-1}, tgt_out = y_1 .. y_T (</s> last), both padded with 0.
+  // The loss is f32 when the weights are bf16/f16 (summed in f32), else the weights' dtype.
   LossOutput loss(const Tensor& src, const Tensor& tgt_in, const Tensor& tgt_out, double label_smoothing,
                   const ForwardContext& ctx) const;
 

@@ -1,8 +1,12 @@
 #include "ops/matmul.h"
 
+#include <atomic>
+
 namespace realmt::ops {
 
 namespace {
+
+std::atomic<bool> g_allow_tf32{false};
 
 GemmShape plan(const Tensor& a, const Tensor& b, const MatmulOptions& o, Shape* out_shape) {
   check_defined(a, "matmul", "a");
@@ -20,7 +24,8 @@ GemmShape plan(const Tensor& a, const Tensor& b, const MatmulOptions& o, Shape* 
                o.trans_a ? "^T" : "", b.shape(), o.trans_b ? "^T" : "", k, bk);
   // Either operand may be 2-D and shared by every member of the other's batch.
   const Tensor& batched = a.rank() >= b.rank() ? a : b;
-  GemmShape g{batched.shape().outer(-2), m, n, k, m * k, k * n, m * n, o.trans_a, o.trans_b, o.alpha, 0.0f};
+  GemmShape g{batched.shape().outer(-2), m, n, k, m * k, k * n, m * n, o.trans_a, o.trans_b, o.alpha, 0.0f,
+              o.allow_tf32 || tf32_allowed()};
   if (a.rank() == 2 && b.rank() > 2) g.stride_a = 0;
   if (b.rank() == 2 && a.rank() > 2) g.stride_b = 0;
   if (a.rank() > 2 && b.rank() > 2) {
@@ -37,6 +42,10 @@ GemmShape plan(const Tensor& a, const Tensor& b, const MatmulOptions& o, Shape* 
 }
 
 }  // namespace
+
+bool tf32_allowed() { return g_allow_tf32.load(std::memory_order_relaxed); }
+AllowTf32::AllowTf32(bool allow) : previous_(g_allow_tf32.exchange(allow)) {}
+AllowTf32::~AllowTf32() { g_allow_tf32.store(previous_); }
 
 Tensor matmul(const Tensor& a, const Tensor& b, const MatmulOptions& options) {
   Shape shape;

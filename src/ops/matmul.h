@@ -3,6 +3,9 @@
 //   Batched: A [Bt..., M, K] with B [Bt..., K, N] (same leading extents); either operand may
 //   instead be 2-D and shared by every batch member (a projection of [B, T, D] activations).
 // dtypes: f32 and f64 on the CPU (BLAS); the CUDA backend adds f16 and bf16 (f32 accumulate).
+// TF32: f32 products on the GPU are exact f32 by default. With allow_tf32 (per call) or inside an
+// AllowTf32 scope (process-wide, what realmt-train's `precision: tf32` uses) cuBLAS may round the
+// inputs to TF32 (10-bit mantissa, f32 accumulate) and use tensor cores; the CPU ignores it.
 // Not in place; C is a fresh tensor on the operands' device.
 #pragma once
 
@@ -15,6 +18,21 @@ struct MatmulOptions {
   bool trans_a = false;
   bool trans_b = false;
   float alpha = 1.0f;
+  bool allow_tf32 = false;  // f32 on CUDA: TF32 tensor cores (see above)
+};
+
+// Whether f32 GEMMs on CUDA may use TF32 outside of per-call options (default false).
+bool tf32_allowed();
+// Sets the process-wide TF32 permission for its lifetime and restores the previous one after.
+class AllowTf32 {
+ public:
+  explicit AllowTf32(bool allow);
+  ~AllowTf32();
+  AllowTf32(const AllowTf32&) = delete;
+  AllowTf32& operator=(const AllowTf32&) = delete;
+
+ private:
+  bool previous_;
 };
 
 Tensor matmul(const Tensor& a, const Tensor& b, const MatmulOptions& options = {});
@@ -28,6 +46,7 @@ struct GemmShape {
   int64_t stride_a, stride_b, stride_c;
   bool trans_a, trans_b;
   float alpha, beta;
+  bool allow_tf32 = false;  // f32 only: TF32 inputs (MatmulOptions::allow_tf32 or an AllowTf32 scope)
 };
 
 REALMT_KERNEL_SLOT(matmul_kernel, void(const Tensor& a, const Tensor& b, Tensor& c, const GemmShape& g));

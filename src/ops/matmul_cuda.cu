@@ -2,8 +2,10 @@
 // column-major and a row-major [M, N] matrix is the column-major [N, M] matrix C^T, so we
 // compute C^T = op(B)^T op(A)^T: B comes first, A second, and the leading dimensions are
 // the row lengths the CPU kernel passes to row-major BLAS. A shared B has batch stride 0.
-// Compute types: f32 in plain f32 (no TF32, so results match the CPU reference); f16 and
-// bf16 with f32 accumulation (tensor cores); f64 in f64.
+// Compute types: f32 in plain f32 by default (results match the CPU reference), or
+// CUBLAS_COMPUTE_32F_FAST_TF32 when the GemmShape allows TF32 (inputs rounded to a 10-bit
+// mantissa, f32 accumulation, tensor cores); f16 and bf16 with f32 accumulation (tensor
+// cores); f64 in f64.
 #include <climits>
 
 #include "backend/cuda/cuda_check.h"
@@ -41,7 +43,8 @@ void matmul_cuda(const Tensor& a, const Tensor& b, Tensor& c, const GemmShape& g
   const int device = c.device().index;
   cublasHandle_t handle = cuda::cublas_handle(device);
   cuda::set_device(device);
-  const GemmTypes types = gemm_types(a.dtype());
+  GemmTypes types = gemm_types(a.dtype());
+  if (a.dtype() == DType::kF32 && g.allow_tf32) types.compute = CUBLAS_COMPUTE_32F_FAST_TF32;
   const int m = static_cast<int>(g.m), n = static_cast<int>(g.n), k = static_cast<int>(g.k);
   const int lda = static_cast<int>(g.trans_a ? g.m : g.k);
   const int ldb = static_cast<int>(g.trans_b ? g.k : g.n);

@@ -61,14 +61,29 @@ void TrainLog::display(const DisplayStats& s) {
                 static_cast<long long>(s.epoch), static_cast<long long>(s.updates),
                 static_cast<long long>(s.sentences), s.loss_per_token, s.seconds, s.tgt_tokens_per_s, s.lr,
                 s.grad_norm, s.mem_bytes / 1048576.0, s.eta_seconds < 0 ? "?" : format_duration(s.eta_seconds).c_str());
-  line(buf);
+  std::string text = buf;
+  std::snprintf(buf, sizeof buf, " (reserved %.1f MB)", s.mem_reserved_bytes / 1048576.0);
+  if (s.mem_reserved_bytes > 0) text.insert(text.find(" MB : ETA") + 3, buf);
+  if (s.loss_scale > 0) {
+    std::snprintf(buf, sizeof buf, " : Loss scale %g (%lld skipped)", s.loss_scale,
+                  static_cast<long long>(s.skipped_updates));
+    text += buf;
+  }
+  line(text);
   std::snprintf(buf, sizeof buf,
                 "{\"type\":\"train\",\"epoch\":%lld,\"updates\":%lld,\"sentences\":%lld,\"loss_per_token\":%.9g,"
-                "\"tgt_tokens_per_s\":%.6g,\"lr\":%.9g,\"grad_norm\":%.9g,\"mem_bytes\":%zu,\"seconds\":%.3f}",
+                "\"tgt_tokens_per_s\":%.6g,\"lr\":%.9g,\"grad_norm\":%.9g,\"mem_bytes\":%zu,"
+                "\"mem_reserved_bytes\":%zu,\"seconds\":%.3f",
                 static_cast<long long>(s.epoch), static_cast<long long>(s.updates),
                 static_cast<long long>(s.sentences), s.loss_per_token, s.tgt_tokens_per_s, s.lr, s.grad_norm,
-                s.mem_bytes, s.seconds);
-  metrics(buf);
+                s.mem_bytes, s.mem_reserved_bytes, s.seconds);
+  std::string json = buf;
+  if (s.loss_scale > 0) {
+    std::snprintf(buf, sizeof buf, ",\"loss_scale\":%.9g,\"skipped_updates\":%lld", s.loss_scale,
+                  static_cast<long long>(s.skipped_updates));
+    json += buf;
+  }
+  metrics(json + "}");
 }
 
 void TrainLog::validation(int64_t updates, const std::map<std::string, double>& m, bool improved, int stalled) {

@@ -15,6 +15,9 @@ struct DisplayStats {
   double lr = 0, grad_norm = 0;
   double seconds = 0;                             // wall time since the start of this run
   size_t mem_bytes = 0;                           // peak memory of the parameters' device
+  size_t mem_reserved_bytes = 0;                  // held by its caching allocator (in use + cached)
+  double loss_scale = 0;                          // f16 dynamic loss scale (0: none, not shown)
+  int64_t skipped_updates = 0;                    // f16 updates skipped on overflow so far
   double eta_seconds = -1;                        // < 0: unknown
 };
 

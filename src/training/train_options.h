@@ -50,6 +50,10 @@ struct TrainOptions {
   double label_smoothing = 0.1;
   // Hardware and logging
   std::vector<std::string> devices;      // empty: CPU; "0" or "cuda:0": that GPU
+  // Mixed precision (training/mixed_precision.h): f32 | tf32 | bf16 | f16; all but f32 need a GPU.
+  std::string precision = "f32";
+  double loss_scale = 128;               // f16: initial dynamic loss scale
+  int64_t loss_scale_window = 2000;      // f16: clean updates in a row before the scale doubles
   int cpu_threads = 0;                   // 0: all cores
   int64_t seed = 1234;
   std::string metrics_file;              // JSON lines; default <model>.metrics.jsonl

@@ -13,9 +13,11 @@
 #include "graph/var.h"
 #include "models/checkpoint.h"
 #include "models/transformer.h"
+#include "ops/matmul.h"
 #include "ops/optimizer.h"
 #include "training/admin_profile.h"
 #include "training/lr_schedule.h"
+#include "training/mixed_precision.h"
 #include "training/optimizer.h"
 #include "training/train_log.h"
 #include "training/validator.h"
@@ -78,6 +80,8 @@ struct Trainer::Impl {
   std::unique_ptr<data::BatchGenerator> data;
   std::unique_ptr<models::Transformer> model;
   std::unique_ptr<Optimizer> optimizer;
+  Precision precision = Precision::kF32;
+  std::unique_ptr<MixedPrecision> mp;  // compute copy (bf16/f16) and loss scaling (f16)
   std::unique_ptr<Arena> ema;  // smoothed weights
   std::unique_ptr<Validator> validator;
   std::unique_ptr<TrainLog> log;
@@ -91,6 +95,9 @@ struct Trainer::Impl {
     o.validate();
     if (o.cpu_threads > 0) set_num_threads(o.cpu_threads);
     device = pick_device(o.devices);
+    precision = parse_precision(o.precision);
+    REALMT_CHECK(precision == Precision::kF32 || device.is_cuda(),
+                 "precision {} needs a CUDA device (e.g. devices: [0]); on the CPU use precision: f32", o.precision);
     data::BatchGeneratorOptions d;
     d.src_path = o.train_sets[0];
     d.tgt_path = o.train_sets.size() > 1 ? o.train_sets[1] : "";
@@ -108,6 +115,12 @@ struct Trainer::Impl {
     o.model_config.vocab_size = data->src_vocab().size();
     model = std::make_unique<models::Transformer>(o.model_config);
     model->allocate(device);
+    MixedPrecisionOptions mpo;
+    mpo.compute = compute_dtype(precision);
+    mpo.loss_scaling = precision == Precision::kF16;
+    mpo.loss_scale.initial = o.loss_scale;
+    mpo.loss_scale.window = o.loss_scale_window;
+    mp = std::make_unique<MixedPrecision>(*model, mpo);
     optimizer = std::make_unique<Optimizer>(
         model->params(), OptimizerOptions{o.optimizer == "radam", o.optimizer_params[0], o.optimizer_params[1],
                                           o.optimizer_params[2]});
@@ -168,6 +181,9 @@ struct Trainer::Impl {
     stalled = static_cast<int>(num("realmt.stalled"));
     best = std::stod(m.at("realmt.best"));
     dropout_gen.restore(m.at(models::kRngStateKey));
+    if (mp->scaler() && m.count("realmt.loss_scale"))
+      mp->scaler()->restore(std::stod(m.at("realmt.loss_scale")), std::stoll(m.at("realmt.loss_scale_clean")),
+                            std::stoll(m.at("realmt.skipped_updates")));
     data->restore(m.at(models::kDataPositionKey));
     if (ema) {
       // The model file holds the smoothed weights: load them into the EMA, then the raw ones back.
@@ -194,6 +210,12 @@ struct Trainer::Impl {
     std::snprintf(best_text, sizeof best_text, "%.17g", best);
     m["realmt.best"] = best_text;
     m[models::kRngStateKey] = dropout_gen.state_string();
+    if (const LossScaler* ls = mp->scaler()) {
+      std::snprintf(best_text, sizeof best_text, "%.17g", ls->scale());
+      m["realmt.loss_scale"] = best_text;
+      m["realmt.loss_scale_clean"] = std::to_string(ls->clean_run());
+      m["realmt.skipped_updates"] = std::to_string(ls->skipped());
+    }
     m[models::kDataPositionKey] = data->state();
     // Resume reads only the state file (raw weights, moments, progress), written last and
     // atomically: a crash at any point leaves a consistent state from this save or the last.
@@ -252,6 +274,21 @@ TrainResult Trainer::run() {
   s.start();
   const graph::ParameterSet& params = s.model->params();
   Allocator& mem = allocator_for(s.device);
+  // Mixed precision: the compute copy starts from the initialised, loaded or resumed weights;
+  // tf32 lets every f32 GEMM of this run (validation included) use TF32 tensor cores.
+  s.mp->refresh();
+  const ops::AllowTf32 tf32(s.precision == Precision::kTf32);
+  {
+    const AllocatorStats m = mem.stats();
+    std::string text = "training on " + s.device.str() + " in " + precision_name(s.precision) + ": " +
+                       std::to_string(params.numel()) + " parameters";
+    if (s.mp->has_compute_copy()) text += " (f32 master weights and a compute copy)";
+    if (s.mp->scaler()) text += ", dynamic loss scale " + std::to_string(s.mp->loss_scale());
+    char mb[96];
+    std::snprintf(mb, sizeof mb, "; device memory %.1f MB allocated, %.1f MB reserved", m.allocated_bytes / 1048576.0,
+                  m.reserved_bytes / 1048576.0);
+    s.log->line(text + mb);
+  }
   TrainResult result;
   g_stop.store(false);
   const double t0 = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -285,27 +322,37 @@ TrainResult Trainer::run() {
       shift_target(batch->tgt, batch->size, batch->tgt_len, &tgt_in, &tgt_out);
       models::ForwardContext ctx;
       ctx.gen = &s.dropout_gen;
-      models::LossOutput out = s.model->loss(src, tgt_in, tgt_out, s.o.label_smoothing, ctx);
+      models::LossOutput out = s.mp->compute_model().loss(src, tgt_in, tgt_out, s.o.label_smoothing, ctx);
       const double value = out.loss.value().item();
       REALMT_CHECK(std::isfinite(value),
                    "training loss is {} at update {} (batch of {} sentences, corpus lines {}..); nothing of this update "
                    "was applied and the last checkpoint is intact; lower learn-rate, add lr-warmup or clip-norm",
                    value, s.progress.updates + 1, batch->size, batch->ids.empty() ? 0 : batch->ids[0] + 1);
-      graph::backward(out.loss);
+      s.mp->backward(out.loss, k == 0);  // f32 gradients in the master arena (times the loss scale)
       loss_sum += value;
       tokens += out.target_tokens;
       s.progress.batches += 1;
       s.progress.sentences += batch->size;
     }
+    // f16: the gradients are loss_scale x the true ones; an overflow skips the whole update.
+    const double loss_scale = s.mp->loss_scale();
+    const double squares = tokens > 0 ? ops::sum_squares(params.grads().flat()) : 0.0;
+    if (tokens > 0 && !s.mp->finish(squares)) {
+      s.log->line("update " + std::to_string(s.progress.updates + 1) + ": f16 gradients overflowed at loss scale " +
+                  std::to_string(loss_scale) + "; update skipped (" + std::to_string(s.mp->scaler()->skipped()) +
+                  " so far), loss scale now " + std::to_string(s.mp->loss_scale()));
+      tokens = 0;  // nothing of it counts as trained
+    }
     if (tokens > 0) {
       const double scale = 1.0 / static_cast<double>(tokens);
-      grad_norm = std::sqrt(ops::sum_squares(params.grads().flat())) * scale;
+      grad_norm = std::sqrt(squares) * scale / loss_scale;
       REALMT_CHECK(std::isfinite(grad_norm), "gradient norm is {} at update {}; lower learn-rate or set clip-norm",
                    grad_norm, s.progress.updates + 1);
-      double grad_scale = scale;
+      double grad_scale = scale / loss_scale;
       if (s.o.clip_norm > 0 && grad_norm > s.o.clip_norm) grad_scale *= s.o.clip_norm / grad_norm;
       const double lr = s.schedule.at(s.progress.updates + 1);
       s.optimizer->step(lr, grad_scale);
+      s.mp->refresh();  // master -> compute copy
       if (s.ema) ops::ema_update(s.ema->flat(), params.values().flat(), s.o.exponential_smoothing);
       s.progress.updates += 1;
       s.progress.tokens += tokens;
@@ -330,7 +377,13 @@ TrainResult Trainer::run() {
       d.lr = s.schedule.at(std::max<int64_t>(after.updates, 1));
       d.grad_norm = grad_norm;
       d.seconds = t;
-      d.mem_bytes = mem.stats().peak_allocated_bytes;
+      const AllocatorStats m = mem.stats();
+      d.mem_bytes = m.peak_allocated_bytes;
+      d.mem_reserved_bytes = m.reserved_bytes;
+      if (const LossScaler* ls = s.mp->scaler()) {
+        d.loss_scale = ls->scale();
+        d.skipped_updates = ls->skipped();
+      }
       if (!s.o.after.off() && s.o.after.unit != Duration::Unit::kEpochs) {
         // Seconds a unit so far in this run, times the units left.
         const int64_t done = units(after, s.o.after.unit) - units(run_start, s.o.after.unit);

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# GPU device check (issue 8), for a machine with an NVIDIA GPU (sized for one H200, 16 cores,
+# under 8 minutes including the build):
+#   1. configure + build the needed targets for sm_90 into build-sm90
+#   2. the CUDA tests: every op's CUDA kernel against the CPU (OpTest.CudaMatchesCpu), the
+#      backend tests, GPU training (TF32, f32 GPU vs CPU, bf16, f16 loss scaling)
+#   3. realmt-train for 200 updates of a small model on a generated corpus, on the CPU and on the
+#      GPU in f32 (dropout 0, same seed and data order): the per-update losses must agree to a
+#      relative 1e-4 (f32 with other summation orders drifts ~4e-7 from exact over 200 updates
+#      of this kind, measured on the CPU against f64), then realmt-translate on the GPU
+#   4. realmt-bench-cuda: GEMM TFLOP/s per precision, training tokens/s and MFU (base, big;
+#      bf16), decoding tokens/s at beam 4, batch 32
+#   5. a table of the results, last
+#
+#   tests/device_check.sh [--build-only] [build-dir]     (default build-dir: build-sm90)
+# Exit status: 0 all passed, 1 a check failed, 2 no GPU (nvidia-smi missing or no device).
+# --build-only runs step 1 alone (no GPU needed): to check that everything compiles.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+build_only=0
+if [[ "${1:-}" == "--build-only" ]]; then build_only=1; shift; fi
+build="${1:-build-sm90}"
+jobs="$(nproc)"
+start=$(date +%s)
+say() { echo "[device_check $(( $(date +%s) - start ))s] $*"; }
+declare -a rows=()
+row() { rows+=("$(printf '%-46s %16s  %s' "$1" "$2" "$3")"); }
+failed=0
+check_fail() { say "FAIL: $*"; failed=1; }
+
+if [[ $build_only == 0 ]]; then
+  if ! command -v nvidia-smi > /dev/null 2>&1; then
+    echo "device_check: nvidia-smi not found: no NVIDIA driver on this machine, so no GPU to check" >&2
+    echo "device_check: run it on a GPU machine (or '$0 --build-only' to check the build here)" >&2
+    exit 2
+  fi
+  if ! gpu="$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2> /dev/null | head -1)" \
+      || [[ -z "$gpu" ]]; then
+    echo "device_check: nvidia-smi finds no GPU" >&2
+    exit 2
+  fi
+  say "GPU: $gpu"
+fi
+
+# ---- 1. build
+targets=(cuda_tests cuda_training_tests op_tests realmt-train realmt-data realmt-translate realmt-bench-cuda)
+say "configure $build (CUDA on, sm_90) and build: ${targets[*]} (-j$jobs)"
+mkdir -p "$build"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DREALMT_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+  > "$build/device_check.configure.log" 2>&1 || { tail -30 "$build/device_check.configure.log"; echo "device_check: configure failed"; exit 1; }
+cmake --build "$build" --target "${targets[@]}" -j "$jobs" > "$build/device_check.build.log" 2>&1 \
+  || { grep -E "error|FAILED" -A3 "$build/device_check.build.log" | head -60; echo "device_check: build failed"; exit 1; }
+say "build done"
+if [[ $build_only == 1 ]]; then
+  ls -l "$build/bench/cuda/realmt-bench-cuda" "$build/tests/cuda/cuda_tests" "$build/tests/cuda/cuda_training_tests"
+  exit 0
+fi
+bin="$build/apps"
+
+# ---- 2. CUDA tests (ctest names: OpTest.CudaMatchesCpu/<op>, Cuda*, cuda_*)
+say "CUDA tests"
+ctest --test-dir "$build" -R 'Cuda|cuda' -j 8 --timeout 300 --output-on-failure > "$build/device_check.ctest.log" 2>&1
+ctest_rc=$?
+summary="$(grep -E 'tests passed|tests failed' "$build/device_check.ctest.log" | tail -1)"
+skipped="$(grep -c 'Skipped' "$build/device_check.ctest.log" || true)"
+say "ctest: $summary ($skipped skipped)"
+if [[ $ctest_rc != 0 ]]; then
+  grep -E "\*\*\*Failed|Failure|FAILED" "$build/device_check.ctest.log" | head -40
+  check_fail "CUDA tests"
+fi
+row "CUDA tests (ops vs CPU, backend, training)" "${summary%% of*}" "${summary#*of }; $skipped skipped"
+grep -hE "^(f32 GEMM vs CPU|f32 GPU vs CPU|f16:)" "$build/device_check.ctest.log" | sort -u | sed 's/^/  /'
+
+# ---- 3. 200-step training, CPU vs GPU in f32; then translation on the GPU
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+say "200 updates of a small model: CPU vs GPU (f32)"
+( cd "$work" && python3 - <<'PY'
+import random
+rnd = random.Random(11)
+src_words = "cat dog house tree car book red blue big small sun moon".split()
+tgt_words = "chat chien maison arbre voiture livre rouge bleu grand petit soleil lune".split()
+m = dict(zip(src_words, tgt_words))
+for name, n in (("train", 20000), ("test", 100)):
+    with open(name + ".src", "w") as s, open(name + ".tgt", "w") as t:
+        for _ in range(n):
+            w = [rnd.choice(src_words) for _ in range(rnd.randint(2, 8))]
+            s.write(" ".join(w) + "\n")
+            t.write(" ".join(m[x] for x in reversed(w)) + "\n")
+PY
+)
+"$bin/realmt-data" vocab -i "$work/train.src" "$work/train.tgt" -o "$work/vocab.spm" --vocab-size 28 \
+  --model-type word > "$work/vocab.log" 2>&1 || { cat "$work/vocab.log"; exit 1; }
+cat > "$work/train.yml" <<'YML'
+enc-depth: 2
+dec-depth: 2
+dim-emb: 64
+transformer-heads: 4
+transformer-dim-ffn: 256
+transformer-dropout: 0.0
+admin-init: closed-form
+mini-batch-words: 1000
+learn-rate: 0.001
+lr-warmup: 50u
+after: 200u
+save-freq: 200u
+disp-freq: 1u
+seed: 5
+quiet-progress: true
+overwrite: true
+YML
+run_train() {  # name, extra options
+  local name="$1"; shift
+  local t0
+  t0=$(date +%s.%N)
+  "$bin/realmt-train" -c "$work/train.yml" --train-sets "$work/train.src" "$work/train.tgt" \
+    --vocabs "$work/vocab.spm" --model "$work/$name.safetensors" "$@" > "$work/$name.log" 2>&1 \
+    || { tail -20 "$work/$name.log"; check_fail "realmt-train $name"; return 1; }
+  awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' > "$work/$name.secs"
+}
+run_train cpu --cpu-threads "$jobs"
+run_train gpu --devices 0
+grep -E "training on|Mem" "$work/gpu.log" | tail -2 | sed 's/^/  /'
+if [[ -f "$work/cpu.metrics.jsonl" && -f "$work/gpu.metrics.jsonl" ]]; then
+  cmp_out="$(python3 - "$work/cpu.metrics.jsonl" "$work/gpu.metrics.jsonl" <<'PY'
+import json, sys
+def losses(p):
+    return [json.loads(l)["loss_per_token"] for l in open(p) if '"type":"train"' in l]
+c, g = losses(sys.argv[1]), losses(sys.argv[2])
+n = min(len(c), len(g))
+worst = max(abs(a - b) / a for a, b in zip(c[:n], g[:n])) if n else float("inf")
+print(f"{n} {worst:.3e} {c[0]:.4f} {c[n-1]:.4f} {g[n-1]:.4f}")
+PY
+)"
+  read -r n worst first last_cpu last_gpu <<< "$cmp_out"
+  say "updates compared: $n; max relative loss difference $worst (loss $first -> CPU $last_cpu, GPU $last_gpu)"
+  ok=$(python3 -c "print(int($n == 200 and $worst <= 1e-4))")
+  [[ $ok == 1 ]] || check_fail "CPU and GPU f32 losses differ by $worst (tolerance 1e-4) or not 200 updates ($n)"
+  row "train 200 updates f32: max rel loss diff CPU/GPU" "$worst" "tolerance 1e-4; loss $first -> $last_gpu"
+  row "train 200 updates wall time CPU / GPU" "$(cat "$work/cpu.secs") / $(cat "$work/gpu.secs")" "s (incl. start-up; tiny model)"
+  "$bin/realmt-translate" -m "$work/gpu.safetensors" -v "$work/vocab.spm" --devices 0 --quiet -b 4 \
+    < "$work/test.src" > "$work/gpu.out" 2> "$work/translate.log" || { cat "$work/translate.log"; check_fail "translate on GPU"; }
+  "$bin/realmt-translate" -m "$work/gpu.safetensors" -v "$work/vocab.spm" --quiet -b 4 \
+    < "$work/test.src" > "$work/cpu.out" 2>> "$work/translate.log" || check_fail "translate on CPU"
+  lines=$(wc -l < "$work/gpu.out")
+  same=$(paste -d'\t' "$work/gpu.out" "$work/cpu.out" | awk -F'\t' '$1 == $2' | wc -l)
+  correct=$(paste -d'\t' "$work/gpu.out" "$work/test.tgt" | awk -F'\t' '$1 == $2' | wc -l)
+  [[ $lines == 100 ]] || check_fail "realmt-translate on the GPU wrote $lines of 100 lines"
+  row "translate on GPU (beam 4): same as CPU / exact" "$same / $correct of $lines" "sentences"
+else
+  check_fail "no metrics files from the training runs"
+fi
+
+# ---- 4. benchmark
+say "benchmark"
+"$build/bench/cuda/realmt-bench-cuda" > "$work/bench.log" 2>&1 || { cat "$work/bench.log"; check_fail "benchmark"; }
+grep -v "^RESULT|" "$work/bench.log"
+while IFS='|' read -r _ what value unit; do row "$what" "$value" "$unit"; done < <(grep "^RESULT|" "$work/bench.log")
+
+# ---- 5. table
+echo
+echo "## device check: ${gpu:-?}, $(date -u +%Y-%m-%dT%H:%MZ), $(( $(date +%s) - start )) s in all"
+echo "(throughput = target tokens/s, padding excluded; MFU = model FLOP/s / cuBLAS GEMM FLOP/s of the same"
+echo " precision in this run, FLOP count in bench/cuda/cuda_bench.cc)"
+printf '%-46s %16s  %s\n' "check" "value" "unit / note"
+printf '%s\n' "${rows[@]}"
+[[ $failed == 0 ]] && echo "RESULT: all checks passed" || echo "RESULT: some checks FAILED"
+exit $failed
