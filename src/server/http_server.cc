@@ -2,6 +2,8 @@
 
 #include <httplib.h>
 
+#include <sys/socket.h>
+
 #include <thread>
 
 #include "core/error.h"
@@ -47,6 +49,12 @@ HttpServer::HttpServer(HttpConfig config, TextCodec codec, DecodeFn decode)
   http_ = std::make_unique<httplib::Server>();
   const int threads = config_.threads;
   http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  // Remember the listening socket (the only one httplib applies socket options to) so that
+  // bind() can raise its backlog.
+  http_->set_socket_options([this](socket_t sock) {
+    httplib::default_socket_options(sock);
+    listen_socket_ = static_cast<int>(sock);
+  });
   http_->set_payload_max_length(static_cast<size_t>(config_.max_body_bytes));
   http_->set_keep_alive_max_count(1000);
   http_->set_keep_alive_timeout(2);
@@ -98,15 +106,21 @@ HttpServer::~HttpServer() {
 }
 
 int HttpServer::bind() {
-  if (config_.port == 0) {
-    const int port = http_->bind_to_any_port(config_.host);
+  int port = config_.port;
+  if (port == 0) {
+    port = http_->bind_to_any_port(config_.host);
     REALMT_CHECK(port > 0, "cannot bind {} (any port)", config_.host);
-    return port;
+  } else {
+    REALMT_CHECK(http_->bind_to_port(config_.host, port),
+                 "cannot bind {}:{}; is another server using the port? (--port 0 picks a free one)",
+                 config_.host, port);
   }
-  REALMT_CHECK(http_->bind_to_port(config_.host, config_.port),
-               "cannot bind {}:{}; is another server using the port? (--port 0 picks a free one)",
-               config_.host, config_.port);
-  return config_.port;
+  // cpp-httplib 0.11 listens with a backlog of 5: 64 clients connecting at once overflow it
+  // and some get "connection reset". listen() again on the bound socket only raises the
+  // backlog (POSIX leaves it open; Linux updates it in place).
+  REALMT_CHECK(listen_socket_ >= 0 && ::listen(listen_socket_, SOMAXCONN) == 0,
+               "cannot raise the listen backlog of {}:{}", config_.host, port);
+  return port;
 }
 
 void HttpServer::serve() { http_->listen_after_bind(); }

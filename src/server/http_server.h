@@ -83,6 +83,7 @@ class HttpServer {
   std::unique_ptr<httplib::Server> http_;
   std::atomic<bool> draining_{false};
   std::atomic<int> active_{0};  // translate handlers running
+  int listen_socket_ = -1;
   Histogram* latency_ = nullptr;
   Counter* sentences_ = nullptr;
 };
