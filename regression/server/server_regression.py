@@ -22,6 +22,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import atexit
 
 BIN = sys.argv[1]
 TMP = tempfile.mkdtemp(prefix="realmt-server-")
@@ -89,11 +90,23 @@ REF4 = dict(zip(test, ref4))
 
 
 # ---- server helpers ---------------------------------------------------------------------------
+SERVERS = []
+
+
+@atexit.register
+def kill_servers():
+    for p in SERVERS:  # only the servers this test started, and only if still running
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
 class Server:
     def __init__(self, *extra):
         self.log = open(f"server{id(self)}.log", "w+")
         self.p = subprocess.Popen([f"{BIN}/realmt-server", *MODEL, "--port", "0", *extra],
                                   stdout=subprocess.DEVNULL, stderr=self.log, text=True)
+        SERVERS.append(self.p)
         self.port = None
         for _ in range(600):  # 60 s at most (model loading on a busy machine)
             self.log.seek(0)
@@ -157,7 +170,7 @@ def parallel(n, fn):
         except Exception as e:  # noqa: BLE001 - reported below
             errors.append(f"client {i}: {e!r}")
 
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(n)]
+    threads = [threading.Thread(target=body, args=(i,), daemon=True) for i in range(n)]
     for t in threads:
         t.start()
     for t in threads:
@@ -284,7 +297,7 @@ def queued(i):
     results[i] = (batch, srv.translate({"text": batch}, timeout=120))
 
 
-threads = [threading.Thread(target=queued, args=(i,)) for i in range(8)]
+threads = [threading.Thread(target=queued, args=(i,), daemon=True) for i in range(8)]
 for t in threads:
     t.start()
 for _ in range(600):

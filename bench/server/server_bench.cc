@@ -1,0 +1,195 @@
+// Load benchmark of realmt-server on loopback: sentences/s and request latency (p50, p99) with
+// 1, 8 and 64 concurrent clients, against offline realmt-translate on the same sentences in the
+// same run. Bounded: every level sends each input sentence once (requests of
+// --sentences-per-request consecutive sentences, pulled by the clients from a shared counter)
+// and stops taking new requests after --max-seconds.
+//
+//   realmt-bench-server --port P --input test.src
+//       --translate "realmt-translate -m model.safetensors -v vocab.spm --cpu-threads 2"
+//       [--clients 1 8 64] [--sentences-per-request 1] [--max-seconds 120]
+//
+// Offline throughput = sentences / realmt-translate's own decoding time (the "in X s" of its
+// summary line: model loading excluded). Server answers are compared with realmt-translate's
+// output line by line; mismatches are reported (they should be 0).
+#include <httplib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Args {
+  std::string host = "127.0.0.1";
+  int port = 0;
+  std::string input, translate;
+  std::vector<int> clients{1, 8, 64};
+  int per_request = 1;
+  double max_seconds = 120;
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string k = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "%s needs a value\n", k.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (k == "--host") a.host = next();
+    else if (k == "--port") a.port = std::stoi(next());
+    else if (k == "--input") a.input = next();
+    else if (k == "--translate") a.translate = next();
+    else if (k == "--sentences-per-request") a.per_request = std::stoi(next());
+    else if (k == "--max-seconds") a.max_seconds = std::stod(next());
+    else if (k == "--clients") {
+      a.clients.clear();
+      while (i + 1 < argc && argv[i + 1][0] != '-') a.clients.push_back(std::stoi(argv[++i]));
+    } else {
+      std::fprintf(stderr, "unknown option %s\n", k.c_str());
+      std::exit(2);
+    }
+  }
+  if (a.port <= 0 || a.input.empty() || a.translate.empty() || a.per_request < 1) {
+    std::fprintf(stderr, "usage: realmt-bench-server --port P --input FILE --translate CMD "
+                         "[--clients 1 8 64] [--sentences-per-request N] [--max-seconds S]\n");
+    std::exit(2);
+  }
+  return a;
+}
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5));
+  return v[i];
+}
+
+struct Offline {
+  double seconds = 0;  // decoding time reported by realmt-translate
+  std::vector<std::string> output;
+};
+
+Offline run_offline(const Args& a, size_t n) {
+  const std::string out = "server_bench.offline.txt", err = "server_bench.offline.err";
+  const std::string cmd = a.translate + " -i " + a.input + " -o " + out + " 2> " + err;
+  if (std::system(cmd.c_str()) != 0) {
+    std::fprintf(stderr, "offline run failed: %s\n", cmd.c_str());
+    std::exit(1);
+  }
+  Offline o;
+  o.output = read_lines(out);
+  std::ifstream e(err);
+  std::stringstream ss;
+  ss << e.rdbuf();
+  const std::string text = ss.str();
+  const size_t at = text.find(") in ");
+  if (at == std::string::npos || o.output.size() != n) {
+    std::fprintf(stderr, "offline run: no summary line or %zu of %zu lines: %s\n",
+                 o.output.size(), n, text.c_str());
+    std::exit(1);
+  }
+  o.seconds = std::stod(text.substr(at + 5));
+  return o;
+}
+
+struct Level {
+  int clients = 0;
+  size_t sentences = 0, requests = 0, errors = 0, mismatches = 0;
+  double seconds = 0;
+  std::vector<double> latency;
+};
+
+Level run_level(const Args& a, int clients, const std::vector<std::string>& input,
+                const std::vector<std::string>& reference) {
+  const size_t n_requests = (input.size() + a.per_request - 1) / a.per_request;
+  std::atomic<size_t> next{0}, done_sentences{0}, errors{0}, mismatches{0};
+  std::vector<std::vector<double>> lat(clients);
+  const auto t0 = Clock::now();
+  const auto stop_at = t0 + std::chrono::duration<double>(a.max_seconds);
+  std::vector<std::thread> threads;
+  for (int c = 0; c < clients; ++c)
+    threads.emplace_back([&, c] {
+      httplib::Client http(a.host, a.port);
+      http.set_keep_alive(true);
+      http.set_read_timeout(300, 0);
+      for (size_t r; (r = next++) < n_requests && Clock::now() < stop_at;) {
+        const size_t b = r * a.per_request, e = std::min(input.size(), b + a.per_request);
+        nlohmann::json body = {{"text", std::vector<std::string>(input.begin() + b,
+                                                                 input.begin() + e)}};
+        const auto s = Clock::now();
+        auto res = http.Post("/v1/translate", body.dump(), "application/json");
+        lat[c].push_back(std::chrono::duration<double>(Clock::now() - s).count());
+        if (!res || res->status != 200) {
+          ++errors;
+          continue;
+        }
+        const auto tr = nlohmann::json::parse(res->body)["translations"];
+        for (size_t i = b; i < e; ++i)
+          if (tr[i - b].get<std::string>() != reference[i]) ++mismatches;
+        done_sentences += e - b;
+      }
+    });
+  for (auto& t : threads) t.join();
+  Level l;
+  l.clients = clients;
+  l.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  l.sentences = done_sentences;
+  l.errors = errors;
+  l.mismatches = mismatches;
+  for (auto& v : lat) {
+    l.requests += v.size();
+    l.latency.insert(l.latency.end(), v.begin(), v.end());
+  }
+  return l;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args a = parse(argc, argv);
+  const std::vector<std::string> input = read_lines(a.input);
+  if (input.empty()) {
+    std::fprintf(stderr, "no sentences in %s\n", a.input.c_str());
+    return 1;
+  }
+  const Offline off = run_offline(a, input.size());
+  const double off_rate = input.size() / off.seconds;
+  std::printf("offline realmt-translate: %zu sentences in %.2f s = %.1f sentences/s\n",
+              input.size(), off.seconds, off_rate);
+  std::printf("%8s %10s %9s %12s %8s %9s %9s %7s %10s\n", "clients", "sentences", "seconds",
+              "sentences/s", "offline", "p50 ms", "p99 ms", "errors", "mismatches");
+  for (int c : a.clients) {
+    const Level l = run_level(a, c, input, off.output);
+    const double rate = l.sentences / l.seconds;
+    std::printf("%8d %10zu %9.2f %12.1f %7.0f%% %9.1f %9.1f %7zu %10zu\n", c, l.sentences,
+                l.seconds, rate, 100 * rate / off_rate, 1e3 * percentile(l.latency, 0.5),
+                1e3 * percentile(l.latency, 0.99), l.errors, l.mismatches);
+    std::fflush(stdout);
+  }
+  // Offline again at the end: the machine's load can drift during the run.
+  const Offline off2 = run_offline(a, input.size());
+  std::printf("offline realmt-translate (again, after): %.1f sentences/s\n",
+              input.size() / off2.seconds);
+  return 0;
+}
