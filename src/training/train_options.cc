@@ -41,13 +41,17 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "exponential-smoothing", &exponential_smoothing, "Exponential smoothing factor of the weights (0: off)");
   o.add(g, "label-smoothing", &label_smoothing, "Label smoothing of the cross-entropy");
   g = "Hardware and logging";
-  o.add(g, "devices", &devices, "GPUs to train on (e.g. 0 or cuda:0); empty: the CPU");
+  o.add(g, "devices", &devices,
+        "GPUs to train on (e.g. 0 or cuda:0; under mpirun local rank i takes the i-th); empty: the CPU");
   o.add_choice(g, "precision", &precision, {"f32", "tf32", "bf16", "f16"},
                "Compute precision: f32 (exact); on a GPU also tf32 (TF32 tensor-core GEMMs), bf16 or f16 (f32 "
                "master weights; f16 with dynamic loss scaling)");
   o.add(g, "loss-scale", &loss_scale, "f16: initial loss scale (halved on overflow, doubled after loss-scale-window)");
   o.add(g, "loss-scale-window", &loss_scale_window, "f16: updates without overflow before the loss scale doubles");
   o.add(g, "cpu-threads", &cpu_threads, "CPU threads (0: all cores)");
+  o.add(g, "comm-timeout", &comm_timeout,
+        "mpirun: seconds a collective (all-reduce, rank 0's validation and saving) may wait for the other ranks "
+        "before the job stops with an error");
   o.add(g, "seed", &seed, "Random seed (initialisation, dropout, data order)");
   o.add(g, "metrics-file", &metrics_file, "JSON-lines metrics for plotting; default <model>.metrics.jsonl");
   o.add(g, "log", &log, "Also append the log to this file");
@@ -80,7 +84,8 @@ void TrainOptions::validate() const {
                label_smoothing);
   REALMT_CHECK(loss_scale > 0, "loss-scale must be positive, got {}", loss_scale);
   REALMT_CHECK(loss_scale_window >= 1, "loss-scale-window must be >= 1, got {}", loss_scale_window);
-  REALMT_CHECK(devices.size() <= 1, "devices: one device a process (use mpirun for several), got {}", devices.size());
+  // devices: one a process without mpirun (checked by the trainer, which knows the job's size).
+  REALMT_CHECK(comm_timeout > 0, "comm-timeout must be positive seconds, got {}", comm_timeout);
   REALMT_CHECK(!disp_freq.off(), "disp-freq must not be 0");
   REALMT_CHECK(time_limit_minutes >= 0, "time-limit must be >= 0 minutes, got {}", time_limit_minutes);
   model_config.validate();

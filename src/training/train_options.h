@@ -55,6 +55,7 @@ struct TrainOptions {
   double loss_scale = 128;               // f16: initial dynamic loss scale
   int64_t loss_scale_window = 2000;      // f16: clean updates in a row before the scale doubles
   int cpu_threads = 0;                   // 0: all cores
+  double comm_timeout = 600;             // mpirun: seconds a collective may wait for the other ranks
   int64_t seed = 1234;
   std::string metrics_file;              // JSON lines; default <model>.metrics.jsonl
   std::string log;                       // also write the log here

@@ -10,6 +10,9 @@
 #include "core/parallel.h"
 #include "core/rng.h"
 #include "data/batch_generator.h"
+#include "distributed/communicator.h"
+#include "distributed/replicas.h"
+#include "distributed/shard.h"
 #include "graph/var.h"
 #include "models/checkpoint.h"
 #include "models/transformer.h"
@@ -58,10 +61,16 @@ std::string strip_suffix(const std::string& path) {
   return path;
 }
 
-Device pick_device(const std::vector<std::string>& devices) {
+// Data parallelism: with several processes on a machine, local rank i takes devices[i % n].
+Device pick_device(const std::vector<std::string>& devices, int local_rank = 0) {
   if (devices.empty() || devices[0] == "cpu") return Device::cpu();
-  const std::string& d = devices[0];
+  const std::string& d = devices[static_cast<size_t>(local_rank) % devices.size()];
   return parse_device(std::isdigit(static_cast<unsigned char>(d[0])) ? "cuda:" + d : d);
+}
+
+// Rank 0 (and a single process) keeps the historical stream; each other rank gets its own.
+uint64_t dropout_seed(int64_t seed, int rank) {
+  return static_cast<uint64_t>(seed) * 7919 + 17 + static_cast<uint64_t>(rank) * 0x9E3779B97F4A7C15ull;
 }
 
 }  // namespace
@@ -85,6 +94,7 @@ struct Trainer::Impl {
   std::unique_ptr<Arena> ema;  // smoothed weights
   std::unique_ptr<Validator> validator;
   std::unique_ptr<TrainLog> log;
+  std::unique_ptr<distributed::Communicator> comm;  // data parallelism: the job's ranks (size 1: alone)
   Generator dropout_gen;
   LrSchedule schedule;
   Progress progress;
@@ -94,7 +104,14 @@ struct Trainer::Impl {
   explicit Impl(TrainOptions options) : o(std::move(options)), base(strip_suffix(o.model)) {
     o.validate();
     if (o.cpu_threads > 0) set_num_threads(o.cpu_threads);
-    device = pick_device(o.devices);
+    // ---- data parallelism: the job's ranks (one process without mpirun), then this rank's device
+    comm = distributed::make_world({o.comm_timeout});
+    REALMT_CHECK(o.devices.size() <= 1 || comm->size() > 1,
+                 "devices: one device a process; for {} devices start {} processes with mpirun", o.devices.size(),
+                 o.devices.size());
+    device = pick_device(o.devices, comm->local_rank());
+    comm = distributed::for_device(std::move(comm), device, {o.comm_timeout});
+    // ----
     precision = parse_precision(o.precision);
     REALMT_CHECK(precision == Precision::kF32 || device.is_cuda(),
                  "precision {} needs a CUDA device (e.g. devices: [0]); on the CPU use precision: f32", o.precision);
@@ -127,15 +144,34 @@ struct Trainer::Impl {
     if (o.exponential_smoothing > 0)
       ema = std::make_unique<Arena>(model->params().shapes(), model->params().values().dtype(), device);
     schedule = {o.learn_rate, o.lr_warmup.value, o.lr_decay_inv_sqrt.value, o.lr_decay_linear.value};
-    dropout_gen = Generator(o.seed * 7919 + 17);
-    if (!o.valid_sets.empty())
+    dropout_gen = Generator(dropout_seed(o.seed, comm->rank()));
+    if (!o.valid_sets.empty() && lead())  // data parallelism: rank 0 validates, logs and saves
       validator = std::make_unique<Validator>(o.valid_sets[0], o.valid_sets[1], data->src_vocab(),
                                               o.valid_mini_batch, o.max_length);
-    log = std::make_unique<TrainLog>(o.log, o.metrics_file.empty() ? base + ".metrics.jsonl" : o.metrics_file,
+    log = std::make_unique<TrainLog>(lead() ? o.log : "",
+                                     !lead() ? "" : o.metrics_file.empty() ? base + ".metrics.jsonl" : o.metrics_file,
                                      !o.quiet_progress);
   }
 
   std::string state_path() const { return base + ".state.safetensors"; }
+
+  // ---- data parallelism
+  bool lead() const { return comm->rank() == 0; }  // rank 0 logs, validates and writes files
+  // Rank r > 0 restores its own dropout stream from a state saved by a job of as many ranks;
+  // otherwise (another number of ranks) it starts its stream afresh: data order and updates
+  // continue exactly, dropout masks differ from the uninterrupted run's.
+  void restore_rank_rng(const models::Metadata& m) {
+    const auto ranks = m.find("realmt.ranks");
+    const bool same = comm->size() > 1 && ranks != m.end() && ranks->second == std::to_string(comm->size());
+    if (lead() && comm->size() > 1 && !same)
+      log->line("note: the state was saved by a run with " + (ranks == m.end() ? std::string("1") : ranks->second) +
+                " process(es), this run has " + std::to_string(comm->size()) +
+                ": dropout masks of ranks > 0 start afresh");
+    if (lead()) return;
+    dropout_gen = Generator(dropout_seed(o.seed, comm->rank()));
+    if (same) dropout_gen.restore(m.at("realmt.rng_state.rank" + std::to_string(comm->rank())));
+  }
+  // ----
 
   models::Metadata model_metadata() const {
     return {{models::kConfigKey, model->config().to_yaml()}, {"realmt.updates", std::to_string(progress.updates)}};
@@ -143,19 +179,26 @@ struct Trainer::Impl {
 
   void start() {
     const graph::ParameterSet& params = model->params();
-    if (std::filesystem::exists(state_path())) {
+    // ---- data parallelism: every rank resumes (reading the same state file) or none does
+    int64_t have_state[1] = {std::filesystem::exists(state_path()) ? 1 : 0};
+    comm->all_reduce_sum(std::span<int64_t>(have_state));
+    REALMT_CHECK(have_state[0] == 0 || have_state[0] == comm->size(),
+                 "{} is visible to {} of {} ranks: resuming a multi-process run needs the model directory on a "
+                 "filesystem that every rank sees",
+                 state_path(), have_state[0], comm->size());
+    if (have_state[0] > 0) {
       resume();
       return;
     }
     if (!o.pretrained_model.empty()) {
       models::load_parameters(o.pretrained_model, model->params());
-      log->line("initialised from " + o.pretrained_model);
+      if (lead()) log->line("initialised from " + o.pretrained_model);
     } else {
       model->init(o.seed);
       if (o.model_config.admin_init == "profile") {
         // The profiling pass of realmt-init on the first batch of the same data order.
         const std::string table = profile_admin_on_first_batch(*model, data->options(), o.seed);
-        log->line("ADMIN profile (first training batch, training mode):\n" + table);
+        if (lead()) log->line("ADMIN profile (first training batch, training mode):\n" + table);
       }
     }
     if (ema) ema->flat().copy_from(params.values().flat());
@@ -181,6 +224,7 @@ struct Trainer::Impl {
     stalled = static_cast<int>(num("realmt.stalled"));
     best = std::stod(m.at("realmt.best"));
     dropout_gen.restore(m.at(models::kRngStateKey));
+    restore_rank_rng(m);  // data parallelism: ranks > 0 continue their own dropout streams
     if (mp->scaler() && m.count("realmt.loss_scale"))
       mp->scaler()->restore(std::stod(m.at("realmt.loss_scale")), std::stoll(m.at("realmt.loss_scale_clean")),
                             std::stoll(m.at("realmt.skipped_updates")));
@@ -192,13 +236,24 @@ struct Trainer::Impl {
       models::load_arenas(state_path(), {{"params", params.values()}}, params.names(),
                           models::LoadOptions{true, true});
     }
-    log->line("resumed from " + state_path() + " at update " + std::to_string(progress.updates) + ", epoch " +
-              std::to_string(progress.epoch + 1));
+    if (lead())
+      log->line("resumed from " + state_path() + " at update " + std::to_string(progress.updates) + ", epoch " +
+                std::to_string(progress.epoch + 1));
   }
 
   void save(bool also_iter) {
     const graph::ParameterSet& params = model->params();
+    // ---- data parallelism: every rank comes here; the collective part, then only rank 0 writes
+    const std::vector<std::string> rank_rngs = distributed::all_gather(*comm, dropout_gen.state_string());
+    distributed::check_replicas_agree(*comm, params.values().flat(),
+                                      "the parameters at update " + std::to_string(progress.updates));
+    if (!lead()) return;
     models::Metadata m;
+    if (comm->size() > 1) {
+      m["realmt.ranks"] = std::to_string(comm->size());
+      for (int r = 1; r < comm->size(); ++r) m["realmt.rng_state.rank" + std::to_string(r)] = rank_rngs[size_t(r)];
+    }
+    // ----
     m[models::kStepKey] = std::to_string(progress.updates);
     m[models::kEpochKey] = std::to_string(progress.epoch);
     m["realmt.batches"] = std::to_string(progress.batches);
@@ -264,15 +319,23 @@ struct Trainer::Impl {
   bool reached(const Duration& d) const { return !d.off() && units(progress, d.unit) >= d.value; }
 };
 
-Trainer::Trainer(TrainOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+Trainer::Trainer(TrainOptions options) {
+  const distributed::FailureGuard guard;  // an error on one rank ends the whole job at exit
+  impl_ = std::make_unique<Impl>(std::move(options));
+}
 Trainer::~Trainer() = default;
 const models::Transformer& Trainer::model() const { return *impl_->model; }
 std::string Trainer::state_path() const { return impl_->state_path(); }
 
 TrainResult Trainer::run() {
   Impl& s = *impl_;
+  const distributed::FailureGuard guard;  // an error on one rank ends the whole job at exit
   s.start();
   const graph::ParameterSet& params = s.model->params();
+  distributed::check_replicas_agree(*s.comm, params.values().flat(), "the initial parameters");
+  if (s.comm->size() > 1 && s.lead())
+    s.log->line("data parallel: " + std::to_string(s.comm->size()) + " processes (" + s.comm->name() +
+                "), each trains on its share of the rows of every batch; mini-batch-words is the global budget");
   Allocator& mem = allocator_for(s.device);
   // Mixed precision: the compute copy starts from the initialised, loaded or resumed weights;
   // tf32 lets every f32 GEMM of this run (validation included) use TF32 tensor cores.
@@ -287,7 +350,7 @@ TrainResult Trainer::run() {
     char mb[96];
     std::snprintf(mb, sizeof mb, "; device memory %.1f MB allocated, %.1f MB reserved", m.allocated_bytes / 1048576.0,
                   m.reserved_bytes / 1048576.0);
-    s.log->line(text + mb);
+    if (s.lead()) s.log->line(text + mb);
   }
   TrainResult result;
   g_stop.store(false);
@@ -311,12 +374,19 @@ TrainResult Trainer::run() {
     int64_t tokens = 0;
     const Progress before = s.progress;
     bool epoch_ended = false;
+    std::string bad_loss;  // a non-finite loss on this rank (the error is raised on all ranks below)
     for (int k = 0; k < s.o.optimizer_delay; ++k) {
       std::optional<data::Batch> batch = s.data->next();
       if (!batch) {
         epoch_ended = true;
         break;
       }
+      // ---- data parallelism: every rank draws the same batch and trains on its own rows
+      s.progress.batches += 1;
+      s.progress.sentences += batch->size;
+      if (s.comm->size() > 1) *batch = distributed::shard_rows(*batch, s.comm->rank(), s.comm->size());
+      if (batch->size == 0) continue;  // fewer rows than ranks: this rank only joins the all-reduce
+      // ----
       Tensor src = Tensor::from_vector(batch->src, {batch->size, batch->src_len});
       Tensor tgt_in, tgt_out;
       shift_target(batch->tgt, batch->size, batch->tgt_len, &tgt_in, &tgt_out);
@@ -324,23 +394,43 @@ TrainResult Trainer::run() {
       ctx.gen = &s.dropout_gen;
       models::LossOutput out = s.mp->compute_model().loss(src, tgt_in, tgt_out, s.o.label_smoothing, ctx);
       const double value = out.loss.value().item();
-      REALMT_CHECK(std::isfinite(value),
-                   "training loss is {} at update {} (batch of {} sentences, corpus lines {}..); nothing of this update "
-                   "was applied and the last checkpoint is intact; lower learn-rate, add lr-warmup or clip-norm",
-                   value, s.progress.updates + 1, batch->size, batch->ids.empty() ? 0 : batch->ids[0] + 1);
+      if (!std::isfinite(value)) {
+        bad_loss = format(
+            "training loss is {} at update {} (batch of {} sentences, corpus lines {}..); nothing of this update "
+            "was applied and the last checkpoint is intact; lower learn-rate, add lr-warmup or clip-norm",
+            value, s.progress.updates + 1, batch->size, batch->ids.empty() ? 0 : batch->ids[0] + 1);
+        break;
+      }
       s.mp->backward(out.loss, k == 0);  // f32 gradients in the master arena (times the loss scale)
       loss_sum += value;
       tokens += out.target_tokens;
-      s.progress.batches += 1;
-      s.progress.sentences += batch->size;
     }
+    // ---- data parallelism: sum loss, tokens and gradients over the ranks. Every decision below
+    // (non-finite loss, f16 overflow, norm, clipping, the step) then sees the same numbers on
+    // every rank, so all ranks take the same step, or all stop together.
+    double bad_ranks = bad_loss.empty() ? 0 : 1;
+    if (s.comm->size() > 1) {
+      double sums[3] = {loss_sum, static_cast<double>(tokens), bad_ranks};  // exact: counts < 2^53
+      s.comm->all_reduce_sum(std::span<double>(sums));
+      loss_sum = sums[0];
+      tokens = static_cast<int64_t>(sums[1]);
+      bad_ranks = sums[2];
+      if (tokens > 0 && bad_ranks == 0) s.comm->all_reduce_sum(params.grads().flat());
+    }
+    if (!bad_loss.empty()) REALMT_FAIL("{}", bad_loss);
+    REALMT_CHECK(bad_ranks == 0,
+                 "training loss is not finite on {} other rank(s) at update {}; nothing of this update was applied and "
+                 "the last checkpoint is intact; lower learn-rate, add lr-warmup or clip-norm",
+                 bad_ranks, s.progress.updates + 1);
+    // ----
     // f16: the gradients are loss_scale x the true ones; an overflow skips the whole update.
     const double loss_scale = s.mp->loss_scale();
     const double squares = tokens > 0 ? ops::sum_squares(params.grads().flat()) : 0.0;
     if (tokens > 0 && !s.mp->finish(squares)) {
-      s.log->line("update " + std::to_string(s.progress.updates + 1) + ": f16 gradients overflowed at loss scale " +
-                  std::to_string(loss_scale) + "; update skipped (" + std::to_string(s.mp->scaler()->skipped()) +
-                  " so far), loss scale now " + std::to_string(s.mp->loss_scale()));
+      if (s.lead())
+        s.log->line("update " + std::to_string(s.progress.updates + 1) + ": f16 gradients overflowed at loss scale " +
+                    std::to_string(loss_scale) + "; update skipped (" + std::to_string(s.mp->scaler()->skipped()) +
+                    " so far), loss scale now " + std::to_string(s.mp->loss_scale()));
       tokens = 0;  // nothing of it counts as trained
     }
     if (tokens > 0) {
@@ -362,8 +452,9 @@ TrainResult Trainer::run() {
     }
     if (epoch_ended) {
       s.progress.epoch += 1;
-      s.log->line("epoch " + std::to_string(s.progress.epoch) + " finished: " + std::to_string(s.progress.updates) +
-                  " updates, " + std::to_string(s.progress.sentences) + " sentences");
+      if (s.lead())
+        s.log->line("epoch " + std::to_string(s.progress.epoch) + " finished: " + std::to_string(s.progress.updates) +
+                    " updates, " + std::to_string(s.progress.sentences) + " sentences");
     }
     const Progress after = s.progress;
     if (due(s.o.disp_freq, last_display, after) || (s.reached(s.o.after) && display_tokens > 0)) {
@@ -389,36 +480,49 @@ TrainResult Trainer::run() {
         const int64_t done = units(after, s.o.after.unit) - units(run_start, s.o.after.unit);
         if (done > 0) d.eta_seconds = t / done * static_cast<double>(s.o.after.value - units(after, s.o.after.unit));
       }
-      s.log->display(d);
+      if (s.lead()) s.log->display(d);
       last_display = after;
       display_time = t;
       display_loss = 0;
       display_tokens = 0;
     } else if (!s.o.disp_freq.off() && s.o.disp_freq.unit == Duration::Unit::kUpdates) {
       const double frac = static_cast<double>(after.updates % s.o.disp_freq.value) / s.o.disp_freq.value;
-      s.log->progress(frac, "update " + std::to_string(after.updates));
+      if (s.lead()) s.log->progress(frac, "update " + std::to_string(after.updates));
     }
     bool stop_early = false;
-    if (due(s.o.valid_freq, before, after)) {
+    if (due(s.o.valid_freq, before, after) && s.lead()) {
       s.validate_now();
       stop_early = s.o.early_stopping > 0 && s.stalled >= s.o.early_stopping;
     }
-    const bool out_of_time = s.o.time_limit_minutes > 0 && now() >= 60.0 * s.o.time_limit_minutes;
-    const bool finished = s.reached(s.o.after) || stop_early || g_stop.load() || out_of_time;
+    bool out_of_time = s.o.time_limit_minutes > 0 && now() >= 60.0 * s.o.time_limit_minutes;
+    bool signalled = g_stop.load();
+    // ---- data parallelism: one decision for all ranks (rank 0 validated; signals and clocks are
+    // per process). Ranks waiting here for rank 0's validation count it against comm-timeout.
+    if (s.comm->size() > 1) {
+      int64_t flags[3] = {stop_early, out_of_time, signalled};
+      s.comm->all_reduce_sum(std::span<int64_t>(flags));
+      stop_early = flags[0] > 0;
+      out_of_time = flags[1] > 0;
+      signalled = flags[2] > 0;
+    }
+    // ----
+    const bool finished = s.reached(s.o.after) || stop_early || signalled || out_of_time;
     if (due(s.o.save_freq, before, after) || finished) s.save(due(s.o.save_freq, before, after));
     if (stop_early) {
       result.stop_reason = "early-stopping";
-      s.log->line("stopping: no improvement in " + std::to_string(s.stalled) + " validations");
+      if (s.lead()) s.log->line("stopping: no improvement in " + std::to_string(s.stalled) + " validations");
       break;
     }
     if (out_of_time) {
       result.stop_reason = "time-limit";
-      s.log->line("stopping: time-limit of " + std::to_string(s.o.time_limit_minutes) + " minutes reached");
+      if (s.lead())
+        s.log->line("stopping: time-limit of " + std::to_string(s.o.time_limit_minutes) + " minutes reached");
       break;
     }
-    if (g_stop.load()) {
+    if (signalled) {
       result.stop_reason = "signal";
-      s.log->line("stopping on a signal; checkpoint saved at update " + std::to_string(s.progress.updates));
+      if (s.lead())
+        s.log->line("stopping on a signal; checkpoint saved at update " + std::to_string(s.progress.updates));
       break;
     }
   }

@@ -121,7 +121,8 @@ TEST_F(Mpi, AllReduceSumsTensorsOverBuckets) {
   Tensor t = Tensor::from_vector(v, {n});
   comm->all_reduce_sum(t);
   const float* p = t.data<float>();
-  for (int64_t i : {int64_t(0), int64_t(1), n / 2, n - 4, n - 1}) EXPECT_EQ(p[i], static_cast<float>((i % 1000) * 3)) << i;
+  for (int64_t i : {int64_t(0), int64_t(1), n / 2, n - 4, n - 1})
+    EXPECT_EQ(p[i], static_cast<float>((i % 1000) * 3)) << i;
   Tensor d = Tensor::from_vector(std::vector<double>{0.1 * (comm->rank() + 1), 1e300}, {2});
   comm->all_reduce_sum(d);
   EXPECT_DOUBLE_EQ(d.data<double>()[0], 0.1 + 0.2);
