@@ -19,6 +19,9 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "max-length-crop", &max_length_crop, "Crop pairs longer than max-length instead of skipping them");
   o.add_choice(g, "shuffle", &shuffle, {"data", "none"}, "Shuffle the corpus each epoch (data) or not (none)");
   o.add(g, "valid-mini-batch", &valid_mini_batch, "Sentences in a validation batch");
+  o.add(g, "beam-size", &valid_beam_size, "Beam size when validation translates (bleu, chrf)");
+  o.add(g, "normalize", &valid_normalize, "Length normalisation when validation translates");
+  o.add(g, "max-length-factor", &valid_max_length_factor, "Output length limit (x source length) in validation");
   g = "Training";
   o.add(g, "after", &after, "Stop after this long: updates (u), target tokens (t) or epochs (e); 0 = never");
   o.add(g, "time-limit", &time_limit_minutes, "Also stop and save after this many minutes of wall time (0: none)");

@@ -28,6 +28,9 @@ struct TrainOptions {
   bool max_length_crop = false;
   std::string shuffle = "data";          // data | none
   int64_t valid_mini_batch = 32;         // sentences a validation batch
+  int valid_beam_size = 4;               // beam search for bleu/chrf validation (Marian: beam-size)
+  double valid_normalize = 0.6;          // length normalisation for it (Marian: normalize)
+  double valid_max_length_factor = 3.0;  // output length limit for it (Marian: max-length-factor)
   // Schedule and optimisation
   Duration after;                        // stop after (u/t/e); 0 = never
   double time_limit_minutes = 0;         // also stop (and save) after this much wall time; 0 = none

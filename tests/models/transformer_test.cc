@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "graph/reduce.h"
@@ -179,7 +181,8 @@ TEST(Transformer, CheckpointWithConfigRoundTripsExactly) {
   Transformer model(tiny_config("closed-form", "mean"));
   model.allocate(Device::cpu());
   model.init(9);
-  const std::string path = (std::filesystem::temp_directory_path() / "realmt_model_rt.safetensors").string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("realmt_model_rt_" + std::to_string(::getpid()) + ".safetensors")).string();
   save_parameters(path, model.params(), {{kConfigKey, model.config().to_yaml()}});
   const SafetensorsFile f = load_safetensors(path);
   const ModelConfig c = ModelConfig::from_yaml(f.metadata.at(kConfigKey), path);

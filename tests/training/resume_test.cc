@@ -3,6 +3,9 @@
 // exponential smoothing included).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -19,7 +22,9 @@ namespace fs = std::filesystem;
 // A reversal corpus of letter sequences ("c a f" -> "f a c") and its character vocabulary.
 struct Corpus {
   fs::path dir;
-  explicit Corpus(const std::string& name) : dir(fs::temp_directory_path() / name) {
+  // The process id keeps concurrent runs (ctest -j, several build trees) apart.
+  explicit Corpus(const std::string& name)
+      : dir(fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
     fs::remove_all(dir);
     fs::create_directories(dir);
     Generator g(5);

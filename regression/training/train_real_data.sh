@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# End-to-end on real data: realmt-data vocab -> realmt-train (cpu-small, RealFormer on ADMIN) for a
+# wall-time budget -> realmt-translate (beam 4) -> realmt-bleu; asserts a BLEU floor.
+#   train_real_data.sh BUILD_APPS_DIR REPO_ROOT MINUTES BLEU_FLOOR
+# Data: ../shared/data/l10n-enfr beside the repository (software UI translations, 180k pairs);
+# without it the test is skipped (exit 77).
+set -euo pipefail
+apps="$1" repo="$2" minutes="$3" floor="$4"
+data="$repo/../shared/data/l10n-enfr"
+if [[ ! -s "$data/train.en" ]]; then
+  echo "SKIP: $data not found (the shared data folder is absent)"
+  exit 77
+fi
+work="$(mktemp -d /tmp/realmt-real-XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+"$apps/realmt-data" vocab -i "$data/train.en" "$data/train.fr" -o "$work/vocab.spm" --vocab-size 8000 \
+  --sampled-lines 200000 > /dev/null
+head -n 300 "$data/dev.en" > "$work/valid.en"
+head -n 300 "$data/dev.fr" > "$work/valid.fr"
+head -n 500 "$data/test.en" > "$work/test.en"
+head -n 500 "$data/test.fr" > "$work/test.fr"
+"$apps/realmt-train" -c "$repo/marian-style-configs/cpu-small.yml" --train-sets "$data/train.en" "$data/train.fr" \
+  --vocabs "$work/vocab.spm" --valid-sets "$work/valid.en" "$work/valid.fr" --model "$work/model.safetensors" \
+  --time-limit "$minutes" --valid-freq 0 --save-freq 0 --quiet-progress 2>&1 | grep -E "Up\.|stopping|ADMIN" | tail -n 8
+"$apps/realmt-translate" -m "$work/model.safetensors" -v "$work/vocab.spm" -i "$work/test.en" -o "$work/test.hyp" \
+  --beam-size 4 --quiet
+bleu=$("$apps/realmt-bleu" "$work/test.fr" -i "$work/test.hyp" -b)
+chrf=$("$apps/realmt-bleu" "$work/test.fr" -i "$work/test.hyp" -m chrf -b)
+echo "after $minutes minutes: BLEU $bleu, chrF2 $chrf on the first 500 lines of l10n-enfr test (floor $floor)"
+paste "$work/test.en" "$work/test.hyp" | head -n 3
+awk -v b="$bleu" -v f="$floor" 'BEGIN { exit !(b + 0 >= f + 0) }' || { echo "FAIL: BLEU $bleu below the floor $floor"; exit 1; }

@@ -1,0 +1,111 @@
+// Internals of the Trainer shared by trainer.cc (the loop) and trainer_state.cc (set-up,
+// checkpoints, resume, validation). Not part of the public API.
+#pragma once
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "core/rng.h"
+#include "data/batch_generator.h"
+#include "distributed/communicator.h"
+#include "models/checkpoint.h"
+#include "models/transformer.h"
+#include "training/lr_schedule.h"
+#include "training/mixed_precision.h"
+#include "training/optimizer.h"
+#include "training/train_log.h"
+#include "training/trainer.h"
+#include "training/validator.h"
+
+namespace realmt::training {
+
+// Position in the run, in all of Marian's units.
+struct Progress {
+  int64_t updates = 0, batches = 0, tokens = 0, sentences = 0;
+  int64_t epoch = 0;  // completed epochs
+};
+
+inline int64_t units(const Progress& p, Duration::Unit u) {
+  switch (u) {
+    case Duration::Unit::kUpdates: return p.updates;
+    case Duration::Unit::kTokens: return p.tokens;
+    case Duration::Unit::kEpochs: return p.epoch;
+  }
+  return 0;
+}
+
+// Whether a multiple of d was crossed between two positions.
+inline bool due(const Duration& d, const Progress& before, const Progress& after) {
+  if (d.off()) return false;
+  return units(after, d.unit) / d.value > units(before, d.unit) / d.value;
+}
+
+inline std::string strip_suffix(const std::string& path) {
+  const std::string ext = ".safetensors";
+  if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
+    return path.substr(0, path.size() - ext.size());
+  return path;
+}
+
+// Data parallelism: with several processes on a machine, local rank i takes devices[i % n].
+inline Device pick_device(const std::vector<std::string>& devices, int local_rank = 0) {
+  if (devices.empty() || devices[0] == "cpu") return Device::cpu();
+  const std::string& d = devices[static_cast<size_t>(local_rank) % devices.size()];
+  return parse_device(std::isdigit(static_cast<unsigned char>(d[0])) ? "cuda:" + d : d);
+}
+
+// Rank 0 (and a single process) keeps the historical stream; each other rank gets its own.
+inline uint64_t dropout_seed(int64_t seed, int rank) {
+  return static_cast<uint64_t>(seed) * 7919 + 17 + static_cast<uint64_t>(rank) * 0x9E3779B97F4A7C15ull;
+}
+
+struct Trainer::Impl {
+  TrainOptions o;
+  std::string base;  // model path without .safetensors
+  Device device;
+  std::unique_ptr<data::BatchGenerator> data;
+  std::unique_ptr<models::Transformer> model;
+  std::unique_ptr<Optimizer> optimizer;
+  Precision precision = Precision::kF32;
+  std::unique_ptr<MixedPrecision> mp;  // compute copy (bf16/f16) and loss scaling (f16)
+  std::unique_ptr<Arena> ema;  // smoothed weights
+  std::unique_ptr<Validator> validator;
+  std::unique_ptr<TrainLog> log;
+  std::unique_ptr<distributed::Communicator> comm;  // data parallelism: the job's ranks (size 1: alone)
+  Generator dropout_gen;
+  LrSchedule schedule;
+  Progress progress;
+  double best = INFINITY;
+  int stalled = 0;
+
+
+  std::string state_path() const { return base + ".state.safetensors"; }
+
+  // ---- data parallelism
+  bool lead() const { return comm->rank() == 0; }  // rank 0 logs, validates and writes files
+  // Rank r > 0 restores its own dropout stream from a state saved by a job of as many ranks;
+  // otherwise (another number of ranks) it starts its stream afresh: data order and updates
+  // continue exactly, dropout masks differ from the uninterrupted run's.
+  // ----
+
+
+
+
+
+  // Writes the weights used for translation (smoothed when exponential smoothing is on).
+
+
+  bool reached(const Duration& d) const { return !d.off() && units(progress, d.unit) >= d.value; }
+
+  explicit Impl(TrainOptions options);
+  void restore_rank_rng(const models::Metadata& m);
+  models::Metadata model_metadata() const;
+  void start();
+  void resume();
+  void save(bool also_iter);
+  void save_model(const std::string& path);
+  void validate_now();
+};
+
+}  // namespace realmt::training

@@ -1,0 +1,244 @@
+// Trainer set-up, checkpoints (save, resume) and validation; the loop is in trainer.cc.
+#include "training/trainer_impl.h"
+
+#include <csignal>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "core/allocator.h"
+#include "core/log.h"
+#include "core/parallel.h"
+#include "core/rng.h"
+#include "data/batch_generator.h"
+#include "distributed/communicator.h"
+#include "distributed/replicas.h"
+#include "distributed/shard.h"
+#include "graph/var.h"
+#include "models/checkpoint.h"
+#include "models/transformer.h"
+#include "ops/matmul.h"
+#include "ops/optimizer.h"
+#include "training/admin_profile.h"
+#include "training/lr_schedule.h"
+#include "training/mixed_precision.h"
+#include "training/optimizer.h"
+#include "training/train_log.h"
+#include "training/validator.h"
+
+namespace realmt::training {
+
+Trainer::Impl::Impl(TrainOptions options) : o(std::move(options)), base(strip_suffix(o.model)) {
+  o.validate();
+  if (o.cpu_threads > 0) set_num_threads(o.cpu_threads);
+  // ---- data parallelism: the job's ranks (one process without mpirun), then this rank's device
+  comm = distributed::make_world({o.comm_timeout});
+  REALMT_CHECK(o.devices.size() <= 1 || comm->size() > 1,
+               "devices: one device a process; for {} devices start {} processes with mpirun", o.devices.size(),
+               o.devices.size());
+  device = pick_device(o.devices, comm->local_rank());
+  comm = distributed::for_device(std::move(comm), device, {o.comm_timeout});
+  // ----
+  precision = parse_precision(o.precision);
+  REALMT_CHECK(precision == Precision::kF32 || device.is_cuda(),
+               "precision {} needs a CUDA device (e.g. devices: [0]); on the CPU use precision: f32", o.precision);
+  data::BatchGeneratorOptions d;
+  d.src_path = o.train_sets[0];
+  d.tgt_path = o.train_sets.size() > 1 ? o.train_sets[1] : "";
+  d.vocab_path = o.vocabs[0];
+  d.mini_batch_words = o.mini_batch_words;
+  d.mini_batch = o.mini_batch;
+  d.maxi_batch = o.maxi_batch;
+  d.max_length = o.max_length;
+  d.max_length_crop = o.max_length_crop;
+  d.shuffle = o.shuffle == "data";
+  d.seed = o.seed;
+  d.threads = 1;  // encoding is far faster than training; more threads only contend for the cores
+  data = std::make_unique<data::BatchGenerator>(d);
+  // The vocabulary decides the embedding table's size.
+  o.model_config.vocab_size = data->src_vocab().size();
+  model = std::make_unique<models::Transformer>(o.model_config);
+  model->allocate(device);
+  MixedPrecisionOptions mpo;
+  mpo.compute = compute_dtype(precision);
+  mpo.loss_scaling = precision == Precision::kF16;
+  mpo.loss_scale.initial = o.loss_scale;
+  mpo.loss_scale.window = o.loss_scale_window;
+  mp = std::make_unique<MixedPrecision>(*model, mpo);
+  optimizer = std::make_unique<Optimizer>(
+      model->params(), OptimizerOptions{o.optimizer == "radam", o.optimizer_params[0], o.optimizer_params[1],
+                                        o.optimizer_params[2]});
+  if (o.exponential_smoothing > 0)
+    ema = std::make_unique<Arena>(model->params().shapes(), model->params().values().dtype(), device);
+  schedule = {o.learn_rate, o.lr_warmup.value, o.lr_decay_inv_sqrt.value, o.lr_decay_linear.value};
+  dropout_gen = Generator(dropout_seed(o.seed, comm->rank()));
+  if (!o.valid_sets.empty() && lead())  // data parallelism: rank 0 validates, logs and saves
+    validator = std::make_unique<Validator>(o.valid_sets[0], o.valid_sets[1], data->src_vocab(),
+                                            o.valid_mini_batch, o.max_length);
+  if (validator) {
+    search::SearchOptions so = validator->search_options();
+    so.beam_size = o.valid_beam_size;
+    so.normalize = o.valid_normalize;
+    so.max_length_factor = o.valid_max_length_factor;
+    validator->set_search_options(so);
+  }
+  log = std::make_unique<TrainLog>(lead() ? o.log : "",
+                                   !lead() ? "" : o.metrics_file.empty() ? base + ".metrics.jsonl" : o.metrics_file,
+                                   !o.quiet_progress);
+}
+
+void Trainer::Impl::restore_rank_rng(const models::Metadata& m) {
+  const auto ranks = m.find("realmt.ranks");
+  const bool same = comm->size() > 1 && ranks != m.end() && ranks->second == std::to_string(comm->size());
+  if (lead() && comm->size() > 1 && !same)
+    log->line("note: the state was saved by a run with " + (ranks == m.end() ? std::string("1") : ranks->second) +
+              " process(es), this run has " + std::to_string(comm->size()) +
+              ": dropout masks of ranks > 0 start afresh");
+  if (lead()) return;
+  dropout_gen = Generator(dropout_seed(o.seed, comm->rank()));
+  if (same) dropout_gen.restore(m.at("realmt.rng_state.rank" + std::to_string(comm->rank())));
+}
+
+models::Metadata Trainer::Impl::model_metadata() const {
+  return {{models::kConfigKey, model->config().to_yaml()}, {"realmt.updates", std::to_string(progress.updates)}};
+}
+
+void Trainer::Impl::start() {
+  const graph::ParameterSet& params = model->params();
+  // ---- data parallelism: every rank resumes (reading the same state file) or none does
+  int64_t have_state[1] = {std::filesystem::exists(state_path()) ? 1 : 0};
+  comm->all_reduce_sum(std::span<int64_t>(have_state));
+  REALMT_CHECK(have_state[0] == 0 || have_state[0] == comm->size(),
+               "{} is visible to {} of {} ranks: resuming a multi-process run needs the model directory on a "
+               "filesystem that every rank sees",
+               state_path(), have_state[0], comm->size());
+  if (have_state[0] > 0) {
+    resume();
+    return;
+  }
+  if (!o.pretrained_model.empty()) {
+    models::load_parameters(o.pretrained_model, model->params());
+    if (lead()) log->line("initialised from " + o.pretrained_model);
+  } else {
+    model->init(o.seed);
+    if (o.model_config.admin_init == "profile") {
+      // The profiling pass of realmt-init on the first batch of the same data order.
+      const std::string table = profile_admin_on_first_batch(*model, data->options(), o.seed);
+      if (lead()) log->line("ADMIN profile (first training batch, training mode):\n" + table);
+    }
+  }
+  if (ema) ema->flat().copy_from(params.values().flat());
+}
+
+void Trainer::Impl::resume() {
+  const graph::ParameterSet& params = model->params();
+  std::vector<models::NamedArena> arenas{{"params", params.values()}};
+  for (const auto& a : optimizer->arenas()) arenas.push_back(a);
+  models::Metadata m = models::load_arenas(state_path(), arenas, params.names());
+  auto num = [&](const char* key) -> int64_t {
+    auto it = m.find(key);
+    REALMT_CHECK(it != m.end(), "{}: training state lacks '{}'; the file is not a realmt-train state", state_path(),
+                 key);
+    return std::stoll(it->second);
+  };
+  progress.updates = num(models::kStepKey);
+  progress.epoch = num(models::kEpochKey);
+  progress.batches = num("realmt.batches");
+  progress.tokens = num("realmt.tokens");
+  progress.sentences = num("realmt.sentences");
+  optimizer->set_steps(num("realmt.optimizer_steps"));
+  stalled = static_cast<int>(num("realmt.stalled"));
+  best = std::stod(m.at("realmt.best"));
+  dropout_gen.restore(m.at(models::kRngStateKey));
+  restore_rank_rng(m);  // data parallelism: ranks > 0 continue their own dropout streams
+  if (mp->scaler() && m.count("realmt.loss_scale"))
+    mp->scaler()->restore(std::stod(m.at("realmt.loss_scale")), std::stoll(m.at("realmt.loss_scale_clean")),
+                          std::stoll(m.at("realmt.skipped_updates")));
+  data->restore(m.at(models::kDataPositionKey));
+  if (ema) {
+    // The model file holds the smoothed weights: load them into the EMA, then the raw ones back.
+    models::load_parameters(o.model, model->params());
+    ema->flat().copy_from(params.values().flat());
+    models::load_arenas(state_path(), {{"params", params.values()}}, params.names(),
+                        models::LoadOptions{true, true});
+  }
+  if (lead())
+    log->line("resumed from " + state_path() + " at update " + std::to_string(progress.updates) + ", epoch " +
+              std::to_string(progress.epoch + 1));
+}
+
+void Trainer::Impl::save(bool also_iter) {
+  const graph::ParameterSet& params = model->params();
+  // ---- data parallelism: every rank comes here; the collective part, then only rank 0 writes
+  const std::vector<std::string> rank_rngs = distributed::all_gather(*comm, dropout_gen.state_string());
+  distributed::check_replicas_agree(*comm, params.values().flat(),
+                                    "the parameters at update " + std::to_string(progress.updates));
+  if (!lead()) return;
+  models::Metadata m;
+  if (comm->size() > 1) {
+    m["realmt.ranks"] = std::to_string(comm->size());
+    for (int r = 1; r < comm->size(); ++r) m["realmt.rng_state.rank" + std::to_string(r)] = rank_rngs[size_t(r)];
+  }
+  // ----
+  m[models::kStepKey] = std::to_string(progress.updates);
+  m[models::kEpochKey] = std::to_string(progress.epoch);
+  m["realmt.batches"] = std::to_string(progress.batches);
+  m["realmt.tokens"] = std::to_string(progress.tokens);
+  m["realmt.sentences"] = std::to_string(progress.sentences);
+  m["realmt.optimizer_steps"] = std::to_string(optimizer->steps());
+  m["realmt.stalled"] = std::to_string(stalled);
+  char best_text[64];
+  std::snprintf(best_text, sizeof best_text, "%.17g", best);
+  m["realmt.best"] = best_text;
+  m[models::kRngStateKey] = dropout_gen.state_string();
+  if (const LossScaler* ls = mp->scaler()) {
+    std::snprintf(best_text, sizeof best_text, "%.17g", ls->scale());
+    m["realmt.loss_scale"] = best_text;
+    m["realmt.loss_scale_clean"] = std::to_string(ls->clean_run());
+    m["realmt.skipped_updates"] = std::to_string(ls->skipped());
+  }
+  m[models::kDataPositionKey] = data->state();
+  // Resume reads only the state file (raw weights, moments, progress), written last and
+  // atomically: a crash at any point leaves a consistent state from this save or the last.
+  save_model(o.model);
+  if (also_iter && !o.overwrite) save_model(base + ".iter" + std::to_string(progress.updates) + ".safetensors");
+  std::vector<models::NamedArena> arenas{{"params", params.values()}};
+  for (const auto& a : optimizer->arenas()) arenas.push_back(a);
+  models::save_arenas(state_path(), arenas, params.names(), m);
+  log->line("saved " + o.model + " and " + state_path() + " at update " + std::to_string(progress.updates));
+}
+
+void Trainer::Impl::save_model(const std::string& path) {
+  graph::ParameterSet& params = model->params();
+  if (!ema) {
+    models::save_parameters(path, params, model_metadata());
+    return;
+  }
+  Tensor raw = params.values().flat().clone();
+  params.values().flat().copy_from(ema->flat());
+  models::save_parameters(path, params, model_metadata());
+  params.values().flat().copy_from(raw);
+}
+
+void Trainer::Impl::validate_now() {
+  if (!validator) return;
+  Tensor raw;
+  if (ema) {  // validate the smoothed weights, as they are what gets saved
+    raw = model->params().values().flat().clone();
+    model->params().values().flat().copy_from(ema->flat());
+  }
+  const auto metrics = validator->run(*model, o.valid_metrics);
+  if (ema) model->params().values().flat().copy_from(raw);
+  const double first = metrics.at(o.valid_metrics[0]);
+  const bool improved = Validator::better(o.valid_metrics[0], first, best);
+  if (improved) {
+    best = first;
+    stalled = 0;
+    if (o.keep_best) save_model(base + ".best-" + o.valid_metrics[0] + ".safetensors");
+  } else {
+    ++stalled;
+  }
+  log->validation(progress.updates, metrics, improved, stalled);
+}
+
+}  // namespace realmt::training
