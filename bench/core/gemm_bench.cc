@@ -1,4 +1,5 @@
-// GEMM benchmark: BLIS and OpenBLAS (each loaded at run time with its own symbols) and
+// GEMM benchmark: BLIS, OpenBLAS-pthread and OpenBLAS-OpenMP (each loaded at run time with its
+// own symbols) and
 // realmt's ops::matmul (the BLAS this build links, REALMT_BLAS), on transformer training and
 // decoding shapes, f32, on `--threads` threads. Prints GFLOP/s and the ratio to the peak
 // measured in the same run (the best large square SGEMM of any library).
@@ -64,7 +65,9 @@ int main(int argc, char** argv) {
   std::vector<Blas> libs = {
       load("blis", {"/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4", "libblis.so.4"},
            "bli_thread_set_num_threads", threads),
-      load("openblas", {"/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0", "libopenblas.so.0"},
+      load("openblas-pt", {"/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0", "libopenblas.so.0"},
+           "openblas_set_num_threads", threads),
+      load("openblas-omp", {"/usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0"},
            "openblas_set_num_threads", threads),
   };
   // BLIS reads its thread count from a long; the int-typed call above is fine on x86-64 (register).
