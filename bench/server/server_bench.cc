@@ -9,7 +9,8 @@
 //       [--clients 1 8 64] [--sentences-per-request 1] [--max-seconds 120]
 //
 // Offline throughput = sentences / realmt-translate's own decoding time (the "in X s" of its
-// summary line: model loading excluded). Server answers are compared with realmt-translate's
+// summary line: model loading excluded), measured before and after every level; a level's
+// ratio is against the mean of the two. Server answers are compared with realmt-translate's
 // output line by line; mismatches are reported (they should be 0).
 #include <httplib.h>
 
@@ -113,10 +114,22 @@ Offline run_offline(const Args& a, size_t n) {
   return o;
 }
 
+// A counter from the server's /metrics (0 when absent).
+double scrape(const Args& a, const std::string& name) {
+  httplib::Client http(a.host, a.port);
+  auto res = http.Get("/metrics");
+  if (!res) return 0;
+  std::istringstream in(res->body);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(name + " ", 0) == 0) return std::stod(line.substr(name.size() + 1));
+  return 0;
+}
+
 struct Level {
   int clients = 0;
   size_t sentences = 0, requests = 0, errors = 0, mismatches = 0;
   double seconds = 0;
+  double decode_seconds = 0, batches = 0;  // the server's decoding thread during the level
   std::vector<double> latency;
 };
 
@@ -125,6 +138,8 @@ Level run_level(const Args& a, int clients, const std::vector<std::string>& inpu
   const size_t n_requests = (input.size() + a.per_request - 1) / a.per_request;
   std::atomic<size_t> next{0}, done_sentences{0}, errors{0}, mismatches{0};
   std::vector<std::vector<double>> lat(clients);
+  const double decode0 = scrape(a, "realmt_decode_seconds_total");
+  const double batches0 = scrape(a, "realmt_batches_total");
   const auto t0 = Clock::now();
   const auto stop_at = t0 + std::chrono::duration<double>(a.max_seconds);
   std::vector<std::thread> threads;
@@ -132,6 +147,7 @@ Level run_level(const Args& a, int clients, const std::vector<std::string>& inpu
     threads.emplace_back([&, c] {
       httplib::Client http(a.host, a.port);
       http.set_keep_alive(true);
+      http.set_tcp_nodelay(true);
       http.set_read_timeout(300, 0);
       for (size_t r; (r = next++) < n_requests && Clock::now() < stop_at;) {
         const size_t b = r * a.per_request, e = std::min(input.size(), b + a.per_request);
@@ -154,6 +170,8 @@ Level run_level(const Args& a, int clients, const std::vector<std::string>& inpu
   Level l;
   l.clients = clients;
   l.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  l.decode_seconds = scrape(a, "realmt_decode_seconds_total") - decode0;
+  l.batches = scrape(a, "realmt_batches_total") - batches0;
   l.sentences = done_sentences;
   l.errors = errors;
   l.mismatches = mismatches;
@@ -173,23 +191,29 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "no sentences in %s\n", a.input.c_str());
     return 1;
   }
-  const Offline off = run_offline(a, input.size());
-  const double off_rate = input.size() / off.seconds;
+  // Offline runs interleave with the levels (offline, level, offline, level, ..., offline) and
+  // each level is compared with the mean of the two offline runs around it: on a shared
+  // machine the load drifts within minutes.
+  Offline off = run_offline(a, input.size());
+  double before = input.size() / off.seconds;
   std::printf("offline realmt-translate: %zu sentences in %.2f s = %.1f sentences/s\n",
-              input.size(), off.seconds, off_rate);
-  std::printf("%8s %10s %9s %12s %8s %9s %9s %7s %10s\n", "clients", "sentences", "seconds",
-              "sentences/s", "offline", "p50 ms", "p99 ms", "errors", "mismatches");
+              input.size(), off.seconds, before);
+  std::printf("%8s %10s %9s %12s %12s %8s %9s %9s %7s %10s\n", "clients", "sentences", "seconds",
+              "sentences/s", "offline s/s", "ratio", "p50 ms", "p99 ms", "errors", "mismatches");
   for (int c : a.clients) {
     const Level l = run_level(a, c, input, off.output);
-    const double rate = l.sentences / l.seconds;
-    std::printf("%8d %10zu %9.2f %12.1f %7.0f%% %9.1f %9.1f %7zu %10zu\n", c, l.sentences,
-                l.seconds, rate, 100 * rate / off_rate, 1e3 * percentile(l.latency, 0.5),
-                1e3 * percentile(l.latency, 0.99), l.errors, l.mismatches);
+    const double after = input.size() / run_offline(a, input.size()).seconds;
+    const double rate = l.sentences / l.seconds, offline = 0.5 * (before + after);
+    std::printf("%8d %10zu %9.2f %12.1f %12.1f %7.0f%% %9.1f %9.1f %7zu %10zu\n", c,
+                l.sentences, l.seconds, rate, offline, 100 * rate / offline,
+                1e3 * percentile(l.latency, 0.5), 1e3 * percentile(l.latency, 0.99), l.errors,
+                l.mismatches);
+    std::printf("         (offline before %.1f, after %.1f sentences/s; server: %.0f batches, "
+                "%.1f sentences a batch, decoding thread busy %.0f%% of the time)\n",
+                before, after, l.batches, l.batches > 0 ? l.sentences / l.batches : 0.0,
+                100 * l.decode_seconds / l.seconds);
     std::fflush(stdout);
+    before = after;
   }
-  // Offline again at the end: the machine's load can drift during the run.
-  const Offline off2 = run_offline(a, input.size());
-  std::printf("offline realmt-translate (again, after): %.1f sentences/s\n",
-              input.size() / off2.seconds);
   return 0;
 }

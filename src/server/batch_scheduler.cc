@@ -1,6 +1,7 @@
 #include "server/batch_scheduler.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 #include "core/error.h"
@@ -172,22 +173,33 @@ void BatchScheduler::purge(Clock::time_point now) {
 std::vector<BatchScheduler::Item> BatchScheduler::take_batch(Clock::time_point now,
                                                             Clock::time_point* wake) {
   const detail::Job& head = *queue_.front().job;
+  const int64_t head_tokens = queue_.front().tokens;
+  // The window: the oldest compatible sentences, a few batches' worth. From it the batch takes
+  // the oldest sentence and those closest to it in length (older first among equals), as
+  // realmt-translate sorts a maxi-batch by length: a batch of similar lengths decodes in fewer
+  // steps and pads less.
+  std::vector<size_t> window;
+  const size_t window_size = static_cast<size_t>(4 * options_.max_batch_sentences);
+  for (size_t i = 0; i < queue_.size() && window.size() < window_size; ++i)
+    if (i == 0 || same_search(queue_[i].job->options, head.options)) window.push_back(i);
+  std::stable_sort(window.begin(), window.end(), [&](size_t a, size_t b) {
+    return std::abs(queue_[a].tokens - head_tokens) < std::abs(queue_[b].tokens - head_tokens);
+  });
   std::vector<size_t> picked;
   int64_t longest = 0;
   bool full = false;
-  for (size_t i = 0; i < queue_.size(); ++i) {
-    const Item& it = queue_[i];
-    if (it.job.get() != &head && !same_search(it.job->options, head.options)) continue;
+  for (size_t i : window) {
     const int64_t n = static_cast<int64_t>(picked.size());
-    const int64_t len = std::max(longest, it.tokens);
+    const int64_t len = std::max(longest, queue_[i].tokens);
     if (n >= options_.max_batch_sentences ||
         (n > 0 && options_.max_batch_tokens > 0 && (n + 1) * len > options_.max_batch_tokens)) {
-      full = true;  // arrival order is kept: no later, shorter sentence jumps the queue
+      full = true;
       break;
     }
     picked.push_back(i);
     longest = len;
   }
+  std::sort(picked.begin(), picked.end());  // the batch in arrival order
   full = full || static_cast<int64_t>(picked.size()) >= options_.max_batch_sentences;
   const Clock::time_point due = head.enqueued + std::chrono::milliseconds(options_.max_wait_ms);
   if (!full && !draining_ && now < due) {

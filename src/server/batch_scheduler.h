@@ -5,11 +5,12 @@
 //   Ticket t = s.submit(sources, search_options, deadline);   // throws HttpError 429 / 503
 //   RequestResult r = t.wait();                               // 200, 504 (deadline) or 500
 //
-// Batching. The decoding thread takes the oldest queued sentence and, in arrival order, every
-// queued sentence with the same search options (beam and n-best differ between requests; one
-// beam search runs one set of options) while the batch stays within max_batch_sentences and
-// max_batch_tokens (sentences x (longest source + eos): padding counted, as realmt-translate's
-// mini-batch-words). A batch that is not full waits for more sentences until its oldest one has
+// Batching. The decoding thread takes the oldest queued sentence and, from the oldest
+// 4 x max_batch_sentences queued sentences with the same search options (beam and n-best differ
+// between requests; one beam search runs one set of options), those closest to it in length,
+// while the batch stays within max_batch_sentences and max_batch_tokens (sentences x (longest
+// source + eos): padding counted, as realmt-translate's mini-batch-words). The oldest sentence
+// is always in the next batch, so no sentence waits behind more than the window. A batch that is not full waits for more sentences until its oldest one has
 // waited max_wait_ms; while a batch decodes, arriving sentences queue and the next batch is
 // formed as soon as it ends, so decoding never pauses while work is queued.
 //

@@ -55,6 +55,9 @@ HttpServer::HttpServer(HttpConfig config, TextCodec codec, DecodeFn decode)
     httplib::default_socket_options(sock);
     listen_socket_ = static_cast<int>(sock);
   });
+  // Without TCP_NODELAY a response written in two parts (headers, body) waits for the client's
+  // delayed ACK: about 40 ms on every request (Nagle's algorithm).
+  http_->set_tcp_nodelay(true);
   http_->set_payload_max_length(static_cast<size_t>(config_.max_body_bytes));
   http_->set_keep_alive_max_count(1000);
   http_->set_keep_alive_timeout(2);

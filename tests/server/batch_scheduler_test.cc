@@ -86,16 +86,25 @@ TEST(BatchScheduler, OnlyRequestsWithTheSameOptionsShareABatch) {
 
 TEST(BatchScheduler, TokenBudgetCountsPadding) {
   FakeDecoder fake;
-  // 10 tokens: {1 token, 4 tokens} is 2 x (4 + eos) = 10; a third sentence would make 15.
+  // 10 tokens. The oldest sentence (1 token) is joined by the one closest in length ({8}):
+  // 2 x (1 + eos) = 4; the 4-token one would make 3 x (4 + eos) = 15, so it waits.
   BatchScheduler s(fake.fn(), options(100, 10));
   const auto deadline = Clock::now() + kLong;
   Ticket a = s.submit({{4}, {4, 5, 6, 7}, {8}}, beam(1), deadline);
   s.drain();
   ASSERT_EQ(a.wait().status, 200);
-  const auto seen = fake.seen();
+  auto seen = fake.seen();
   ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].sources, (std::vector<std::vector<int32_t>>{{4}, {8}}));
+  EXPECT_EQ(seen[1].sources, (std::vector<std::vector<int32_t>>{{4, 5, 6, 7}}));
+  // Padding is counted: {1 token} + {4 tokens} = 2 x (4 + eos) = 10 fits exactly.
+  FakeDecoder fake2;
+  Ticket b = BatchScheduler(fake2.fn(), options(100, 10, 0)).submit({{4}, {4, 5, 6, 7}}, beam(1),
+                                                                     Clock::now() + kLong);
+  EXPECT_EQ(b.wait().status, 200);
+  seen = fake2.seen();
+  ASSERT_EQ(seen.size(), 1u);
   EXPECT_EQ(seen[0].sources.size(), 2u);
-  EXPECT_EQ(seen[1].sources, (std::vector<std::vector<int32_t>>{{8}}));
   // A sentence longer than the whole budget still decodes, alone.
   Ticket big = BatchScheduler(fake.fn(), options(100, 3, 0)).submit({{1, 2, 3, 4}}, beam(1),
                                                                     Clock::now() + kLong);
