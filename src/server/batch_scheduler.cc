@@ -265,10 +265,18 @@ void BatchScheduler::decode(std::vector<Item>& batch) {
     return;
   }
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-  std::set<const detail::Job*> jobs;
+  // Metrics first: a client that has its answer sees its batch counted.
+  if (batches_) {
+    std::set<const detail::Job*> jobs;
+    for (const Item& it : batch) jobs.insert(it.job.get());
+    batches_->add(1);
+    decoded_->add(static_cast<double>(batch.size()));
+    decode_seconds_->add(secs);
+    batch_sentences_->observe(static_cast<double>(batch.size()));
+    batch_requests_->observe(static_cast<double>(jobs.size()));
+  }
   for (size_t j = 0; j < batch.size(); ++j) {
     detail::Job& job = *batch[j].job;
-    jobs.insert(&job);
     std::lock_guard<std::mutex> lock(job.mutex);
     if (job.finished) continue;  // abandoned at its deadline while decoding
     job.results[batch[j].index] = std::move(hyps[j]);
@@ -276,13 +284,6 @@ void BatchScheduler::decode(std::vector<Item>& batch) {
       job.finished = true;
       job.cv.notify_all();
     }
-  }
-  if (batches_) {
-    batches_->add(1);
-    decoded_->add(static_cast<double>(batch.size()));
-    decode_seconds_->add(secs);
-    batch_sentences_->observe(static_cast<double>(batch.size()));
-    batch_requests_->observe(static_cast<double>(jobs.size()));
   }
 }
 
