@@ -1,5 +1,6 @@
 #include "training/trainer_impl.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cmath>
 #include <filesystem>
@@ -165,7 +166,13 @@ TrainResult Trainer::run() {
       const double lr = s.schedule.at(s.progress.updates + 1);
       s.optimizer->step(lr, grad_scale);
       s.mp->refresh();  // master -> compute copy
-      if (s.ema) ops::ema_update(s.ema->flat(), params.values().flat(), s.o.exponential_smoothing);
+      if (s.ema) {
+        // Marian's warm-up of the average: the decay is min(1 - alpha, (1 + t) / (10 + t)), so
+        // early updates move the average quickly instead of leaving it near the random start.
+        const double t = static_cast<double>(s.progress.updates);
+        const double decay = std::min(1.0 - s.o.exponential_smoothing, (1.0 + t) / (10.0 + t));
+        ops::ema_update(s.ema->flat(), params.values().flat(), 1.0 - decay);
+      }
       s.progress.updates += 1;
       s.progress.tokens += tokens;
       result.losses.push_back(loss_sum / tokens);
