@@ -38,12 +38,13 @@ size_t CachingAllocator::round_size(size_t bytes) {
 }
 
 void* CachingAllocator::allocate(size_t bytes) {
-  const size_t size = round_size(bytes);
+  size_t size = round_size(bytes);
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.num_allocs;
   void* ptr = nullptr;
-  auto it = free_blocks_.find(size);
-  if (it != free_blocks_.end() && it->first == size) {
+  auto it = free_blocks_.lower_bound(size);
+  if (it != free_blocks_.end() && it->first <= 2 * size) {
+    size = it->first;
     ptr = it->second;
     free_blocks_.erase(it);
     stats_.cached_bytes -= size;
@@ -59,16 +60,20 @@ void* CachingAllocator::allocate(size_t bytes) {
     ++stats_.num_system_allocs;
     stats_.reserved_bytes += size;
   }
+  block_sizes_[ptr] = size;
   stats_.allocated_bytes += size;
   if (stats_.allocated_bytes > stats_.peak_allocated_bytes)
     stats_.peak_allocated_bytes = stats_.allocated_bytes;
   return ptr;
 }
 
-void CachingAllocator::deallocate(void* ptr, size_t bytes) {
+void CachingAllocator::deallocate(void* ptr, size_t) {
   if (!ptr) return;
-  const size_t size = round_size(bytes);
   std::lock_guard<std::mutex> lock(mutex_);
+  auto it = block_sizes_.find(ptr);
+  REALMT_ASSERT(it != block_sizes_.end(), "{} allocator: freeing a block it did not hand out", name_);
+  const size_t size = it->second;
+  block_sizes_.erase(it);
   stats_.allocated_bytes -= size;
   stats_.cached_bytes += size;
   free_blocks_.emplace(size, ptr);

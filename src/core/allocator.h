@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <mutex>
 #include <string>
 
@@ -35,9 +36,10 @@ class Allocator {
 };
 
 // A caching allocator over raw system calls (posix_memalign/free, cudaMalloc/cudaFree).
-// Sizes are rounded to 256 bytes below 1 MiB and to 1/8 of a power of two above, and a
-// request is served by a cached block of exactly its size class (so at most 1/8 is wasted and
-// deallocate knows a block's size from the request alone).
+// Sizes are rounded to 256 bytes below 1 MiB and to 1/8 of a power of two above. A request is
+// served by the smallest cached block of at least its rounded size and at most twice it (best
+// fit), so batches of varying shapes reuse each other's blocks instead of growing the cache
+// with one pool per shape; a block keeps its size for its whole life.
 class CachingAllocator : public Allocator {
  public:
   using RawAlloc = void* (*)(size_t bytes, int device_index);
@@ -60,7 +62,8 @@ class CachingAllocator : public Allocator {
   int device_index_;
   const char* name_;
   mutable std::mutex mutex_;
-  std::multimap<size_t, void*> free_blocks_;  // rounded size -> block
+  std::multimap<size_t, void*> free_blocks_;      // block size -> cached block
+  std::unordered_map<void*, size_t> block_sizes_;  // every block handed out -> its size
   AllocatorStats stats_;
 };
 
