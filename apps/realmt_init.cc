@@ -27,18 +27,7 @@ int main(int argc, char** argv) {
     model.init(static_cast<uint64_t>(o.seed));
     std::string table;
     if (o.model_config.admin_init == "profile") {
-      data::BatchGeneratorOptions d;
-      d.src_path = o.train_sets[0];
-      d.tgt_path = o.train_sets.size() > 1 ? o.train_sets[1] : "";
-      d.vocab_path = o.vocabs[0];
-      d.mini_batch_words = o.mini_batch_words;
-      d.mini_batch = o.mini_batch;
-      d.maxi_batch = o.maxi_batch;
-      d.max_length = o.max_length;
-      d.max_length_crop = o.max_length_crop;
-      d.shuffle = o.shuffle == "data";
-      d.seed = static_cast<uint64_t>(o.seed);
-      table = training::profile_admin_on_first_batch(model, d, static_cast<uint64_t>(o.seed));
+      table = training::profile_admin_on_first_batch(model, o.loader_options(), static_cast<uint64_t>(o.seed));
     } else {
       table = "admin-init " + o.model_config.admin_init + ": no profiling pass\n";
     }

@@ -94,4 +94,20 @@ void TrainOptions::validate() const {
   model_config.validate();
 }
 
+data::BatchGeneratorOptions TrainOptions::loader_options() const {
+  data::BatchGeneratorOptions d;
+  d.src_path = train_sets.at(0);
+  d.tgt_path = train_sets.size() > 1 ? train_sets[1] : "";
+  d.vocab_path = vocabs.at(0);
+  d.mini_batch_words = mini_batch_words;
+  d.mini_batch = mini_batch;
+  d.maxi_batch = maxi_batch;
+  d.max_length = max_length;
+  d.max_length_crop = max_length_crop;
+  d.shuffle = shuffle == "data";
+  d.seed = static_cast<uint64_t>(seed);
+  d.threads = 1;  // encoding is far faster than training; more threads only contend for the cores
+  return d;
+}
+
 }  // namespace realmt::training

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/duration.h"
+#include "data/batch_generator.h"
 #include "models/model_config.h"
 
 namespace realmt {
@@ -68,6 +69,8 @@ struct TrainOptions {
 
   void declare(OptionSet& options);
   void validate() const;  // after parsing: combinations and ranges, naming the option
+  // The data loader's options for train-sets (realmt-train and realmt-init read the same order).
+  data::BatchGeneratorOptions loader_options() const;
 };
 
 }  // namespace realmt::training

@@ -42,19 +42,7 @@ Trainer::Impl::Impl(TrainOptions options) : o(std::move(options)), base(strip_su
   precision = parse_precision(o.precision);
   REALMT_CHECK(precision == Precision::kF32 || device.is_cuda(),
                "precision {} needs a CUDA device (e.g. devices: [0]); on the CPU use precision: f32", o.precision);
-  data::BatchGeneratorOptions d;
-  d.src_path = o.train_sets[0];
-  d.tgt_path = o.train_sets.size() > 1 ? o.train_sets[1] : "";
-  d.vocab_path = o.vocabs[0];
-  d.mini_batch_words = o.mini_batch_words;
-  d.mini_batch = o.mini_batch;
-  d.maxi_batch = o.maxi_batch;
-  d.max_length = o.max_length;
-  d.max_length_crop = o.max_length_crop;
-  d.shuffle = o.shuffle == "data";
-  d.seed = o.seed;
-  d.threads = 1;  // encoding is far faster than training; more threads only contend for the cores
-  data = std::make_unique<data::BatchGenerator>(d);
+  data = std::make_unique<data::BatchGenerator>(o.loader_options());
   // The vocabulary decides the embedding table's size.
   o.model_config.vocab_size = data->src_vocab().size();
   model = std::make_unique<models::Transformer>(o.model_config);
