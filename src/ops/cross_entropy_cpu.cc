@@ -36,7 +36,9 @@ void forward_rows(const Tensor& logits, const Tensor& targets, const CrossEntrop
 #pragma omp simd reduction(max : m)
       for (int64_t j = 0; j < v; ++j) m = x[j] > m ? x[j] : m;
       // With z = x - max: sum exp(z) lies in [1, V], so it neither overflows nor underflows.
-      double s = 0, zsum = 0;
+      // The sums run in T inside the vectorised loop (the SIMD lanes are separate partial sums,
+      // so a 32k row adds ~4k terms a lane); a double accumulator here stopped the vectorisation.
+      T s = 0, zsum = 0;
       if (eps > 0) {
 #pragma omp simd reduction(+ : s, zsum)
         for (int64_t j = 0; j < v; ++j) {
@@ -48,7 +50,7 @@ void forward_rows(const Tensor& logits, const Tensor& targets, const CrossEntrop
 #pragma omp simd reduction(+ : s)
         for (int64_t j = 0; j < v; ++j) s += exp_t<T>(x[j] - m);
       }
-      const double log_s = std::log(s);
+      const double log_s = std::log(static_cast<double>(s));
       plse[r] = static_cast<T>(m + log_s);
       const int32_t t = pt[r];
       if (t == o.ignore_index) {
@@ -60,7 +62,7 @@ void forward_rows(const Tensor& logits, const Tensor& targets, const CrossEntrop
       // Written in z rather than as lse - (1-eps) x_t - ..., it has no cancellation between
       // a large lse and a large target logit.
       const double zt = static_cast<double>(x[t] - m);
-      const double smooth = eps > 0 ? eps * zsum / static_cast<double>(v) : 0.0;
+      const double smooth = eps > 0 ? eps * static_cast<double>(zsum) / static_cast<double>(v) : 0.0;
       ploss[r] = static_cast<T>(log_s - (1.0 - eps) * zt - smooth);
     }
   });
