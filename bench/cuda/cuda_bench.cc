@@ -9,12 +9,8 @@
 // target token counts), one update = forward + backward + gradient norm + Adam + refresh of the
 // compute copy, timed to the host (the loss is read back every update, as the trainer does).
 // MFU (DESIGN.md "How speed is counted") = achieved FLOP/s / peak FLOP/s, peak = the cuBLAS GEMM
-// rate of the same precision measured above in this run. FLOPs a target token, r = S/T:
-//   6 x [ r * Le (4D^2 + 2DF)                 encoder weight matrices, per source token
-//         + Ld (6D^2 + 2DF) + r * Ld 2D^2      decoder: self qkvo, cross q/o, FFN; cross k/v on the source
-//         + V D ]                              output projection (embedding lookups excluded)
-//   + 12 D (Le S r + Ld T + Ld S)              attention score and context products, fwd + bwd
-// (the same count as bench/training/train_bench.cc on the CPU).
+// rate of the same precision measured above in this run. FLOPs a target token:
+// models::training_flops_per_target_token (formula in models/flops.h; the CPU benchmark uses it too).
 //
 // Decoding: target tokens/s of batched beam search (best hypothesis per sentence, eos
 // included), transformer-base sized model with random weights, fixed output length
@@ -33,6 +29,7 @@
 #include "core/allocator.h"
 #include "core/runtime.h"
 #include "graph/var.h"
+#include "models/flops.h"
 #include "ops/cast.h"
 #include "ops/matmul.h"
 #include "ops/optimizer.h"
@@ -62,14 +59,6 @@ struct ModelShape {
   int heads;
 };
 
-double flops_per_target_token(const ModelShape& m, int64_t vocab, double s, double t) {
-  const double d = m.d, f = m.f, r = s / t;
-  const double enc = r * m.enc * (4 * d * d + 2 * d * f);
-  const double dec = m.dec * (6 * d * d + 2 * d * f) + r * m.dec * 2 * d * d;
-  const double out = vocab * d;
-  const double attn = 12 * d * (m.enc * s * r + m.dec * t + m.dec * s);
-  return 6 * (enc + dec + out) + attn;
-}
 
 models::ModelConfig config_of(const ModelShape& m, int64_t vocab, double dropout) {
   models::ModelConfig c;
@@ -192,7 +181,7 @@ int main(int argc, char** argv) {
       update();  // warm-up: the caching allocator fills, cuBLAS picks its kernels
       const double s = bench::median_seconds(update, updates, 0.0, updates);
       const double tokens = static_cast<double>(batch * len);
-      const double flops = flops_per_target_token(m, vocab, len, len) * tokens / s;
+      const double flops = models::training_flops_per_target_token(model.config(), len, len) * tokens / s;
       const double gib = mem.stats().peak_allocated_bytes / 1073741824.0;
       std::printf("%-32s %8.1fM %14.0f %10.1f %7.1f%% %12.2f%s\n", m.name, model.params().numel() / 1e6, tokens / s,
                   flops / 1e12, 100 * flops / peak, gib, skipped ? " (f16 overflow skips)" : "");

@@ -2,11 +2,7 @@
 // (transformer-base) model, on random batches of fixed shape. Prints target tokens/s (padding
 // excluded: batches have none) and MFU against the SGEMM peak measured in the same run.
 //
-// FLOPs a target token (DESIGN.md "How speed is counted"), with r = S/T:
-//   6 x [ r * Le (4D^2 + 2DF)                 encoder weight matrices, per source token
-//         + Ld (6D^2 + 2DF) + r * Ld 2D^2      decoder: self qkvo, cross q/o, FFN; cross k/v on the source
-//         + V D ]                              output projection (embedding lookups excluded)
-//   + 12 D (Le S r + Ld T + Ld S)              attention score and context products, fwd + bwd
+// FLOPs a target token: models::training_flops_per_target_token (the formula is in models/flops.h).
 //
 //   realmt-bench-train [--threads N] [--updates N] [--quick]
 #include <cstdio>
@@ -16,6 +12,7 @@
 #include "../core/bench_util.h"
 #include "core/allocator.h"
 #include "core/parallel.h"
+#include "models/flops.h"
 #include "models/transformer.h"
 #include "ops/matmul.h"
 #include "training/optimizer.h"
@@ -31,14 +28,6 @@ struct Shape2 {
   int heads;
 };
 
-double flops_per_target_token(const Shape2& m, int64_t vocab, double s, double t) {
-  const double d = m.d, f = m.f, r = s / t;
-  const double enc = r * m.layers_enc * (4 * d * d + 2 * d * f);
-  const double dec = m.layers_dec * (6 * d * d + 2 * d * f) + r * m.layers_dec * 2 * d * d;
-  const double out = vocab * d;
-  const double attn = 12 * d * (m.layers_enc * s * r + m.layers_dec * t + m.layers_dec * s);
-  return 6 * (enc + dec + out) + attn;
-}
 
 }  // namespace
 
@@ -98,7 +87,7 @@ int main(int argc, char** argv) {
     };
     const double s = bench::median_seconds(update, updates, 0.0, updates);
     const double tokens = static_cast<double>(batch * len);
-    const double flops = flops_per_target_token(m, vocab, len, len) * tokens / s;
+    const double flops = models::training_flops_per_target_token(c, len, len) * tokens / s;
     std::printf("%-34s %9.1fM %14.1f %14.1f %7.1f%% %10.1f\n", m.name, model.params().numel() / 1e6, tokens / s,
                 flops / 1e9, 100 * flops / peak, allocator_for(Device::cpu()).stats().peak_allocated_bytes / 1048576.0);
   }
