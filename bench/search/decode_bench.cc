@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   o.min_length = out_len;
   o.max_length_factor = 1000;
   const search::BeamSearch search({&model});
-  g_matmul = ops::matmul_kernel.get(Device::cpu());
+  g_matmul = ops::matmul_kernel.get(Device::cpu()).fn;
   ops::matmul_kernel.set(DeviceType::kCpu, &timed_matmul);
   std::printf(
       "decode bench: transformer-base (6+6, D 512, F 2048, V 32000, random weights), %d threads, "

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares the tensors of two safetensors files (f32/f64), for the data-parallel test.
 
-usage: compare_safetensors.py A B [--max-abs X] [--skip SUBSTRING ...]
+usage: compare_safetensors.py A B [--max-abs X] [--skip SUBSTRING ...] [--skip-range SUBSTRING:BEGIN:END ...]
 
 Prints max |a - b| over the checked tensors (and, for information, over the skipped ones). Exits 1
 when it exceeds --max-abs, when names, shapes or dtypes differ, or when a file is truncated.
@@ -45,7 +45,14 @@ def main():
     p.add_argument("--max-abs", type=float, default=0.0, help="limit on max |a-b| (default 0: bit-identical)")
     p.add_argument("--skip", nargs="*", default=[],
                    help="tensors whose name contains one of these are reported, not checked")
+    p.add_argument("--skip-range", nargs="*", default=[],
+                   help="SUBSTRING:BEGIN:END: elements [BEGIN, END) of tensors whose name contains SUBSTRING are "
+                        "reported, not checked")
     args = p.parse_args()
+    ranges = []
+    for spec in args.skip_range:
+        key, begin, end = spec.rsplit(":", 2)
+        ranges.append((key, int(begin), int(end)))
     a, b = load(args.a), load(args.b)
     if sorted(a) != sorted(b):
         sys.exit(f"tensor names differ: {sorted(set(a) ^ set(b))[:5]}")
@@ -56,8 +63,9 @@ def main():
         sb, db, vb = b[name]
         if sa != sb or da != db:
             sys.exit(f"{name}: {da}{sa} vs {db}{sb}")
-        r = skipped if any(k in name for k in args.skip) else checked
+        whole = skipped if any(k in name for k in args.skip) else checked
         for i, (x, y) in enumerate(zip(va, vb)):
+            r = skipped if any(k in name and lo <= i < hi for k, lo, hi in ranges) else whole
             d = abs(x - y)
             if not math.isfinite(d):
                 sys.exit(f"{name}[{i}]: {x} vs {y}")

@@ -107,9 +107,14 @@ for x, y in zip(a, b):
 print(f"per-update loss and gradient norm: max relative difference {worst:.2e} (limit 1e-5)")
 sys.exit(0 if worst <= 1e-5 else 1)
 EOF
-  $compare one/model.safetensors two/model.safetensors --max-abs 1e-5 --skip k.bias ||
+  # The key bias (columns [32, 64) of self_attn.qkv.bias and [0, 32) of cross_attn.kv.bias at
+  # dim-emb 32) has a gradient of exactly 0 in exact arithmetic (it adds q_i . b_k to every score
+  # of query i, which the softmax ignores); its computed gradient is rounding noise, which Adam
+  # scales up to steps of the learning rate, so it differs between summation orders by design.
+  key_bias=(--skip-range self_attn.qkv.bias:32:64 cross_attn.kv.bias:0:32)
+  $compare one/model.safetensors two/model.safetensors --max-abs 1e-5 "${key_bias[@]}" ||
     fail "parameters of 1 and 2 processes differ beyond f32 summation order"
-  $compare one/model.state.safetensors two/model.state.safetensors --max-abs 1e-5 --skip k.bias >/dev/null ||
+  $compare one/model.state.safetensors two/model.state.safetensors --max-abs 1e-5 "${key_bias[@]}" >/dev/null ||
     fail "optimizer state of 1 and 2 processes differs"
 
   echo "== resume across ranks: 2 processes, dropout on, 6 updates + 6 updates vs 12 at once"

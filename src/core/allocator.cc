@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/profile.h"
 #include "core/runtime.h"
 
 namespace realmt {
@@ -38,6 +39,7 @@ size_t CachingAllocator::round_size(size_t bytes) {
 }
 
 void* CachingAllocator::allocate(size_t bytes) {
+  const ProfileScope profile(ProfileCategory::kAllocation);
   size_t size = round_size(bytes);
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.num_allocs;
@@ -69,6 +71,7 @@ void* CachingAllocator::allocate(size_t bytes) {
 
 void CachingAllocator::deallocate(void* ptr, size_t) {
   if (!ptr) return;
+  const ProfileScope profile(ProfileCategory::kAllocation);
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = block_sizes_.find(ptr);
   REALMT_ASSERT(it != block_sizes_.end(), "{} allocator: freeing a block it did not hand out", name_);

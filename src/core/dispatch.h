@@ -11,11 +11,27 @@
 #pragma once
 
 #include <array>
+#include <utility>
 
 #include "core/device.h"
 #include "core/error.h"
+#include "core/profile.h"
 
 namespace realmt {
+
+// A kernel picked for a device; calling it runs the kernel inside a profile scope of the slot's
+// category (core/profile.h: one relaxed load when profiling is off).
+template <typename Signature>
+struct TimedKernel {
+  Signature* fn;
+  const char* name;
+  template <typename... Args>
+  decltype(auto) operator()(Args&&... args) const {
+    if (!detail::g_profile_on.load(std::memory_order_relaxed)) return fn(std::forward<Args>(args)...);
+    const ProfileScope scope(profile_category_of(name));
+    return fn(std::forward<Args>(args)...);
+  }
+};
 
 template <typename Signature>
 class KernelSlot {
@@ -25,10 +41,10 @@ class KernelSlot {
 
   void set(DeviceType type, Fn fn) { fns_[static_cast<int>(type)] = fn; }
   bool has(DeviceType type) const { return fns_[static_cast<int>(type)] != nullptr; }
-  Fn get(Device device) const {
+  TimedKernel<Signature> get(Device device) const {
     Fn fn = fns_[static_cast<int>(device.type)];
     REALMT_CHECK(fn != nullptr, "op '{}' has no kernel for device {} in this build", name_, device);
-    return fn;
+    return {fn, name_};
   }
   const char* name() const { return name_; }
 

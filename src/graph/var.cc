@@ -65,6 +65,64 @@ Var record(Tensor value, std::vector<Var> inputs, const char* op, std::function<
   return out;
 }
 
+MultiOutput record_multi(Tensor primary, std::vector<Tensor> secondary, std::vector<Var> inputs, const char* op,
+                         MultiBackward backward) {
+  MultiOutput out;
+  bool needs = false;
+  if (t_grad_enabled)
+    for (const Var& v : inputs) needs = needs || v.requires_grad();
+  for (Tensor& t : secondary) out.secondary.emplace_back(std::move(t));
+  out.primary = Var(std::move(primary));
+  if (!needs) return out;
+  Node& n = *out.primary.node();
+  n.requires_grad = true;
+  n.is_leaf = false;
+  n.always_run = true;
+  n.op = op;
+  n.inputs.reserve(inputs.size());
+  for (Var& v : inputs) n.inputs.push_back(v.node());
+  std::vector<std::weak_ptr<Node>> sec;
+  for (Var& v : out.secondary) {
+    Node& s = *v.node();
+    s.requires_grad = true;
+    s.is_leaf = false;
+    s.op = op;
+    s.inputs.push_back(out.primary.node());
+    s.backward = [](Node&) {};  // its gradient is read by the primary's rule
+    sec.push_back(v.node());
+  }
+  // Weak references: a secondary node points at the primary (so the primary is reached from the
+  // loss through it), not the other way round, so there is no ownership cycle; a secondary
+  // output nobody kept is gone by backward time and counts as a zero gradient (nullptr).
+  n.backward = [backward = std::move(backward), sec = std::move(sec)](Node& self) {
+    std::vector<std::shared_ptr<Node>> alive;
+    std::vector<Node*> nodes;
+    for (const auto& w : sec) {
+      alive.push_back(w.lock());
+      nodes.push_back(alive.back().get());
+    }
+    backward(self, nodes);
+  };
+  return out;
+}
+
+void accumulate_owned(Node& node, Tensor g) {
+  if (!node.requires_grad) return;
+  if (node.grad.defined()) {
+    accumulate(node, g);
+    return;
+  }
+  REALMT_ASSERT(g.shape() == node.value.shape(), "gradient {} for a value {} (op {})", g.shape(),
+                node.value.shape(), node.op);
+  node.grad = std::move(g);
+  node.grad_borrowed = false;
+}
+
+Tensor* grad_accumulator(Node& node) {
+  if (!node.requires_grad || !node.grad.defined() || node.grad_borrowed) return nullptr;
+  return &node.grad;
+}
+
 void accumulate(Node& node, const Tensor& g) {
   if (!node.requires_grad) return;
   REALMT_ASSERT(g.shape() == node.value.shape(), "gradient {} for a value {} (op {})", g.shape(),
@@ -104,7 +162,7 @@ void backward(const Var& loss) {
   Node& root = *loss.node();
   accumulate(root, Tensor::full(root.value.shape(), 1.0, root.value.dtype(), root.value.device()));
   for (Node* n : order) {
-    if (n->is_leaf || !n->grad.defined()) continue;
+    if (n->is_leaf || (!n->grad.defined() && !n->always_run)) continue;
     n->backward(*n);
     n->grad = Tensor();  // intermediate gradients are not kept
   }

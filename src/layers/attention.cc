@@ -1,13 +1,10 @@
 #include "layers/attention.h"
 
+#include <algorithm>
 #include <cmath>
 
-#include "graph/dropout.h"
-#include "graph/elementwise.h"
-#include "graph/matmul.h"
-#include "graph/permute.h"
-#include "graph/softmax.h"
-#include "graph/unary.h"
+#include "graph/attention.h"
+#include "ops/kv_cache.h"
 
 namespace realmt::layers {
 
@@ -28,60 +25,109 @@ const char* residual_mode_name(ResidualMode mode) {
 }
 
 MultiHeadAttention::MultiHeadAttention(graph::ParameterSet& params, const std::string& prefix, int64_t dim,
-                                       int64_t heads)
-    : q_(params, prefix + ".q", dim, dim),
-      k_(params, prefix + ".k", dim, dim),
-      v_(params, prefix + ".v", dim, dim),
-      o_(params, prefix + ".o", dim, dim),
-      dim_(dim),
-      heads_(heads) {
+                                       int64_t heads, AttentionKind kind)
+    : kind_(kind), dim_(dim), heads_(heads) {
   REALMT_CHECK(heads > 0 && dim % heads == 0, "transformer-heads ({}) must divide dim-emb ({})", heads, dim);
-}
-
-graph::Var MultiHeadAttention::split_heads(const graph::Var& x) const {
-  return graph::permute(graph::reshape(x, {x.dim(0), x.dim(1), heads_, head_dim()}), {0, 2, 1, 3});
-}
-
-std::pair<graph::Var, graph::Var> MultiHeadAttention::keys_values(const graph::Var& kv_in) const {
-  return {split_heads(k_(kv_in)), split_heads(v_(kv_in))};
-}
-
-AttentionResult MultiHeadAttention::attend(const graph::Var& q_in, const graph::Var& k, const graph::Var& v,
-                                           const Tensor& mask, const AttentionStep& step) const {
-  REALMT_CHECK(step.layer >= 1, "residual attention layers count from 1, got {}", step.layer);
-  const graph::Var q = split_heads(q_(q_in));
-  // Q K^T / sqrt(Dh) in one batched GEMM with the scale folded into alpha.
-  graph::Var s = graph::matmul(q, k, {false, true, static_cast<float>(1.0 / std::sqrt(double(head_dim())))});
-  AttentionResult r;
-  graph::Var logits = s;
-  if (step.mode != ResidualMode::kNone) {
-    if (step.prev_scores.defined()) {
-      REALMT_CHECK(step.prev_scores.shape() == s.shape(), "residual scores {} do not match this layer's {}",
-                   step.prev_scores.shape(), s.shape());
-      s = graph::add(s, step.prev_scores);
-    }
-    r.scores = s;
-    logits = step.mode == ResidualMode::kMean && step.layer > 1 ? graph::scale(s, 1.0 / step.layer) : s;
+  if (kind == AttentionKind::kSelf) {
+    qkv_ = Linear(params, prefix + ".qkv", dim, 3 * dim, true, 3);
+  } else {
+    q_ = Linear(params, prefix + ".q", dim, dim);
+    kv_ = Linear(params, prefix + ".kv", dim, 2 * dim, true, 2);
   }
-  graph::Var p = graph::softmax(logits, mask);
-  r.probs = p;
-  if (step.gen && step.dropout > 0) p = graph::dropout(p, step.dropout, *step.gen);
-  graph::Var ctx = graph::matmul(p, v);  // [B, H, Tq, Dh]
-  ctx = graph::reshape(graph::permute(ctx, {0, 2, 1, 3}), {q_in.dim(0), q_in.dim(1), dim_});
-  r.out = o_(ctx);
+  o_ = Linear(params, prefix + ".o", dim, dim);
+}
+
+ops::AttentionOptions MultiHeadAttention::options(const AttentionStep& step, bool causal) const {
+  REALMT_CHECK(step.layer >= 1, "residual attention layers count from 1, got {}", step.layer);
+  ops::AttentionOptions o;
+  o.heads = heads_;
+  o.scale = 1.0 / std::sqrt(static_cast<double>(head_dim()));
+  o.score_scale = step.mode == ResidualMode::kMean ? 1.0 / step.layer : 1.0;
+  o.keep_scores = step.mode != ResidualMode::kNone;
+  o.causal = causal;
+  o.dropout = step.gen ? step.dropout : 0.0;
+  return o;
+}
+
+AttentionResult MultiHeadAttention::finish(const graph::Var& ctx, const graph::Var& scores, const Tensor& probs) const {
+  AttentionResult r;
+  r.out = o_.project(ctx);
+  r.scores = scores;
+  r.probs = probs;
   return r;
 }
 
-AttentionResult MultiHeadAttention::operator()(const graph::Var& q_in, const graph::Var& kv_in, const Tensor& mask,
-                                               const AttentionStep& step) const {
-  auto [k, v] = keys_values(kv_in);
-  return attend(q_in, k, v, mask, step);
+AttentionResult MultiHeadAttention::self_attend(const graph::Var& x, const Tensor& key_mask, bool causal,
+                                                const AttentionStep& step) const {
+  REALMT_CHECK(kind_ == AttentionKind::kSelf, "self_attend on a cross-attention layer");
+  graph::AttentionInputs in;
+  in.dim = dim_;
+  in.q = in.kv = qkv_(x);  // [B, T, 3D]: Q | K | V
+  in.q_col = 0;
+  in.k_col = dim_;
+  in.v_col = 2 * dim_;
+  in.key_mask = key_mask;
+  if (step.mode != ResidualMode::kNone) in.prev = step.prev_scores;
+  graph::AttentionOutputs a = graph::attention(in, options(step, causal), step.gen);
+  return finish(a.ctx, a.scores, a.probs);
+}
+
+AttentionResult MultiHeadAttention::self_attend_cached(const graph::Var& x, KvCache& cache,
+                                                       const AttentionStep& step) const {
+  REALMT_CHECK(kind_ == AttentionKind::kSelf, "self_attend_cached on a cross-attention layer");
+  REALMT_CHECK(!graph::grad_enabled() || !x.requires_grad(), "the key/value cache is for decoding (no gradients)");
+  const graph::Var qkv = qkv_(x);  // [N, Tq, 3D]
+  const int64_t n = x.dim(0), tq = x.dim(1), need = cache.length + tq;
+  if (!cache.k.defined() || cache.k.dim(2) < need) {
+    // Geometric growth keeps the copies of a long output linear in its length.
+    const int64_t capacity = std::max<int64_t>({need, 16, cache.k.defined() ? 2 * cache.k.dim(2) : 0});
+    if (cache.k.defined()) {
+      cache.k = ops::kv_cache_resize(cache.k, cache.length, capacity);
+      cache.v = ops::kv_cache_resize(cache.v, cache.length, capacity);
+    } else {
+      cache.k = Tensor::empty({n, heads_, capacity, head_dim()}, x.dtype(), x.device());
+      cache.v = Tensor::empty({n, heads_, capacity, head_dim()}, x.dtype(), x.device());
+    }
+  }
+  ops::kv_cache_write(cache.k, qkv.value(), dim_, cache.length);
+  ops::kv_cache_write(cache.v, qkv.value(), 2 * dim_, cache.length);
+  cache.length = need;
+  using Op = ops::AttentionOperand;
+  const ops::AttentionOptions o = options(step, /*causal=*/true);
+  const Tensor prev = o.keep_scores && step.prev_scores.defined() ? step.prev_scores.value() : Tensor();
+  ops::AttentionResult r = ops::attention(Op::packed(qkv.value(), 0, heads_, head_dim()),
+                                          Op::heads_major(cache.k, cache.length),
+                                          Op::heads_major(cache.v, cache.length), Tensor(), prev, o);
+  return finish(graph::Var(r.ctx), r.scores.defined() ? graph::Var(r.scores) : graph::Var(), r.probs);
+}
+
+graph::Var MultiHeadAttention::source_kv(const graph::Var& memory) const {
+  REALMT_CHECK(kind_ == AttentionKind::kCross, "source_kv on a self-attention layer");
+  return kv_(memory);
+}
+
+AttentionResult MultiHeadAttention::cross_attend(const graph::Var& x, const graph::Var& kv, const Tensor& key_mask,
+                                                 const AttentionStep& step) const {
+  REALMT_CHECK(kind_ == AttentionKind::kCross, "cross_attend on a self-attention layer");
+  graph::AttentionInputs in;
+  in.dim = dim_;
+  in.q = q_(x);
+  in.kv = kv;
+  in.k_col = 0;
+  in.v_col = dim_;
+  in.key_mask = key_mask;
+  if (step.mode != ResidualMode::kNone) in.prev = step.prev_scores;
+  graph::AttentionOutputs a = graph::attention(in, options(step, false), step.gen);
+  return finish(a.ctx, a.scores, a.probs);
 }
 
 void MultiHeadAttention::init(Generator& gen) const {
-  q_.init(gen);
-  k_.init(gen);
-  v_.init(gen);
+  if (kind_ == AttentionKind::kSelf) {
+    qkv_.init(gen);
+  } else {
+    q_.init(gen);
+    kv_.init(gen);
+  }
   o_.init(gen);
 }
 

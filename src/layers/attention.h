@@ -3,25 +3,29 @@
 //   S_l = Q K^T / sqrt(Dh) + S_{l-1}          (no S_0; S_l is the UNMASKED running sum)
 //   logits = S_l (mode sum)  or  S_l / l (mode mean, 1-based l)  or  Q K^T / sqrt(Dh) (none)
 //   P = dropout(softmax(logits + mask))       (the mask is added afresh in every layer)
-//   out = concat_h(P V) Wo + bo
+//   out = concat_h(P V) Wo (+ bo, which the sub-layer epilogue adds: output().bias())
 // The carried S gets no dropout. Heads correspond by index. Chains (encoder self-attention,
 // decoder self-attention, cross-attention) are independent: each caller passes its own S.
-// Shapes: q_in [B, Tq, D], kv_in [B, Tk, D], K/V [B, H, Tk, Dh], mask additive, broadcastable
-// to [B, H, Tq, Tk] (e.g. [B, 1, 1, Tk] padding, [1, 1, Tq, Tk] causal), S [B, H, Tq, Tk].
-// Parameters "<prefix>.{q,k,v,o}.{weight,bias}".
+// Projections are fused: self-attention has one Q|K|V projection "<prefix>.qkv" [D, 3D],
+// cross-attention "<prefix>.q" [D, D] and "<prefix>.kv" [D, 2D] (the source side, computed once
+// per source when decoding); "<prefix>.o" [D, D]. The attention core (ops/attention.h) reads the
+// packed projections in place: no head permutes.
+// Shapes: x [B, Tq, D]; key_mask additive [B, Tk] (0 / -inf) or undefined; S [B, H, Tq, Tk].
 #pragma once
 
 #include <string>
-#include <utility>
 
 #include "core/rng.h"
 #include "layers/linear.h"
+#include "ops/attention.h"
 
 namespace realmt::layers {
 
 enum class ResidualMode { kNone, kSum, kMean };
 ResidualMode parse_residual_mode(const std::string& name);  // "none", "sum", "mean"
 const char* residual_mode_name(ResidualMode mode);
+
+enum class AttentionKind { kSelf, kCross };
 
 struct AttentionStep {
   ResidualMode mode = ResidualMode::kNone;
@@ -32,29 +36,45 @@ struct AttentionStep {
 };
 
 struct AttentionResult {
-  graph::Var out;     // [B, Tq, D]
+  graph::Var out;     // [B, Tq, D]: context @ Wo, without the output bias
   graph::Var scores;  // S_l [B, H, Tq, Tk]; undefined when mode is none
-  graph::Var probs;   // P before dropout [B, H, Tq, Tk] (alignments, tests)
+  Tensor probs;       // P before dropout [B, H, Tq, Tk] (alignments, tests)
+};
+
+// Keys and values of the positions decoded so far, [N, H, capacity, Dh] each, rows
+// [0, length) valid; grown geometrically, written in place (ops/kv_cache.h).
+struct KvCache {
+  Tensor k, v;
+  int64_t length = 0;
 };
 
 class MultiHeadAttention {
  public:
   MultiHeadAttention() = default;
-  MultiHeadAttention(graph::ParameterSet& params, const std::string& prefix, int64_t dim, int64_t heads);
+  MultiHeadAttention(graph::ParameterSet& params, const std::string& prefix, int64_t dim, int64_t heads,
+                     AttentionKind kind);
 
-  // K and V of kv_in [B, Tk, D] as [B, H, Tk, Dh] (computed once per source for cross-attention).
-  std::pair<graph::Var, graph::Var> keys_values(const graph::Var& kv_in) const;
-  AttentionResult attend(const graph::Var& q_in, const graph::Var& k, const graph::Var& v, const Tensor& mask,
-                         const AttentionStep& step) const;
-  AttentionResult operator()(const graph::Var& q_in, const graph::Var& kv_in, const Tensor& mask,
-                             const AttentionStep& step) const;
+  // Self-attention over x: causal (decoder) or with a key mask (encoder).
+  AttentionResult self_attend(const graph::Var& x, const Tensor& key_mask, bool causal,
+                              const AttentionStep& step) const;
+  // Incremental causal self-attention (no gradients): x [N, Tq, D] holds the next Tq positions;
+  // their keys and values are appended to the cache.
+  AttentionResult self_attend_cached(const graph::Var& x, KvCache& cache, const AttentionStep& step) const;
+  // The source's packed keys|values [B, S, 2D] for cross-attention.
+  graph::Var source_kv(const graph::Var& memory) const;
+  AttentionResult cross_attend(const graph::Var& x, const graph::Var& kv, const Tensor& key_mask,
+                               const AttentionStep& step) const;
+
+  const Linear& output() const { return o_; }
   void init(Generator& gen) const;
   int64_t heads() const { return heads_; }
   int64_t head_dim() const { return dim_ / heads_; }
 
  private:
-  graph::Var split_heads(const graph::Var& x) const;  // [B, T, D] -> [B, H, T, Dh]
-  Linear q_, k_, v_, o_;
+  ops::AttentionOptions options(const AttentionStep& step, bool causal) const;
+  AttentionResult finish(const graph::Var& ctx, const graph::Var& scores, const Tensor& probs) const;
+  AttentionKind kind_ = AttentionKind::kSelf;
+  Linear qkv_, q_, kv_, o_;
   int64_t dim_ = 0, heads_ = 1;
 };
 

@@ -1,7 +1,6 @@
 #include "layers/feed_forward.h"
 
-#include "graph/dropout.h"
-#include "graph/unary.h"
+#include "graph/bias_activation.h"
 
 namespace realmt::layers {
 
@@ -17,14 +16,11 @@ FeedForward::FeedForward(graph::ParameterSet& params, const std::string& prefix,
     : w1_(params, prefix + ".w1", dim, ffn_dim), w2_(params, prefix + ".w2", ffn_dim, dim), activation_(activation) {}
 
 graph::Var FeedForward::operator()(const graph::Var& x, double dropout, Generator* gen) const {
-  graph::Var h = w1_(x);
-  switch (activation_) {
-    case Activation::kRelu: h = graph::relu(h); break;
-    case Activation::kGelu: h = graph::gelu(h); break;
-    case Activation::kSwish: h = graph::swish(h); break;
-  }
-  if (gen && dropout > 0) h = graph::dropout(h, dropout, *gen);
-  return w2_(h);
+  ops::BiasActivationOptions o;
+  o.activation = activation_;
+  o.dropout = gen ? dropout : 0.0;
+  const graph::Var h = graph::bias_activation(w1_.project(x), w1_.bias_or_none(), o, gen);
+  return w2_.project(h);
 }
 
 void FeedForward::init(Generator& gen) const {

@@ -1,15 +1,17 @@
-// Position-wise feed-forward: y = W2 dropout(act(x W1 + b1)) + b2; x [B, T, D] -> [B, T, D],
-// W1 [D, F], W2 [F, D]. Parameters "<prefix>.w1.*", "<prefix>.w2.*".
+// Position-wise feed-forward: y = dropout(act(x W1 + b1)) W2 (+ b2, which the sub-layer epilogue
+// adds: output().bias()); x [B, T, D] -> [B, T, D], W1 [D, F], W2 [F, D]. Bias, activation and
+// dropout are one fused op (ops/bias_activation.h). Parameters "<prefix>.w1.*", "<prefix>.w2.*".
 #pragma once
 
 #include <string>
 
 #include "core/rng.h"
 #include "layers/linear.h"
+#include "ops/bias_activation.h"
 
 namespace realmt::layers {
 
-enum class Activation { kRelu, kGelu, kSwish };
+using Activation = ops::Activation;
 Activation parse_activation(const std::string& name);  // "relu", "gelu", "swish"
 
 class FeedForward {
@@ -19,6 +21,7 @@ class FeedForward {
               Activation activation);
   // dropout > 0 needs gen (training); gen == nullptr means no dropout (inference).
   graph::Var operator()(const graph::Var& x, double dropout, Generator* gen) const;
+  const Linear& output() const { return w2_; }
   void init(Generator& gen) const;
 
  private:

@@ -17,6 +17,8 @@ class LayerNorm {
   LayerNorm(graph::ParameterSet& params, const std::string& prefix, int64_t dim);
   graph::Var operator()(const graph::Var& x) const;
   void init() const;
+  const graph::Var& gamma() const { return (*params_)[gamma_]; }
+  const graph::Var& beta() const { return (*params_)[beta_]; }
 
  private:
   const graph::ParameterSet* params_ = nullptr;

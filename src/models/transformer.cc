@@ -3,18 +3,16 @@
 #include <cmath>
 #include <limits>
 
-#include "graph/cast.h"
-#include "graph/concat.h"
-#include "graph/cross_entropy.h"
 #include "graph/dropout.h"
-#include "graph/elementwise.h"
+#include "graph/linear_cross_entropy.h"
 #include "graph/matmul.h"
 #include "graph/permute.h"
-#include "graph/reduce.h"
-#include "graph/softmax.h"
+#include "graph/residual_norm.h"
 #include "layers/init.h"
 #include "models/admin.h"
 #include "ops/cast.h"
+#include "ops/dropout.h"
+#include "ops/elementwise.h"
 #include "ops/index_select.h"
 #include "ops/softmax.h"
 
@@ -31,13 +29,14 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
   cross_mode_ = layers::parse_residual_mode(config_.residual_attention_cross);
   const int64_t d = config_.dim_emb;
   const auto act = layers::parse_activation(config_.ffn_activation);
+  using layers::AttentionKind;
   embedding_ = layers::Embedding(params_, "embeddings", config_.vocab_size, d);
   auto omega = [&](const std::string& name) { return admin_ ? params_.add(name + ".omega", {d}) : -1; };
   encoder_.resize(config_.enc_depth);
   for (int i = 0; i < config_.enc_depth; ++i) {
     const std::string p = "encoder.layers." + std::to_string(i);
     EncoderLayer& l = encoder_[i];
-    l.self_attn = layers::MultiHeadAttention(params_, p + ".self_attn", d, config_.heads);
+    l.self_attn = layers::MultiHeadAttention(params_, p + ".self_attn", d, config_.heads, AttentionKind::kSelf);
     l.self_attn_norm = layers::LayerNorm(params_, p + ".self_attn.norm", d);
     l.self_omega = omega(p + ".self_attn");
     l.ffn = layers::FeedForward(params_, p + ".ffn", d, config_.dim_ffn, act);
@@ -48,10 +47,10 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
   for (int i = 0; i < config_.dec_depth; ++i) {
     const std::string p = "decoder.layers." + std::to_string(i);
     DecoderLayer& l = decoder_[i];
-    l.self_attn = layers::MultiHeadAttention(params_, p + ".self_attn", d, config_.heads);
+    l.self_attn = layers::MultiHeadAttention(params_, p + ".self_attn", d, config_.heads, AttentionKind::kSelf);
     l.self_attn_norm = layers::LayerNorm(params_, p + ".self_attn.norm", d);
     l.self_omega = omega(p + ".self_attn");
-    l.cross_attn = layers::MultiHeadAttention(params_, p + ".cross_attn", d, config_.heads);
+    l.cross_attn = layers::MultiHeadAttention(params_, p + ".cross_attn", d, config_.heads, AttentionKind::kCross);
     l.cross_attn_norm = layers::LayerNorm(params_, p + ".cross_attn.norm", d);
     l.cross_omega = omega(p + ".cross_attn");
     l.ffn = layers::FeedForward(params_, p + ".ffn", d, config_.dim_ffn, act);
@@ -61,6 +60,21 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
   if (!post_norm_) {
     enc_final_norm_ = layers::LayerNorm(params_, "encoder.final_norm", d);
     dec_final_norm_ = layers::LayerNorm(params_, "decoder.final_norm", d);
+  }
+  // The norm each epilogue applies: Post-LN its own sub-layer's; Pre-LN the next sub-layer's
+  // (the norm of its input), the final norm after the last.
+  std::vector<const layers::LayerNorm*> own[2];
+  for (const EncoderLayer& l : encoder_) own[0].insert(own[0].end(), {&l.self_attn_norm, &l.ffn_norm});
+  for (const DecoderLayer& l : decoder_) own[1].insert(own[1].end(), {&l.self_attn_norm, &l.cross_attn_norm, &l.ffn_norm});
+  const layers::LayerNorm* finals[2] = {&enc_final_norm_, &dec_final_norm_};
+  for (int st = 0; st < 2; ++st) {
+    if (post_norm_) {
+      norms_after_[st] = own[st];
+    } else {
+      norm_before_[st] = own[st].empty() ? finals[st] : own[st][0];
+      for (size_t i = 0; i < own[st].size(); ++i)
+        norms_after_[st].push_back(i + 1 < own[st].size() ? own[st][i + 1] : finals[st]);
+    }
   }
 }
 
@@ -90,19 +104,38 @@ void Transformer::init(uint64_t seed) {
   if (admin_) set_admin_omegas(*this, config_.admin_init == "closed-form" ? AdminInit::kClosedForm : AdminInit::kOne);
 }
 
-template <typename F>
-Var Transformer::sublayer(const Var& x, const layers::LayerNorm& norm, int omega, int stack, F&& f,
-                          const ForwardContext& ctx) const {
-  const double p = config_.dropout;
-  auto drop = [&](const Var& v) { return ctx.gen && p > 0 ? graph::dropout(v, p, *ctx.gen) : v; };
-  if (!post_norm_) return graph::add(x, drop(f(norm(x))));
-  if (!admin_) return norm(graph::add(x, drop(f(x))));
-  const Var& w = params_[omega];
-  if (ctx.profiler) ctx.profiler->set_omega(stack, params_.names()[omega], w.value());
-  const Var a = graph::mul(x, w);  // x_{i-1} * omega_i, omega broadcast over [B, T, D]
-  const Var fx = drop(f(x));
-  if (ctx.profiler) ctx.profiler->record(stack, a.value(), fx.value());
-  return norm(graph::add(a, fx));
+Transformer::Stream Transformer::start_stream(const Var& embedded, int stack) const {
+  if (post_norm_) return {embedded, embedded};
+  return {embedded, (*norm_before_[stack])(embedded)};
+}
+
+Transformer::Stream Transformer::epilogue(const Stream& s, const Var& y, const Var& bias, int omega, int stack,
+                                          int index, const ForwardContext& ctx) const {
+  const layers::LayerNorm& norm = *norms_after_[stack][index];
+  graph::ResidualNormInputs in{s.x, y, Var(), bias, norm.gamma(), norm.beta()};
+  if (admin_) in.omega = params_[omega];
+  ops::ResidualNormOptions o;
+  o.eps = layers::LayerNorm::kEps;
+  o.dropout = ctx.gen ? config_.dropout : 0.0;
+  if (ctx.profiler) {
+    // ADMIN profiling: omega_i = r first, then the variances of x * omega_i and of the branch
+    // dropout(f(x) + b) with the very dropout mask the fused epilogue is about to draw.
+    const Var& w = params_[omega];
+    ctx.profiler->set_omega(stack, params_.names()[omega], w.value());
+    Tensor branch = bias.defined() ? ops::add(y.value(), bias.value()) : y.value();
+    if (o.dropout > 0) {
+      Generator peek = *ctx.gen;
+      const uint64_t offset = peek.reserve(static_cast<uint64_t>(branch.numel()));
+      branch = ops::dropout(branch, {.p = o.dropout, .seed = peek.seed(), .offset = offset});
+    }
+    ctx.profiler->record(stack, ops::mul(s.x.value(), w.value()), branch);
+  }
+  if (post_norm_) {
+    const Var n = graph::residual_norm(in, o, ctx.gen);
+    return {n, n};
+  }
+  const graph::ResidualStream r = graph::residual_norm_stream(in, o, ctx.gen);
+  return {r.z, r.n};
 }
 
 Var Transformer::embed(const Tensor& ids, int64_t first_position, const ForwardContext& ctx) const {
@@ -115,64 +148,58 @@ Tensor Transformer::padding_mask(const Tensor& ids) const {
   const int32_t* p = h.data<int32_t>();
   std::vector<float> m(h.numel());
   for (int64_t i = 0; i < h.numel(); ++i) m[i] = p[i] == 0 ? -std::numeric_limits<float>::infinity() : 0.0f;
-  const Tensor t = Tensor::from_vector(m, {ids.dim(0), 1, 1, ids.dim(1)});
+  const Tensor t = Tensor::from_vector(m, {ids.dim(0), ids.dim(1)});
   const Var& w = embedding_.weight();
   return ops::cast(t, w.dtype()).to(w.device());
-}
-
-Tensor Transformer::causal_mask(int64_t t) const {
-  std::vector<float> m(t * t, 0.0f);
-  for (int64_t i = 0; i < t; ++i)
-    for (int64_t j = i + 1; j < t; ++j) m[i * t + j] = -std::numeric_limits<float>::infinity();
-  const Var& w = embedding_.weight();
-  return ops::cast(Tensor::from_vector(m, {1, 1, t, t}), w.dtype()).to(w.device());
 }
 
 Encoded Transformer::encode(const Tensor& src, const ForwardContext& ctx) const {
   REALMT_CHECK(src.rank() == 2 && src.dtype() == DType::kI32, "encode expects i32 ids [B, S], got {}", src);
   Encoded enc;
   enc.mask = padding_mask(src);
-  Var x = embed(src.to(embedding_.weight().device()), 0, ctx);
+  Stream s = start_stream(embed(src.to(embedding_.weight().device()), 0, ctx), 0);
   Var chain;  // encoder self-attention residual scores
   for (int i = 0; i < config_.enc_depth; ++i) {
     const EncoderLayer& l = encoder_[i];
-    x = sublayer(x, l.self_attn_norm, l.self_omega, 0, [&](const Var& in) {
-      layers::AttentionStep st{enc_mode_, i + 1, chain, config_.dropout_attention, ctx.gen};
-      layers::AttentionResult r = l.self_attn(in, in, enc.mask, st);
-      chain = r.scores;
-      return r.out;
-    }, ctx);
-    x = sublayer(x, l.ffn_norm, l.ffn_omega, 0,
-                 [&](const Var& in) { return l.ffn(in, config_.dropout_ffn, ctx.gen); }, ctx);
+    const layers::AttentionStep st{enc_mode_, i + 1, chain, config_.dropout_attention, ctx.gen};
+    layers::AttentionResult a = l.self_attn.self_attend(s.in, enc.mask, false, st);
+    chain = a.scores;
+    s = epilogue(s, a.out, l.self_attn.output().bias(), l.self_omega, 0, 2 * i, ctx);
+    const Var f = l.ffn(s.in, config_.dropout_ffn, ctx.gen);
+    s = epilogue(s, f, l.ffn.output().bias(), l.ffn_omega, 0, 2 * i + 1, ctx);
   }
-  enc.out = post_norm_ ? x : enc_final_norm_(x);
+  enc.out = s.in;
   return enc;
+}
+
+Var Transformer::run_decoder(const Var& embedded, const Encoded& enc, const ForwardContext& ctx,
+                             DecoderState* state) const {
+  Stream s = start_stream(embedded, 1);
+  Var self_chain, cross_chain;
+  for (int i = 0; i < config_.dec_depth; ++i) {
+    const DecoderLayer& l = decoder_[i];
+    DecoderLayerCache* cache = state ? &state->layers[i] : nullptr;
+    const layers::AttentionStep self_step{dec_mode_, i + 1, self_chain, config_.dropout_attention, ctx.gen};
+    layers::AttentionResult a = cache ? l.self_attn.self_attend_cached(s.in, cache->self, self_step)
+                                      : l.self_attn.self_attend(s.in, Tensor(), true, self_step);
+    self_chain = a.scores;
+    s = epilogue(s, a.out, l.self_attn.output().bias(), l.self_omega, 1, 3 * i, ctx);
+    const layers::AttentionStep cross_step{cross_mode_, i + 1, cross_chain, config_.dropout_attention, ctx.gen};
+    const Var kv = cache ? cache->cross_kv : l.cross_attn.source_kv(enc.out);
+    layers::AttentionResult c = l.cross_attn.cross_attend(s.in, kv, enc.mask, cross_step);
+    if (cache) cache->cross_probs = c.probs;
+    cross_chain = c.scores;
+    s = epilogue(s, c.out, l.cross_attn.output().bias(), l.cross_omega, 1, 3 * i + 1, ctx);
+    const Var f = l.ffn(s.in, config_.dropout_ffn, ctx.gen);
+    s = epilogue(s, f, l.ffn.output().bias(), l.ffn_omega, 1, 3 * i + 2, ctx);
+  }
+  return s.in;
 }
 
 Var Transformer::decode(const Encoded& enc, const Tensor& tgt_in, const ForwardContext& ctx) const {
   REALMT_CHECK(tgt_in.rank() == 2 && tgt_in.dtype() == DType::kI32, "decode expects i32 ids [B, T], got {}",
                tgt_in);
-  const Tensor causal = causal_mask(tgt_in.dim(1));
-  Var x = embed(tgt_in.to(embedding_.weight().device()), 0, ctx);
-  Var self_chain, cross_chain;
-  for (int i = 0; i < config_.dec_depth; ++i) {
-    const DecoderLayer& l = decoder_[i];
-    x = sublayer(x, l.self_attn_norm, l.self_omega, 1, [&](const Var& in) {
-      layers::AttentionStep st{dec_mode_, i + 1, self_chain, config_.dropout_attention, ctx.gen};
-      layers::AttentionResult r = l.self_attn(in, in, causal, st);
-      self_chain = r.scores;
-      return r.out;
-    }, ctx);
-    x = sublayer(x, l.cross_attn_norm, l.cross_omega, 1, [&](const Var& in) {
-      layers::AttentionStep st{cross_mode_, i + 1, cross_chain, config_.dropout_attention, ctx.gen};
-      layers::AttentionResult r = l.cross_attn(in, enc.out, enc.mask, st);
-      cross_chain = r.scores;
-      return r.out;
-    }, ctx);
-    x = sublayer(x, l.ffn_norm, l.ffn_omega, 1,
-                 [&](const Var& in) { return l.ffn(in, config_.dropout_ffn, ctx.gen); }, ctx);
-  }
-  return post_norm_ ? x : dec_final_norm_(x);
+  return run_decoder(embed(tgt_in.to(embedding_.weight().device()), 0, ctx), enc, ctx, nullptr);
 }
 
 Var Transformer::logits(const Var& hidden) const {
@@ -185,19 +212,15 @@ LossOutput Transformer::loss(const Tensor& src, const Tensor& tgt_in, const Tens
   REALMT_CHECK(tgt_in.shape() == tgt_out.shape(), "decoder input {} and output {} differ in shape", tgt_in.shape(),
                tgt_out.shape());
   const Encoded enc = encode(src, ctx);
-  const Var h = decode(enc, tgt_in, ctx);
-  const Var z = graph::reshape(logits(h), {-1, config_.vocab_size});
-  const Tensor targets = tgt_out.reshape({-1}).to(z.device());
-  ops::CrossEntropyOptions ce;
+  const Var h = graph::reshape(decode(enc, tgt_in, ctx), {-1, config_.dim_emb});
+  const Tensor targets = tgt_out.reshape({-1}).to(h.device());
+  ops::LinearCrossEntropyOptions ce;
   ce.label_smoothing = label_smoothing;
   ce.ignore_index = 0;
+  // The output projection and the loss in row chunks: no [N, V] logits (the loss is summed in
+  // f32 for bf16/f16 weights: a half-precision sum over thousands of tokens keeps ~3 digits).
   LossOutput out;
-  graph::Var per_token = graph::cross_entropy(z, targets, ce);  // [N]
-  // bf16/f16 compute (mixed precision): the per-token losses are summed in f32. A bf16 sum over
-  // thousands of tokens keeps about 3 significant digits, and an f16 one overflows at 65504.
-  if (per_token.dtype() == DType::kBF16 || per_token.dtype() == DType::kF16)
-    per_token = graph::cast(per_token, DType::kF32);
-  out.loss = graph::sum_all(per_token);
+  out.loss = graph::linear_cross_entropy(h, embedding_.weight(), Var(), targets, ce).loss;
   const Tensor host = tgt_out.to(Device::cpu());
   const int32_t* p = host.data<int32_t>();
   for (int64_t i = 0; i < host.numel(); ++i) out.target_tokens += p[i] != 0;
@@ -208,59 +231,34 @@ DecoderState Transformer::start(const Encoded& enc) const {
   graph::NoGradGuard no_grad;
   DecoderState s;
   s.enc = enc;
-  for (const DecoderLayer& l : decoder_) {
-    auto [k, v] = l.cross_attn.keys_values(enc.out);
-    s.cross_k.push_back(k);
-    s.cross_v.push_back(v);
-  }
-  s.self_k.resize(decoder_.size());
-  s.self_v.resize(decoder_.size());
-  s.last_cross_probs.resize(decoder_.size());
+  s.layers.resize(decoder_.size());
+  for (size_t i = 0; i < decoder_.size(); ++i) s.layers[i].cross_kv = decoder_[i].cross_attn.source_kv(enc.out);
   return s;
 }
 
 Tensor Transformer::step(DecoderState& s, const Tensor& last_tokens) const {
   graph::NoGradGuard no_grad;
-  const ForwardContext ctx;  // inference: no dropout
   const int64_t n = last_tokens.numel();
-  Var x = embed(last_tokens.reshape({n, 1}).to(embedding_.weight().device()), s.position, ctx);
-  // One query row per hypothesis: every residual chain carries just this step's rows.
-  Var self_chain, cross_chain;
-  for (size_t i = 0; i < decoder_.size(); ++i) {
-    const DecoderLayer& l = decoder_[i];
-    x = sublayer(x, l.self_attn_norm, l.self_omega, 1, [&](const Var& in) {
-      auto [k, v] = l.self_attn.keys_values(in);
-      s.self_k[i] = s.self_k[i].defined() ? graph::concat({s.self_k[i], k}, 2) : k;
-      s.self_v[i] = s.self_v[i].defined() ? graph::concat({s.self_v[i], v}, 2) : v;
-      layers::AttentionStep st{dec_mode_, static_cast<int>(i) + 1, self_chain, 0.0, nullptr};
-      layers::AttentionResult r = l.self_attn.attend(in, s.self_k[i], s.self_v[i], Tensor(), st);
-      self_chain = r.scores;
-      return r.out;
-    }, ctx);
-    x = sublayer(x, l.cross_attn_norm, l.cross_omega, 1, [&](const Var& in) {
-      layers::AttentionStep st{cross_mode_, static_cast<int>(i) + 1, cross_chain, 0.0, nullptr};
-      layers::AttentionResult r = l.cross_attn.attend(in, s.cross_k[i], s.cross_v[i], s.enc.mask, st);
-      cross_chain = r.scores;
-      s.last_cross_probs[i] = r.probs;
-      return r.out;
-    }, ctx);
-    x = sublayer(x, l.ffn_norm, l.ffn_omega, 1, [&](const Var& in) { return l.ffn(in, 0.0, nullptr); }, ctx);
-  }
-  if (!post_norm_) x = dec_final_norm_(x);
+  const Var x = embed(last_tokens.reshape({n, 1}).to(embedding_.weight().device()), s.position, ForwardContext{});
+  const Var h = run_decoder(x, s.enc, ForwardContext{}, &s);
   ++s.position;
-  return ops::log_softmax(logits(x).value().reshape({n, config_.vocab_size}));
+  return ops::log_softmax(logits(h).value().reshape({n, config_.vocab_size}));
 }
 
 void Transformer::reorder(DecoderState& s, const Tensor& indices) const {
   graph::NoGradGuard no_grad;
   const Tensor idx = indices.to(embedding_.weight().device());
-  auto pick = [&](Var& v) {
-    if (v.defined()) v = Var(ops::index_select(v.value(), 0, idx));
+  auto pick = [&](Tensor& t) {
+    if (t.defined()) t = ops::index_select(t, 0, idx);
   };
-  pick(s.enc.out);
-  s.enc.mask = ops::index_select(s.enc.mask, 0, idx);
-  for (auto* vec : {&s.self_k, &s.self_v, &s.cross_k, &s.cross_v, &s.last_cross_probs})
-    for (Var& v : *vec) pick(v);
+  s.enc.out = Var(ops::index_select(s.enc.out.value(), 0, idx));
+  pick(s.enc.mask);
+  for (DecoderLayerCache& c : s.layers) {
+    pick(c.self.k);
+    pick(c.self.v);
+    pick(c.cross_probs);
+    c.cross_kv = Var(ops::index_select(c.cross_kv.value(), 0, idx));
+  }
 }
 
 void Transformer::reorder_beams(DecoderState& s, const Tensor& indices) const {
@@ -268,9 +266,9 @@ void Transformer::reorder_beams(DecoderState& s, const Tensor& indices) const {
   REALMT_CHECK(indices.numel() == s.enc.mask.dim(0), "reorder_beams keeps the row count ({}), got {} indices",
                s.enc.mask.dim(0), indices.numel());
   const Tensor idx = indices.to(embedding_.weight().device());
-  for (auto* vec : {&s.self_k, &s.self_v, &s.last_cross_probs})
-    for (Var& v : *vec)
-      if (v.defined()) v = Var(ops::index_select(v.value(), 0, idx));
+  for (DecoderLayerCache& c : s.layers)
+    for (Tensor* t : {&c.self.k, &c.self.v, &c.cross_probs})
+      if (t->defined()) *t = ops::index_select(*t, 0, idx);
 }
 
 }  // namespace realmt::models

@@ -6,6 +6,10 @@
 // Encoder layer: self-attention, feed-forward. Decoder layer: causal self-attention,
 // cross-attention, feed-forward. Three independent residual-attention chains.
 // Shapes: src ids [B, S], target ids [B, T] (i32, pad = 0), hidden [B, *, D], logits [N, V].
+// Each sub-layer ends in one fused epilogue (ops/residual_norm.h: output bias, dropout, omega,
+// residual, norm); the loss fuses the tied output projection with the cross-entropy
+// (ops/linear_cross_entropy.h). The decoder is one code path for training, scoring and
+// incremental decoding (run_decoder: a KV cache when decoding).
 #pragma once
 
 #include <memory>
@@ -31,7 +35,7 @@ struct ForwardContext {
 
 struct Encoded {
   graph::Var out;  // [B, S, D]
-  Tensor mask;     // additive [B, 1, 1, S]: 0 for tokens, -inf for padding
+  Tensor mask;     // additive [B, S]: 0 for tokens, -inf for padding
 };
 
 struct LossOutput {
@@ -39,13 +43,18 @@ struct LossOutput {
   int64_t target_tokens = 0;  // non-pad target tokens
 };
 
+// Incremental decoding state of one decoder layer.
+struct DecoderLayerCache {
+  layers::KvCache self;  // keys and values of the target positions decoded so far
+  graph::Var cross_kv;   // [N, S, 2D]: the source's keys|values, computed once
+  Tensor cross_probs;    // [N, H, 1, S] cross-attention probabilities of the last step
+};
+
 // Incremental decoding state of N = batch x beam hypotheses.
 struct DecoderState {
-  Encoded enc;                        // rows aligned with the hypotheses
-  std::vector<graph::Var> self_k, self_v;    // per layer [N, H, t, Dh]
-  std::vector<graph::Var> cross_k, cross_v;  // per layer [N, H, S, Dh]
-  int64_t position = 0;               // next target position
-  std::vector<graph::Var> last_cross_probs;  // per layer [N, H, 1, S] of the last step
+  Encoded enc;  // rows aligned with the hypotheses
+  std::vector<DecoderLayerCache> layers;
+  int64_t position = 0;  // next target position
 };
 
 class Transformer {
@@ -97,13 +106,22 @@ class Transformer {
     layers::LayerNorm self_attn_norm, cross_attn_norm, ffn_norm;
     int self_omega = -1, cross_omega = -1, ffn_omega = -1;
   };
-  // One residual sub-layer: f maps its input to the branch output.
-  template <typename F>
-  graph::Var sublayer(const graph::Var& x, const layers::LayerNorm& norm, int omega, int stack, F&& f,
-                      const ForwardContext& ctx) const;
+  // The residual stream between sub-layers: x, and the input of the next sub-layer's branch
+  // (Post-LN: x itself; Pre-LN: the next norm of x, made by the previous epilogue).
+  struct Stream {
+    graph::Var x, in;
+  };
+  Stream start_stream(const graph::Var& embedded, int stack) const;
+  // The epilogue of sub-layer `index` of a stack (0 encoder, 1 decoder): branch output y (its
+  // output bias not yet added), ADMIN omega, dropout, residual and the norm after it.
+  Stream epilogue(const Stream& s, const graph::Var& y, const graph::Var& bias, int omega, int stack, int index,
+                  const ForwardContext& ctx) const;
+  // The decoder stack, for training and scoring (state == nullptr: the whole target at once,
+  // causal) and for incremental decoding (state: new positions, their keys/values cached).
+  graph::Var run_decoder(const graph::Var& embedded, const Encoded& enc, const ForwardContext& ctx,
+                         DecoderState* state) const;
   graph::Var embed(const Tensor& ids, int64_t first_position, const ForwardContext& ctx) const;
   Tensor padding_mask(const Tensor& ids) const;
-  Tensor causal_mask(int64_t t) const;
 
   ModelConfig config_;
   bool post_norm_ = true, admin_ = true;
@@ -113,6 +131,10 @@ class Transformer {
   std::vector<EncoderLayer> encoder_;
   std::vector<DecoderLayer> decoder_;
   layers::LayerNorm enc_final_norm_, dec_final_norm_;  // Pre-LN only
+  // Per stack, the norm after each sub-layer (Post-LN: its own; Pre-LN: the next one's, the
+  // final norm after the last) and, for Pre-LN, the norm before the first.
+  std::vector<const layers::LayerNorm*> norms_after_[2];
+  const layers::LayerNorm* norm_before_[2] = {nullptr, nullptr};
 };
 
 }  // namespace realmt::models

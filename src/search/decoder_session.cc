@@ -61,9 +61,9 @@ void DecoderSession::reorder(const std::vector<int32_t>& rows, bool same_sources
 
 std::vector<float> DecoderSession::cross_attention() const {
   REALMT_CHECK(use_cache_, "alignments need the key/value cache decoder");
-  const graph::Var& p = state_.last_cross_probs.back();  // [N, H, 1, S]
+  const Tensor& p = state_.layers.back().cross_probs;  // [N, H, 1, S]
   REALMT_CHECK(p.defined(), "no decoder step has run yet");
-  const Tensor host = ops::cast(p.value(), DType::kF32).to(Device::cpu());
+  const Tensor host = ops::cast(p, DType::kF32).to(Device::cpu());
   const int64_t n = host.dim(0), h = host.dim(1), s = host.dim(3);
   std::vector<float> out(n * s, 0.0f);
   const float* src = host.data<float>();

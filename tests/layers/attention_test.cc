@@ -22,19 +22,21 @@ Tensor random_input(uint64_t seed, Shape shape) {
   return Tensor::from_vector(v, shape);
 }
 
-// Padding mask [B, 1, 1, T]: the last two positions of sentence 1 are padding.
+// Key padding mask [B, T]: the last two positions of sentence 1 are padding.
 Tensor pad_mask() {
   std::vector<float> m(kB * kT, 0.0f);
   m[1 * kT + 3] = m[1 * kT + 4] = -std::numeric_limits<float>::infinity();
-  return Tensor::from_vector(m, {kB, 1, 1, kT});
+  return Tensor::from_vector(m, {kB, kT});
 }
+// The same mask broadcastable to the scores [B, H, T, T], for ops::softmax.
+Tensor pad_mask_4d() { return pad_mask().reshape({kB, 1, 1, kT}); }
 
 struct Stack {
   graph::ParameterSet params;
   std::vector<MultiHeadAttention> layers;
   explicit Stack(int n) {
     for (int i = 0; i < n; ++i)
-      layers.emplace_back(params, "l" + std::to_string(i), kD, kH);
+      layers.emplace_back(params, "l" + std::to_string(i), kD, kH, AttentionKind::kSelf);
     params.allocate(Device::cpu());
     Generator g(3);
     for (auto& l : layers) l.init(g);
@@ -45,9 +47,9 @@ TEST(ResidualAttention, OneLayerEqualsVanillaAttention) {
   Stack s(1);
   const graph::Var x(random_input(1, {kB, kT, kD}));
   const Tensor mask = pad_mask();
-  const auto none = s.layers[0](x, x, mask, {ResidualMode::kNone, 1, {}, 0.0, nullptr});
+  const auto none = s.layers[0].self_attend(x, mask, false, {ResidualMode::kNone, 1, {}, 0.0, nullptr});
   for (ResidualMode mode : {ResidualMode::kSum, ResidualMode::kMean}) {
-    const auto res = s.layers[0](x, x, mask, {mode, 1, {}, 0.0, nullptr});
+    const auto res = s.layers[0].self_attend(x, mask, false, {mode, 1, {}, 0.0, nullptr});
     EXPECT_EQ(res.out.value().to_vector<float>(), none.out.value().to_vector<float>()) << residual_mode_name(mode);
     EXPECT_TRUE(res.scores.defined());
     EXPECT_FALSE(none.scores.defined());
@@ -61,8 +63,8 @@ TEST(ResidualAttention, MaskedPositionsGetExactlyZeroAtEveryLayer) {
     graph::Var x(random_input(2, {kB, kT, kD}));
     graph::Var chain;
     for (int l = 0; l < 4; ++l) {
-      const auto r = s.layers[l](x, x, mask, {mode, l + 1, chain, 0.0, nullptr});
-      const auto p = r.probs.value().to_vector<float>();  // [B, H, T, T]
+      const auto r = s.layers[l].self_attend(x, mask, false, {mode, l + 1, chain, 0.0, nullptr});
+      const auto p = r.probs.to_vector<float>();  // [B, H, T, T]
       for (int64_t h = 0; h < kH; ++h)
         for (int64_t q = 0; q < kT; ++q)
           for (int64_t k = 3; k < kT; ++k) EXPECT_EQ(p[((1 * kH + h) * kT + q) * kT + k], 0.0f);
@@ -70,7 +72,7 @@ TEST(ResidualAttention, MaskedPositionsGetExactlyZeroAtEveryLayer) {
       if (r.scores.defined())
         for (float v : r.scores.value().to_vector<float>()) ASSERT_TRUE(std::isfinite(v));
       chain = r.scores;
-      x = r.out;
+      x = graph::Var(r.out.value());
     }
   }
 }
@@ -83,14 +85,14 @@ TEST(ResidualAttention, RunningMeanLogitsEqualMeanOfPerLayerScores) {
   const graph::Var x(random_input(4, {kB, kT, kD}));
   std::vector<Tensor> raw;
   for (int l = 0; l < kLayers; ++l)
-    raw.push_back(s.layers[l](x, x, mask, {ResidualMode::kSum, 1, {}, 0.0, nullptr}).scores.value());
+    raw.push_back(s.layers[l].self_attend(x, mask, false, {ResidualMode::kSum, 1, {}, 0.0, nullptr}).scores.value());
   graph::Var chain;
   Tensor sum = Tensor::zeros(raw[0].shape());
   for (int l = 0; l < kLayers; ++l) {
-    const auto r = s.layers[l](x, x, mask, {ResidualMode::kMean, l + 1, chain, 0.0, nullptr});
+    const auto r = s.layers[l].self_attend(x, mask, false, {ResidualMode::kMean, l + 1, chain, 0.0, nullptr});
     sum = ops::add(sum, raw[l]);
-    const Tensor want = ops::softmax(ops::scale(sum, 1.0 / (l + 1)), mask);
-    const auto got = r.probs.value().to_vector<float>();
+    const Tensor want = ops::softmax(ops::scale(sum, 1.0 / (l + 1)), pad_mask_4d());
+    const auto got = r.probs.to_vector<float>();
     const auto exp = want.to_vector<float>();
     for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], exp[i], 1e-6) << "layer " << l + 1;
     // And S_l is the running sum itself.
@@ -104,18 +106,18 @@ TEST(ResidualAttention, RunningMeanLogitsEqualMeanOfPerLayerScores) {
 TEST(ResidualAttention, SumModeUsesTheUnscaledRunningSum) {
   Stack s(2);
   const graph::Var x(random_input(5, {kB, kT, kD}));
-  const auto r1 = s.layers[0](x, x, Tensor(), {ResidualMode::kSum, 1, {}, 0.0, nullptr});
-  const auto raw2 = s.layers[1](x, x, Tensor(), {ResidualMode::kSum, 1, {}, 0.0, nullptr});
-  const auto r2 = s.layers[1](x, x, Tensor(), {ResidualMode::kSum, 2, r1.scores, 0.0, nullptr});
+  const auto r1 = s.layers[0].self_attend(x, Tensor(), false, {ResidualMode::kSum, 1, {}, 0.0, nullptr});
+  const auto raw2 = s.layers[1].self_attend(x, Tensor(), false, {ResidualMode::kSum, 1, {}, 0.0, nullptr});
+  const auto r2 = s.layers[1].self_attend(x, Tensor(), false, {ResidualMode::kSum, 2, r1.scores, 0.0, nullptr});
   const Tensor want = ops::softmax(ops::add(r1.scores.value(), raw2.scores.value()));
-  const auto got = r2.probs.value().to_vector<float>();
+  const auto got = r2.probs.to_vector<float>();
   const auto exp = want.to_vector<float>();
   for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], exp[i], 1e-6);
 }
 
 TEST(ResidualAttention, ErrorsNameTheProblem) {
   graph::ParameterSet p;
-  EXPECT_THROW(MultiHeadAttention(p, "a", 10, 3), Error);
+  EXPECT_THROW(MultiHeadAttention(p, "a", 10, 3, AttentionKind::kSelf), Error);
   EXPECT_THROW(parse_residual_mode("avg"), Error);
 }
 

@@ -26,6 +26,20 @@ inline int64_t broadcast_index(const Shape& s, const std::vector<int64_t>& idx) 
   return off;
 }
 
+// A uniform floating input in [lo, hi): differentiable (spec) or not (constant).
+inline InputSpec spec(const Shape& shape, double lo, double hi) {
+  InputSpec s;
+  s.shape = shape;
+  s.lo = lo;
+  s.hi = hi;
+  return s;
+}
+inline InputSpec constant(const Shape& shape, double lo, double hi) {
+  InputSpec s = spec(shape, lo, hi);
+  s.differentiable = false;
+  return s;
+}
+
 inline std::vector<int64_t> unravel(int64_t flat, const Shape& s) {
   std::vector<int64_t> idx(s.rank());
   for (int i = s.rank() - 1; i >= 0; --i) {

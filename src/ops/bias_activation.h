@@ -1,0 +1,43 @@
+// The feed-forward block's inner epilogue in one pass: bias, activation and dropout.
+//   y [..., F], bias [F] (optional) -> h = dropout(act(y + bias)), act relu | gelu | swish
+//   (gelu exact: 0.5 a (1 + erf(a / sqrt 2)), as ops/unary.h). Dropout element e of h has stream
+//   index offset + e (ops/dropout.h mapping).
+// Backward: da = dropout_backward(dh) * act'(a), a = y + bias; dy = da, dbias = column sums of da
+// (threads split columns, each column summed in row order: independent of the thread count).
+// relu needs only h (a > 0 exactly where h > 0 or where dropout dropped a positive a; the kept
+// mask is redrawn), gelu and swish recompute a from y and bias.
+// dtypes f32/f64 (CPU), + f16/bf16 (CUDA). Not in place.
+#pragma once
+
+#include <cstdint>
+
+#include "core/dispatch.h"
+#include "core/tensor.h"
+
+namespace realmt::ops {
+
+enum class Activation { kRelu, kGelu, kSwish };
+
+struct BiasActivationOptions {
+  Activation activation = Activation::kRelu;
+  double dropout = 0.0;
+  uint64_t seed = 0, offset = 0;
+};
+
+struct BiasActivationGrads {
+  Tensor dy;     // [..., F]
+  Tensor dbias;  // [F] (undefined without bias)
+};
+
+Tensor bias_activation(const Tensor& y, const Tensor& bias, const BiasActivationOptions& o);
+BiasActivationGrads bias_activation_backward(const Tensor& dh, const Tensor& y, const Tensor& bias,
+                                             const BiasActivationOptions& o);
+
+// Kernels see [rows, F]; dbias arrives zeroed when defined.
+using BiasActivationKernel = void(const Tensor& y, const Tensor& bias, const BiasActivationOptions& o, Tensor& h);
+using BiasActivationBackwardKernel = void(const Tensor& dh, const Tensor& y, const Tensor& bias,
+                                          const BiasActivationOptions& o, BiasActivationGrads& out);
+REALMT_KERNEL_SLOT(bias_activation_kernel, BiasActivationKernel);
+REALMT_KERNEL_SLOT(bias_activation_backward_kernel, BiasActivationBackwardKernel);
+
+}  // namespace realmt::ops
