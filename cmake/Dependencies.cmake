@@ -7,7 +7,7 @@ find_package(PkgConfig REQUIRED)
 # Both libraries export the CBLAS symbols, so exactly one is linked into the library;
 # the GEMM benchmark loads both at run time to compare them.
 set(_blas_dir_blis /usr/lib/x86_64-linux-gnu/blis-openmp)
-set(_blas_dir_openblas /usr/lib/x86_64-linux-gnu/openblas-pthread)
+set(_blas_dir_openblas /usr/lib/x86_64-linux-gnu/openblas-openmp)
 set(_blas_dir_openblas_pthread /usr/lib/x86_64-linux-gnu/openblas-pthread)
 if(REALMT_BLAS STREQUAL "blis")
   find_library(REALMT_BLAS_LIBRARY NAMES blis PATHS ${_blas_dir_blis} NO_DEFAULT_PATH)

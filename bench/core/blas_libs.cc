@@ -1,6 +1,9 @@
 #include "blas_libs.h"
 
 #include <dlfcn.h>
+#include <omp.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 
@@ -51,38 +54,82 @@ BlasLib load_cblas(const char* name, const std::vector<std::string>& paths, cons
 
 }  // namespace
 
-std::vector<BlasLib> load_blas_libs(int threads) {
-  std::vector<BlasLib> libs;
-  libs.push_back(load_cblas<0>("blis", {"/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4", "libblis.so.4"},
-                               "bli_thread_set_num_threads", threads));
-  libs.push_back(load_cblas<1>("openblas-pt",
-                               {"/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0", "libopenblas.so.0"},
-                               "openblas_set_num_threads", threads));
-  libs.push_back(load_cblas<2>("openblas-omp", {"/usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0"},
-                               "openblas_set_num_threads", threads));
-  // oneDNN (OpenMP build in Debian) follows the OpenMP thread count of the calling thread.
-  void* h = open_first({"libdnnl.so.3", "libdnnl.so.2"}, RTLD_NOW | RTLD_LOCAL);
-  if (h) g_dnnl = reinterpret_cast<DnnlSgemm>(dlsym(h, "dnnl_sgemm"));
-  if (g_dnnl) libs.push_back({"onednn", &dnnl_wrap});
-  else std::fprintf(stderr, "note: onednn not found (libdnnl.so); skipped\n");
-  return libs;
+const std::vector<std::string>& blas_lib_names() {
+  static const std::vector<std::string> names = {"blis", "openblas-pt", "openblas-omp", "onednn"};
+  return names;
 }
 
-Peak measure_sgemm_peak(const std::vector<BlasLib>& libs, int reps) {
+BlasLib load_blas_lib(const std::string& name, int threads) {
+  if (name == "blis")
+    return load_cblas<0>("blis", {"/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4", "libblis.so.4"},
+                         "bli_thread_set_num_threads", threads);
+  if (name == "openblas-pt")
+    return load_cblas<1>("openblas-pt",
+                         {"/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0", "libopenblas.so.0"},
+                         "openblas_set_num_threads", threads);
+  if (name == "openblas-omp")
+    return load_cblas<2>("openblas-omp", {"/usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0"},
+                         "openblas_set_num_threads", threads);
+  // oneDNN (OpenMP build in Debian) follows the OpenMP thread count of the calling thread.
+  omp_set_num_threads(threads);
+  void* h = open_first({"libdnnl.so.3", "libdnnl.so.2"}, RTLD_NOW | RTLD_LOCAL);
+  if (h) g_dnnl = reinterpret_cast<DnnlSgemm>(dlsym(h, "dnnl_sgemm"));
+  if (g_dnnl) return {"onednn", &dnnl_wrap};
+  std::fprintf(stderr, "note: onednn not found (libdnnl.so); skipped\n");
+  return {"onednn", nullptr};
+}
+
+std::vector<double> in_child(const std::function<std::vector<double>()>& fn) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  int fd[2];
+  if (pipe(fd) != 0) return {};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    const std::vector<double> v = fn();
+    const size_t n = v.size();
+    ssize_t ok = write(fd[1], &n, sizeof n);
+    if (ok == static_cast<ssize_t>(sizeof n) && n) ok = write(fd[1], v.data(), n * sizeof(double));
+    _exit(ok >= 0 ? 0 : 1);
+  }
+  close(fd[1]);
+  std::vector<double> out;
+  size_t n = 0;
+  if (pid > 0 && read(fd[0], &n, sizeof n) == static_cast<ssize_t>(sizeof n) && n < (1u << 20)) {
+    out.resize(n);
+    size_t got = 0;
+    while (got < n * sizeof(double)) {
+      const ssize_t r = read(fd[0], reinterpret_cast<char*>(out.data()) + got, n * sizeof(double) - got);
+      if (r <= 0) break;
+      got += static_cast<size_t>(r);
+    }
+    if (got != n * sizeof(double)) out.clear();
+  }
+  close(fd[0]);
+  if (pid > 0) waitpid(pid, nullptr, 0);
+  return out;
+}
+
+Peak measure_sgemm_peak(int threads, int reps) {
   const int n = 2048;
-  std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n);
   Peak p;
-  for (const BlasLib& l : libs) {
-    if (!l.sgemm) continue;
-    const double s = median_seconds([&] { l.sgemm(false, false, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n); },
-                                    reps);
-    const double g = 2.0 * n * n * n / s / 1e9;
+  for (const std::string& name : blas_lib_names()) {
+    const std::vector<double> r = in_child([&] {
+      const BlasLib l = load_blas_lib(name, threads);
+      if (!l.sgemm) return std::vector<double>{};
+      std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n);
+      const double s = median_seconds(
+          [&] { l.sgemm(false, false, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n); }, reps);
+      return std::vector<double>{2.0 * n * n * n / s / 1e9};
+    });
+    if (r.empty()) continue;
     char cell[64];
-    std::snprintf(cell, sizeof cell, "%s%s %.1f", p.table.empty() ? "" : ", ", l.name.c_str(), g);
+    std::snprintf(cell, sizeof cell, "%s%s %.1f", p.table.empty() ? "" : ", ", name.c_str(), r[0]);
     p.table += cell;
-    if (g > p.gflops) {
-      p.gflops = g;
-      p.library = l.name;
+    if (r[0] > p.gflops) {
+      p.gflops = r[0];
+      p.library = name;
     }
   }
   return p;

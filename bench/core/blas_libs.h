@@ -4,6 +4,7 @@
 // OpenMP builds) and oneDNN. A library that is not installed is skipped with a note.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,15 +19,22 @@ struct BlasLib {
   Sgemm sgemm = nullptr;  // nullptr: not available
 };
 
-// Loads every library it finds, set to `threads` threads.
-std::vector<BlasLib> load_blas_libs(int threads);
+// The libraries a benchmark can load, in a fixed order: blis, openblas-pt, openblas-omp, onednn.
+const std::vector<std::string>& blas_lib_names();
+// Loads one library (by name) set to `threads` threads; sgemm is nullptr when it is missing.
+BlasLib load_blas_lib(const std::string& name, int threads);
+
+// Runs fn in a child process and returns what it returns (NaN when the child fails). A library's
+// worker threads (OpenBLAS's pthreads spin for a while after each call) then cannot slow down
+// what the parent measures next, nor can two libraries' pools meet in one process.
+std::vector<double> in_child(const std::function<std::vector<double>()>& fn);
 
 struct Peak {
   double gflops = 0;  // best 2048^3 SGEMM rate of any library
   std::string library;
   std::string table;  // "name GFLOP/s" of each library, one line
 };
-// Median of `reps` 2048^3 SGEMMs per library; the best of them.
-Peak measure_sgemm_peak(const std::vector<BlasLib>& libs, int reps = 5);
+// Median of `reps` 2048^3 SGEMMs per library, each library in its own child process; the best.
+Peak measure_sgemm_peak(int threads, int reps = 5);
 
 }  // namespace realmt::bench

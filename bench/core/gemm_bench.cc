@@ -1,11 +1,10 @@
-// GEMM benchmark: BLIS, OpenBLAS-pthread and OpenBLAS-OpenMP (each loaded at run time with its
-// own symbols) and
-// realmt's ops::matmul (the BLAS this build links, REALMT_BLAS), on transformer training and
-// decoding shapes, f32, on `--threads` threads. Prints GFLOP/s and the ratio to the peak
-// measured in the same run (the best large square SGEMM of any library).
+// GEMM benchmark: BLIS, OpenBLAS-pthread, OpenBLAS-OpenMP and oneDNN (each loaded at run time
+// with its own symbols, each in a child process: bench/core/blas_libs.h) and realmt's
+// ops::matmul (the BLAS this build links, REALMT_BLAS), on the GEMMs of a transformer-base
+// training step (800 tokens; W [Din, Dout]: forward x W, backward dY W^T and X^T dY) and of
+// decoding, f32, on `--threads` threads. Prints GFLOP/s and the ratio to the peak measured in
+// the same run (the best large square SGEMM of any library).
 //   realmt-bench-gemm [--threads N] [--quick]
-#include <dlfcn.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,37 +13,17 @@
 
 #include "backend/cpu/blas.h"
 #include "bench_util.h"
+#include "blas_libs.h"
 #include "core/parallel.h"
 #include "core/rng.h"
 #include "ops/matmul.h"
 
 namespace {
 
-using Sgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float,
-                       float*, int);
-struct Blas {
-  std::string name;
-  Sgemm sgemm = nullptr;
-};
-
-// RTLD_DEEPBIND: each library resolves its own internal BLAS symbols, even though both export
-// the same names (and one of them is also linked into realmt_core).
-Blas load(const std::string& name, const std::vector<std::string>& paths, const char* set_threads, int threads) {
-  for (const std::string& p : paths) {
-    void* h = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-    if (!h) continue;
-    Blas b{name, reinterpret_cast<Sgemm>(dlsym(h, "cblas_sgemm"))};
-    if (auto fn = reinterpret_cast<void (*)(int)>(dlsym(h, set_threads))) fn(threads);
-    if (b.sgemm) return b;
-  }
-  std::fprintf(stderr, "note: %s not found (%s); skipped\n", name.c_str(), paths[0].c_str());
-  return {name, nullptr};
-}
-
 struct GemmShapeCase {
   const char* what;
   int m, n, k;
-  bool trans_b;
+  bool trans_a, trans_b;
 };
 
 }  // namespace
@@ -62,63 +41,72 @@ int main(int argc, char** argv) {
     }
   }
   set_num_threads(threads);
-  std::vector<Blas> libs = {
-      load("blis", {"/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4", "libblis.so.4"},
-           "bli_thread_set_num_threads", threads),
-      load("openblas-pt", {"/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0", "libopenblas.so.0"},
-           "openblas_set_num_threads", threads),
-      load("openblas-omp", {"/usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0"},
-           "openblas_set_num_threads", threads),
-  };
-  // BLIS reads its thread count from a long; the int-typed call above is fine on x86-64 (register).
   const std::vector<GemmShapeCase> cases = {
-      {"peak: square 2048", 2048, 2048, 2048, false},
-      {"train: QKV/out proj (4096 tok, D=512)", 4096, 512, 512, true},
-      {"train: FFN up (D=512 -> F=2048)", 4096, 2048, 512, true},
-      {"train: FFN down (F=2048 -> D=512)", 4096, 512, 2048, true},
-      {"train: output proj (V=32000), 1024 tok", 1024, 32000, 512, true},
-      {"train big: FFN up (D=1024 -> F=4096)", 4096, 4096, 1024, true},
-      {"decode: M=4 (1 sent x beam 4), D=512", 4, 512, 512, true},
-      {"decode: M=8, FFN up 512->2048", 8, 2048, 512, true},
-      {"decode: M=16, D=512", 16, 512, 512, true},
-      {"decode: M=32, FFN up 512->2048", 32, 2048, 512, true},
-      {"decode: M=128 (32 sent x beam 4), D=512", 128, 512, 512, true},
-      {"decode: M=128, output proj V=32000", 128, 32000, 512, true},
+      {"peak: square 2048", 2048, 2048, 2048, false, false},
+      {"train fwd: Q|K|V (800 tok, D=512)", 800, 1536, 512, false, false},
+      {"train fwd: out proj / cross q", 800, 512, 512, false, false},
+      {"train fwd: FFN up (F=2048)", 800, 2048, 512, false, false},
+      {"train fwd: FFN down", 800, 512, 2048, false, false},
+      {"train fwd: output proj (V=8000)", 800, 8000, 512, false, true},
+      {"train bwd dX: Q|K|V", 800, 512, 1536, false, true},
+      {"train bwd dW: Q|K|V", 512, 1536, 800, true, false},
+      {"train bwd dX: FFN up", 800, 512, 2048, false, true},
+      {"train bwd dW: FFN up", 512, 2048, 800, true, false},
+      {"train bwd dX: FFN down", 800, 2048, 512, false, true},
+      {"train bwd dW: FFN down", 2048, 512, 800, true, false},
+      {"train bwd dE: output proj", 8000, 512, 800, true, false},
+      {"decode: M=128 (32 sent x beam 4), D=512", 128, 512, 512, false, false},
+      {"decode: M=128, FFN up", 128, 2048, 512, false, false},
+      {"decode: M=128, output proj V=32000", 128, 32000, 512, false, true},
+      {"decode: M=16, D=512", 16, 512, 512, false, false},
   };
-  std::printf("# GEMM f32, %d threads; realmt links %s. GFLOP/s = 2MNK / median time.\n", threads,
-              cpu::blas_name());
+
+  std::printf("# GEMM f32, %d threads; realmt links %s. GFLOP/s = 2MNK / median time; each library in its own\n"
+              "# child process (no thread pool of one library left spinning while another is timed).\n",
+              threads, cpu::blas_name());
   std::printf("%-42s %8s", "shape (M x N x K)", "");
-  for (auto& l : libs) std::printf(" %10s", l.name.c_str());
+  for (const std::string& name : bench::blas_lib_names()) std::printf(" %12s", name.c_str());
   std::printf(" %12s\n", "ops::matmul");
   std::vector<std::vector<double>> rates(cases.size());
-  Generator gen(1);
-  double peak = 0;
-  for (size_t ci = 0; ci < cases.size(); ++ci) {
-    const auto& c = cases[ci];
-    if (quick && c.m * double(c.n) * c.k > 5e9) continue;
-    std::vector<float> a(size_t(c.m) * c.k), b(size_t(c.k) * c.n), out(size_t(c.m) * c.n);
-    for (auto& x : a) x = gen.uniform() - 0.5f;
-    for (auto& x : b) x = gen.uniform() - 0.5f;
-    const double flops = 2.0 * c.m * c.n * c.k;
-    for (auto& l : libs) {
-      if (!l.sgemm) {
-        rates[ci].push_back(0);
+  auto run_cases = [&](const bench::Sgemm& sgemm, bool realmt) {
+    std::vector<double> out;
+    Generator gen(1);
+    for (const auto& c : cases) {
+      if (quick && c.m * double(c.n) * c.k > 5e9) {
+        out.push_back(0);
         continue;
       }
-      const int ldb = c.trans_b ? c.k : c.n;
-      const double s = bench::median_seconds([&] {
-        l.sgemm(101, 111, c.trans_b ? 112 : 111, c.m, c.n, c.k, 1.0f, a.data(), c.k, b.data(), ldb, 0.0f,
-                out.data(), c.n);
-      });
-      rates[ci].push_back(flops / s / 1e9);
+      std::vector<float> a(size_t(c.m) * c.k), b(size_t(c.k) * c.n), o(size_t(c.m) * c.n);
+      for (auto& x : a) x = gen.uniform() - 0.5f;
+      for (auto& x : b) x = gen.uniform() - 0.5f;
+      const int lda = c.trans_a ? c.m : c.k, ldb = c.trans_b ? c.k : c.n;
+      double s;
+      if (realmt) {
+        const Tensor ta = Tensor::from_vector(a, c.trans_a ? Shape{c.k, c.m} : Shape{c.m, c.k});
+        const Tensor tb = Tensor::from_vector(b, c.trans_b ? Shape{c.n, c.k} : Shape{c.k, c.n});
+        s = bench::median_seconds([&] { ops::matmul(ta, tb, {c.trans_a, c.trans_b, 1.0f}); });
+      } else {
+        s = bench::median_seconds([&] {
+          sgemm(c.trans_a, c.trans_b, c.m, c.n, c.k, 1.0f, a.data(), lda, b.data(), ldb, 0.0f, o.data(), c.n);
+        });
+      }
+      out.push_back(2.0 * c.m * c.n * c.k / s / 1e9);
     }
-    Tensor ta = Tensor::from_vector(a, {c.m, c.k});
-    Tensor tb = Tensor::from_vector(b, c.trans_b ? Shape{c.n, c.k} : Shape{c.k, c.n});
-    const double s = bench::median_seconds([&] { ops::matmul(ta, tb, {false, c.trans_b, 1.0f}); });
-    rates[ci].push_back(flops / s / 1e9);
-    if (ci == 0)
-      for (double r : rates[ci]) peak = std::max(peak, r);
-  }
+    return out;
+  };
+  std::vector<std::vector<double>> per_lib;
+  for (const std::string& name : bench::blas_lib_names())
+    per_lib.push_back(bench::in_child([&] {
+      const bench::BlasLib l = bench::load_blas_lib(name, threads);
+      return l.sgemm ? run_cases(l.sgemm, false) : std::vector<double>{};
+    }));
+  per_lib.push_back(bench::in_child([&] { return run_cases(nullptr, true); }));
+  double peak = 0;
+  for (size_t ci = 0; ci < cases.size(); ++ci)
+    for (const auto& lib : per_lib) {
+      rates[ci].push_back(ci < lib.size() ? lib[ci] : 0.0);
+      if (ci == 0) peak = std::max(peak, rates[ci].back());
+    }
   for (size_t ci = 0; ci < cases.size(); ++ci) {
     if (rates[ci].empty()) continue;
     const auto& c = cases[ci];
@@ -126,9 +114,9 @@ int main(int argc, char** argv) {
     std::snprintf(shape, sizeof shape, "%d x %d x %d", c.m, c.n, c.k);
     std::printf("%-42s %-20s\n", c.what, shape);
     std::printf("%-42s %8s", "  GFLOP/s", "");
-    for (double r : rates[ci]) std::printf(" %10.1f", r);
+    for (double r : rates[ci]) std::printf(" %12.1f", r);
     std::printf("\n%-42s %8s", "  ratio to peak", "");
-    for (double r : rates[ci]) std::printf(" %10.2f", peak > 0 ? r / peak : 0.0);
+    for (double r : rates[ci]) std::printf(" %12.2f", peak > 0 ? r / peak : 0.0);
     std::printf("\n");
   }
   std::printf("# peak (best square 2048 SGEMM in this run): %.1f GFLOP/s\n", peak);

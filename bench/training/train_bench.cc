@@ -16,7 +16,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../core/bench_util.h"
 #include "../core/blas_libs.h"
@@ -111,6 +114,12 @@ void print_profile(const char* name, const Result& r) {
     std::printf(" %s %.1f%%,", profile_category_name(static_cast<ProfileCategory>(i)), 100 * s / r.seconds);
   }
   std::printf(" other %.1f%%\n", 100 * (r.seconds - covered) / r.seconds);
+  if (std::getenv("REALMT_PROFILE_DETAIL")) {
+    std::vector<std::pair<double, std::string>> rows;
+    for (const auto& [k, v] : r.profile.by_name) rows.push_back({v, k});
+    std::sort(rows.rbegin(), rows.rend());
+    for (const auto& [v, k] : rows) std::printf("    %-36s %6.1f%%\n", k.c_str(), 100 * v / r.seconds);
+  }
 }
 
 }  // namespace
@@ -135,7 +144,7 @@ int main(int argc, char** argv) {
     }
   }
   set_num_threads(threads);
-  const bench::Peak peak = bench::measure_sgemm_peak(bench::load_blas_libs(threads));
+  const bench::Peak peak = bench::measure_sgemm_peak(threads);
   std::printf("# CPU training, %d threads; SGEMM 2048^3 in this run (GFLOP/s): %s; peak %.1f (%s)\n", threads,
               peak.table.c_str(), peak.gflops, peak.library.c_str());
   std::printf("# batch 32 x (25 + 25) subwords, 800 target tokens a step, vocab 8000, dropout 0.1, ls 0.1, Adam; "

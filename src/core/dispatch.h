@@ -28,7 +28,7 @@ struct TimedKernel {
   template <typename... Args>
   decltype(auto) operator()(Args&&... args) const {
     if (!detail::g_profile_on.load(std::memory_order_relaxed)) return fn(std::forward<Args>(args)...);
-    const ProfileScope scope(profile_category_of(name));
+    const ProfileScope scope(profile_category_of(name), name);
     return fn(std::forward<Args>(args)...);
   }
 };

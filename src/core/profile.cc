@@ -22,14 +22,16 @@ double now() { return std::chrono::duration<double>(std::chrono::steady_clock::n
 
 struct Frame {
   ProfileCategory category;
+  const char* name;
   double start;  // when this frame last (re)started running exclusively
 };
 thread_local std::vector<Frame> t_stack;
 
-void charge(ProfileCategory c, double seconds, bool call) {
+void charge(const Frame& f, double seconds, bool call) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  g_totals.seconds[static_cast<int>(c)] += seconds;
-  if (call) ++g_totals.calls[static_cast<int>(c)];
+  g_totals.seconds[static_cast<int>(f.category)] += seconds;
+  if (call) ++g_totals.calls[static_cast<int>(f.category)];
+  g_totals.by_name[f.name ? f.name : profile_category_name(f.category)] += seconds;
 }
 
 }  // namespace
@@ -93,10 +95,10 @@ ProfileTotals profile_snapshot() {
 
 namespace detail {
 
-void profile_enter(ProfileCategory c) {
+void profile_enter(ProfileCategory c, const char* name) {
   const double t = now();
-  if (!t_stack.empty()) charge(t_stack.back().category, t - t_stack.back().start, false);
-  t_stack.push_back({c, t});
+  if (!t_stack.empty()) charge(t_stack.back(), t - t_stack.back().start, false);
+  t_stack.push_back({c, name, t});
 }
 
 void profile_exit() {
@@ -104,7 +106,7 @@ void profile_exit() {
   const double t = now();
   const Frame f = t_stack.back();
   t_stack.pop_back();
-  charge(f.category, t - f.start, true);
+  charge(f, t - f.start, true);
   if (!t_stack.empty()) t_stack.back().start = t;
 }
 

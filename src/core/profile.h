@@ -10,6 +10,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace realmt {
@@ -33,6 +34,7 @@ ProfileCategory profile_category_of(const char* slot_name);
 struct ProfileTotals {
   std::array<double, static_cast<int>(ProfileCategory::kCount)> seconds{};
   std::array<uint64_t, static_cast<int>(ProfileCategory::kCount)> calls{};
+  std::map<std::string, double> by_name;  // exclusive seconds per kernel slot (and "allocator")
   double total() const;
 };
 
@@ -43,14 +45,15 @@ ProfileTotals profile_snapshot();
 
 namespace detail {
 extern std::atomic<bool> g_profile_on;
-void profile_enter(ProfileCategory c);
+void profile_enter(ProfileCategory c, const char* name);
 void profile_exit();
 }  // namespace detail
 
 class ProfileScope {
  public:
-  explicit ProfileScope(ProfileCategory c) : active_(detail::g_profile_on.load(std::memory_order_relaxed)) {
-    if (active_) detail::profile_enter(c);
+  explicit ProfileScope(ProfileCategory c, const char* name = nullptr)
+      : active_(detail::g_profile_on.load(std::memory_order_relaxed)) {
+    if (active_) detail::profile_enter(c, name);
   }
   ~ProfileScope() {
     if (active_) detail::profile_exit();

@@ -22,16 +22,22 @@ Tensor bias_activation(const Tensor& y, const Tensor& bias, const BiasActivation
   return h;
 }
 
-BiasActivationGrads bias_activation_backward(const Tensor& dh, const Tensor& y, const Tensor& bias,
+BiasActivationGrads bias_activation_backward(const Tensor& dh, const Tensor& h, const Tensor& y, const Tensor& bias,
                                              const BiasActivationOptions& o) {
   check(y, bias, o, "bias_activation_backward");
   check_same_device(dh, y, "bias_activation_backward");
   REALMT_CHECK(dh.shape() == y.shape() && dh.dtype() == y.dtype(), "bias_activation_backward: dh {} does not match y {}",
                dh, y);
+  REALMT_CHECK(o.activation != Activation::kRelu || (h.defined() && h.shape() == y.shape() && h.dtype() == y.dtype()),
+               "bias_activation_backward: relu needs the forward output h like y {}, got {}", y, h);
   BiasActivationGrads g;
   g.dy = Tensor::empty(y.shape(), y.dtype(), y.device());
-  if (bias.defined()) g.dbias = Tensor::zeros(bias.shape(), bias.dtype(), bias.device());
-  if (y.numel() > 0) bias_activation_backward_kernel.get(y.device())(dh, y, bias, o, g);
+  if (bias.defined()) g.dbias = Tensor::empty(bias.shape(), bias.dtype(), bias.device());
+  if (y.numel() > 0) {
+    bias_activation_backward_kernel.get(y.device())(dh, h, y, bias, o, g);
+  } else if (g.dbias.defined()) {
+    g.dbias.zero_();
+  }
   return g;
 }
 

@@ -3,9 +3,10 @@
 //   (gelu exact: 0.5 a (1 + erf(a / sqrt 2)), as ops/unary.h). Dropout element e of h has stream
 //   index offset + e (ops/dropout.h mapping).
 // Backward: da = dropout_backward(dh) * act'(a), a = y + bias; dy = da, dbias = column sums of da
-// (threads split columns, each column summed in row order: independent of the thread count).
-// relu needs only h (a > 0 exactly where h > 0 or where dropout dropped a positive a; the kept
-// mask is redrawn), gelu and swish recompute a from y and bias.
+// (rows in fixed blocks, block partials added in block order: independent of the thread count).
+// relu needs only h: a kept positive a gives h = a / (1 - p) > 0 and every other element gives
+// h = 0 with da = 0, so da = h > 0 ? dh / (1 - p) : 0 (no mask redrawn, y not read); gelu and
+// swish recompute a from y and bias and redraw the mask.
 // dtypes f32/f64 (CPU), + f16/bf16 (CUDA). Not in place.
 #pragma once
 
@@ -30,12 +31,13 @@ struct BiasActivationGrads {
 };
 
 Tensor bias_activation(const Tensor& y, const Tensor& bias, const BiasActivationOptions& o);
-BiasActivationGrads bias_activation_backward(const Tensor& dh, const Tensor& y, const Tensor& bias,
+// h: the forward output (read by relu; may be undefined for gelu and swish).
+BiasActivationGrads bias_activation_backward(const Tensor& dh, const Tensor& h, const Tensor& y, const Tensor& bias,
                                              const BiasActivationOptions& o);
 
-// Kernels see [rows, F]; dbias arrives zeroed when defined.
+// Kernels see [rows, F]; dbias (when defined) is written whole.
 using BiasActivationKernel = void(const Tensor& y, const Tensor& bias, const BiasActivationOptions& o, Tensor& h);
-using BiasActivationBackwardKernel = void(const Tensor& dh, const Tensor& y, const Tensor& bias,
+using BiasActivationBackwardKernel = void(const Tensor& dh, const Tensor& h, const Tensor& y, const Tensor& bias,
                                           const BiasActivationOptions& o, BiasActivationGrads& out);
 REALMT_KERNEL_SLOT(bias_activation_kernel, BiasActivationKernel);
 REALMT_KERNEL_SLOT(bias_activation_backward_kernel, BiasActivationBackwardKernel);

@@ -1,12 +1,12 @@
 // CPU bias + activation + dropout. Rows over threads, one vectorised pass per row (dropout flags
-// from the shared Philox mapping). The bias gradient is a column sum of da, done afterwards
-// over column ranges (ops/bias.h's rule), so it does not depend on the thread count.
+// from the shared Philox mapping). The backward pass makes dy and the bias gradient's block
+// partials in one pass (see backward_rows).
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "core/fast_math.h"
 #include "core/parallel.h"
-#include "ops/bias.h"
 #include "ops/bias_activation.h"
 #include "ops/dropout_mask_cpu.h"
 
@@ -73,34 +73,66 @@ void forward_rows(const Tensor& y, const Tensor& bias, const BiasActivationOptio
   });
 }
 
+// Rows in blocks of kBlock; each block writes dy for its rows and its partial column sums of dy
+// to its own row of a scratch tensor; the partials are then added in block order.
+constexpr int64_t kBlock = 32;
+
 template <typename T, Activation kAct>
-void backward_rows(const Tensor& dh, const Tensor& y, const Tensor& bias, const BiasActivationOptions& o,
-                   BiasActivationGrads& out) {
+void backward_rows(const Tensor& dh, const Tensor& h, const Tensor& y, const Tensor& bias,
+                   const BiasActivationOptions& o, BiasActivationGrads& out) {
   const int64_t f = y.dim(-1), rows = y.numel() / f;
+  const int64_t blocks = (rows + kBlock - 1) / kBlock;
   const T* pdh = dh.data<T>();
+  const T* ph = kAct == Activation::kRelu ? h.data<T>() : nullptr;
   const T* py = y.data<T>();
   const T* pb = bias.defined() ? bias.data<T>() : nullptr;
   T* pdy = out.dy.data<T>();
   const bool drop = o.dropout > 0;
   const uint32_t threshold = dropout_threshold(o.dropout);
   const T keep_scale = static_cast<T>(1.0 / (1.0 - o.dropout));
-  parallel_for(rows, kAct == Activation::kRelu ? 4 * f : 30 * f, [&](int64_t lo, int64_t hi) {
+  const bool sums = out.dbias.defined();
+  Tensor partial = sums ? Tensor::empty({blocks, f}, y.dtype(), y.device()) : Tensor();
+  T* pp = sums ? partial.data<T>() : nullptr;
+  parallel_for(blocks, kBlock * (kAct == Activation::kRelu ? 4 * f : 30 * f), [&](int64_t lo, int64_t hi) {
     thread_local std::vector<uint8_t> keep_buf;
     keep_buf.resize(f);
     uint8_t* keep = keep_buf.data();
-    for (int64_t r = lo; r < hi; ++r) {
-      const T* g = pdh + r * f;
-      const T* yr = py + r * f;
-      T* d = pdy + r * f;
-      if (drop) dropout_keep_flags(o.seed, o.offset + static_cast<uint64_t>(r * f), f, threshold, keep);
+    for (int64_t blk = lo; blk < hi; ++blk) {
+      T* sb = pp ? pp + blk * f : nullptr;
+      if (sb) std::fill(sb, sb + f, T(0));
+      const int64_t r_end = std::min(rows, (blk + 1) * kBlock);
+      for (int64_t r = blk * kBlock; r < r_end; ++r) {
+        const T* g = pdh + r * f;
+        T* d = pdy + r * f;
+        if constexpr (kAct == Activation::kRelu) {
+          const T* hr = ph + r * f;
+          const T s = drop ? keep_scale : T(1);
 #pragma omp simd
-      for (int64_t j = 0; j < f; ++j) {
-        const T gj = drop ? (keep[j] ? g[j] * keep_scale : T(0)) : g[j];
-        d[j] = gj * act_grad<T>(kAct, yr[j] + (pb ? pb[j] : T(0)));
+          for (int64_t j = 0; j < f; ++j) d[j] = hr[j] > T(0) ? g[j] * s : T(0);
+        } else {
+          const T* yr = py + r * f;
+          if (drop) dropout_keep_flags(o.seed, o.offset + static_cast<uint64_t>(r * f), f, threshold, keep);
+#pragma omp simd
+          for (int64_t j = 0; j < f; ++j) {
+            const T gj = drop ? (keep[j] ? g[j] * keep_scale : T(0)) : g[j];
+            d[j] = gj * act_grad<T>(kAct, yr[j] + (pb ? pb[j] : T(0)));
+          }
+        }
+        if (sb)
+#pragma omp simd
+          for (int64_t j = 0; j < f; ++j) sb[j] += d[j];
       }
     }
   });
-  if (out.dbias.defined()) add_column_sums_(out.dy, out.dbias);
+  if (!sums) return;
+  T* db = out.dbias.data<T>();
+  parallel_for(f, 2 * blocks, [&](int64_t lo, int64_t hi) {
+    for (int64_t j = lo; j < hi; ++j) {
+      T acc = 0;
+      for (int64_t blk = 0; blk < blocks; ++blk) acc += pp[blk * f + j];
+      db[j] = acc;
+    }
+  });
 }
 
 template <template <typename, Activation> class Body, typename T, typename... Args>
@@ -119,9 +151,9 @@ struct Fwd {
 };
 template <typename T, Activation A>
 struct Bwd {
-  static void run(const Tensor& dh, const Tensor& y, const Tensor& b, const BiasActivationOptions& o,
+  static void run(const Tensor& dh, const Tensor& h, const Tensor& y, const Tensor& b, const BiasActivationOptions& o,
                   BiasActivationGrads& g) {
-    backward_rows<T, A>(dh, y, b, o, g);
+    backward_rows<T, A>(dh, h, y, b, o, g);
   }
 };
 
@@ -129,10 +161,10 @@ void bias_activation_cpu(const Tensor& y, const Tensor& bias, const BiasActivati
   visit_float(y.dtype(), "bias_activation",
               [&](auto tag) { by_activation<Fwd, decltype(tag)>(o.activation, y, bias, o, h); });
 }
-void bias_activation_backward_cpu(const Tensor& dh, const Tensor& y, const Tensor& bias, const BiasActivationOptions& o,
-                                  BiasActivationGrads& g) {
+void bias_activation_backward_cpu(const Tensor& dh, const Tensor& h, const Tensor& y, const Tensor& bias,
+                                  const BiasActivationOptions& o, BiasActivationGrads& g) {
   visit_float(y.dtype(), "bias_activation_backward",
-              [&](auto tag) { by_activation<Bwd, decltype(tag)>(o.activation, dh, y, bias, o, g); });
+              [&](auto tag) { by_activation<Bwd, decltype(tag)>(o.activation, dh, h, y, bias, o, g); });
 }
 
 }  // namespace

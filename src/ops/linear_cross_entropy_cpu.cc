@@ -41,21 +41,32 @@ void rows_kernel(Tensor& logits, const Tensor& targets, const LinearCrossEntropy
       T m = -std::numeric_limits<T>::infinity();
 #pragma omp simd reduction(max : m)
       for (int64_t j = 0; j < v; ++j) m = x[j] > m ? x[j] : m;
+      const double zt = static_cast<double>(x[t] - m);  // read before the row is overwritten
       T s = 0, zsum = 0;
+      if (o.with_grad) {
+        // exp(z_j) stays in the row for the gradient pass: one exp per logit.
 #pragma omp simd reduction(+ : s, zsum)
-      for (int64_t j = 0; j < v; ++j) {
-        const T z = x[j] - m;
-        s += exp_t<T>(z);
-        zsum += z;
+        for (int64_t j = 0; j < v; ++j) {
+          const T z = x[j] - m;
+          x[j] = exp_t<T>(z);
+          s += x[j];
+          zsum += z;
+        }
+      } else {
+#pragma omp simd reduction(+ : s, zsum)
+        for (int64_t j = 0; j < v; ++j) {
+          const T z = x[j] - m;
+          s += exp_t<T>(z);
+          zsum += z;
+        }
       }
       const double log_s = std::log(static_cast<double>(s));
       // loss = log s - (1 - eps) z_t - (eps / V) sum_j z_j, in z = x - max (no cancellation).
-      const double zt = static_cast<double>(x[t] - m);
       ploss[r] = static_cast<L>(log_s - (1.0 - eps) * zt - eps * static_cast<double>(zsum) / static_cast<double>(v));
       if (!o.with_grad) continue;
-      const T lse = static_cast<T>(static_cast<double>(m) + log_s);
+      const T inv = static_cast<T>(1.0 / static_cast<double>(s));
 #pragma omp simd
-      for (int64_t j = 0; j < v; ++j) x[j] = exp_t<T>(x[j] - lse) - uniform;
+      for (int64_t j = 0; j < v; ++j) x[j] = x[j] * inv - uniform;
       x[t] -= on_target;
     }
   });
