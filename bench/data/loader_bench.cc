@@ -11,6 +11,8 @@
 //       encoder 6 x (4D^2 + 2DF), decoder 6 x (8D^2 + 2DF), output 32000 x D), attention and
 //       the source/target length ratio left out, so the real trainer is slower still and the
 //       ratio printed is a lower bound on the loader's margin.
+//       Then the share of padding in the batches of one epoch, with and without the maxi-batch
+//       length sorting (mini-batch-words 2500, as the quickstart trains).
 //   data_loader_bench --big N [--dir D]
 //       Writes a synthetic N-pair corpus under D (default $TMPDIR), builds the loader on it,
 //       reads 500 batches, prints index time and peak resident memory, deletes the corpus.
@@ -170,6 +172,22 @@ int main(int argc, char** argv) {
                 double(tgt) / s, double(src + tgt) / s);
     std::printf("  the trainer needs >= %.0f s for the same batches at 100%% MFU: loader is %.0fx "
                 "faster than training (goal >= 50x)\n", train_s, train_s / s);
+  }
+  // Padding: the share of the batches' B x S and B x T cells that are padding, with the
+  // maxi-batch length sorting (the trainer's default) and without it.
+  for (int64_t maxi : {int64_t(100), int64_t(1)}) {
+    o.threads = 2;
+    o.maxi_batch = maxi;
+    o.mini_batch_words = 2500;  // the quickstart's cpu-small.yml
+    BatchGenerator g(o);
+    int64_t cells_src = 0, cells_tgt = 0, src = 0, tgt = 0;
+    while (auto b = g.next()) {
+      cells_src += b->size * b->src_len, cells_tgt += b->size * b->tgt_len;
+      src += b->src_tokens, tgt += b->tgt_tokens;
+    }
+    std::printf("padding (mini-batch-words 2500, maxi-batch %lld): source %.1f%%, target %.1f%% of the batch cells\n",
+                (long long)maxi, 100.0 * double(cells_src - src) / double(cells_src),
+                100.0 * double(cells_tgt - tgt) / double(cells_tgt));
   }
   std::printf("peak resident memory: %.0f MB\n", peak_rss_mb());
   if (arg(argc, argv, "--vocab", "").empty()) std::filesystem::remove_all(tmpdir);

@@ -36,6 +36,31 @@ void axpy(T* y, T w, const T* x, int64_t n) {
   for (int64_t e = 0; e < n; ++e) y[e] += w * x[e];
 }
 
+// Several query rows against the same keys: K (or V) of the pair is copied once into a
+// [Dh, Tk] buffer, so a row of scores is Dh vectorised axpys over the keys instead of Tk dot
+// products with a horizontal sum each.
+constexpr int64_t kTransposeRows = 4;
+
+template <typename T>
+void transpose_rows(const T* x, int64_t stride, int64_t rows, int64_t cols, T* out) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) out[c * rows + r] = x[r * stride + c];
+}
+
+// s[j] = scale * sum_e q[e] xt[e][j] for j < n (xt [Dh, stride], stride >= n).
+template <typename T>
+void scores_from_transposed(const T* q, const T* xt, int64_t dh, int64_t stride, int64_t n, T scale, T* s) {
+  std::fill(s, s + n, T(0));
+  for (int64_t e = 0; e < dh; ++e) {
+    const T qe = q[e];
+    const T* row = xt + e * stride;
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) s[j] += qe * row[j];
+  }
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) s[j] *= scale;
+}
+
 // The pointers of one (b, h) pair.
 template <typename T>
 struct Pair {
@@ -72,6 +97,7 @@ void forward(const AttentionArgs& a, AttentionResult& r) {
   const uint32_t threshold = dropout_threshold(a.o.dropout);
   const T keep_scale = static_cast<T>(1.0 / (1.0 - a.o.dropout));
   constexpr T kNegInf = -std::numeric_limits<T>::infinity();
+  const bool transpose = Tq >= kTransposeRows;
   parallel_for(a.batch * H, 2 * Tq * Tk * Dh + 8 * Tq * Tk, [&](int64_t lo, int64_t hi) {
     thread_local std::vector<T> row_buf;
     thread_local std::vector<uint8_t> keep_buf;
@@ -79,13 +105,21 @@ void forward(const AttentionArgs& a, AttentionResult& r) {
     keep_buf.resize(Tk);
     T* s = row_buf.data();
     uint8_t* keep = keep_buf.data();
+    thread_local std::vector<T> kt_buf;
+    if (transpose) kt_buf.resize(Dh * Tk);
+    T* kt = transpose ? kt_buf.data() : nullptr;
     for (int64_t bh = lo; bh < hi; ++bh) {
       const Pair<T> p = pair_of<T>(a, bh);
       const T* m = mask ? mask + p.b * Tk : nullptr;
+      if (kt) transpose_rows(p.k, a.k.stride_t, Tk, Dh, kt);
       for (int64_t i = 0; i < Tq; ++i) {
         const int64_t row = (bh * Tq + i) * Tk;  // flat index of (b, h, i, 0) in [B, H, Tq, Tk]
         const T* qi = p.q + i * a.q.stride_t;
-        for (int64_t j = 0; j < Tk; ++j) s[j] = scale * dot(qi, p.k + j * a.k.stride_t, Dh);
+        if (kt) {
+          scores_from_transposed(qi, kt, Dh, Tk, Tk, scale, s);
+        } else {
+          for (int64_t j = 0; j < Tk; ++j) s[j] = scale * dot(qi, p.k + j * a.k.stride_t, Dh);
+        }
         if (prev)
 #pragma omp simd
           for (int64_t j = 0; j < Tk; ++j) s[j] += prev[row + j];
@@ -137,6 +171,7 @@ void backward(const AttentionArgs& a, const Tensor& dctx_t, const Tensor& dscore
   const bool drop = a.o.dropout > 0;
   const uint32_t threshold = dropout_threshold(a.o.dropout);
   const T keep_scale = static_cast<T>(1.0 / (1.0 - a.o.dropout));
+  const bool transpose = Tq >= kTransposeRows;
   auto target = [&](const AttentionOperand& x, int64_t b, int64_t h) {
     return x.base.data<T>() + x.offset + b * x.stride_b + h * x.stride_h;
   };
@@ -151,8 +186,16 @@ void backward(const AttentionArgs& a, const Tensor& dctx_t, const Tensor& dscore
     T* dv = dv_buf.data();
     T* ds = ds_buf.data();
     uint8_t* keep = keep_buf.data();
+    thread_local std::vector<T> vt_buf, dpd_buf;
+    if (transpose) {
+      vt_buf.resize(Dh * Tk);
+      dpd_buf.resize(Tk);
+    }
+    T* vt = transpose ? vt_buf.data() : nullptr;
+    T* dpd = transpose ? dpd_buf.data() : nullptr;
     for (int64_t bh = lo; bh < hi; ++bh) {
       const Pair<T> p = pair_of<T>(a, bh);
+      if (vt) transpose_rows(p.v, a.v.stride_t, Tk, Dh, vt);
       std::fill(dk, dk + Tk * Dh, T(0));
       std::fill(dv, dv + Tk * Dh, T(0));
       T* dq_b = target(out.dq, p.b, p.h);
@@ -163,10 +206,11 @@ void backward(const AttentionArgs& a, const Tensor& dctx_t, const Tensor& dscore
         const int64_t vis = visible(a, i);
         if (drop) dropout_keep_flags(a.o.seed, a.o.offset + row, vis, threshold, keep);
         // dP (through dropout) and dV += Pd^T dctx, over the visible keys.
+        if (vt) scores_from_transposed(gi, vt, Dh, Tk, vis, T(1), dpd);
         T sum = 0;
         for (int64_t j = 0; j < vis; ++j) {
           const T kept = drop ? (keep[j] ? keep_scale : T(0)) : T(1);
-          const T dp = kept * dot(gi, p.v + j * a.v.stride_t, Dh);
+          const T dp = kept * (vt ? dpd[j] : dot(gi, p.v + j * a.v.stride_t, Dh));
           const T pd = pr[j] * kept;
           if (pd != T(0)) axpy(dv + j * Dh, pd, gi, Dh);
           ds[j] = dp;

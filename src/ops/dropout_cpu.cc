@@ -1,36 +1,34 @@
-// CPU dropout: threads split the Philox blocks (4 numbers per block) of the element range, so
-// every block is computed once. The cost is the 10 Philox rounds per 4 elements; the multiply
-// is negligible next to them.
+// CPU dropout: threads take chunks of the element range; each chunk draws its keep flags with
+// the vectorised Philox of ops/dropout_mask_cpu.h (the same mask as element-by-element
+// philox_u32 calls) and applies them in one vectorised pass.
 #include <algorithm>
+#include <vector>
 
 #include "core/parallel.h"
-#include "core/rng.h"
 #include "ops/dropout.h"
+#include "ops/dropout_mask_cpu.h"
 
 namespace realmt::ops {
 namespace {
+
+constexpr int64_t kChunk = 4096;
 
 template <typename T>
 void dropout_elements(const Tensor& x, const DropoutOptions& o, Tensor& y) {
   const T* px = x.data<T>();
   T* py = y.data<T>();
-  const uint64_t n = static_cast<uint64_t>(x.numel());
-  const uint64_t first = o.offset, end = o.offset + n;  // stream indices [first, end)
-  const uint64_t block0 = first >> 2, blocks = ((end - 1) >> 2) - block0 + 1;
+  const int64_t n = x.numel();
   const uint32_t threshold = dropout_threshold(o.p);
   const T scale = static_cast<T>(1.0 / (1.0 - o.p));
-  parallel_for(static_cast<int64_t>(blocks), 64, [&](int64_t lo, int64_t hi) {
-    for (int64_t b = lo; b < hi; ++b) {
-      const uint64_t block = block0 + static_cast<uint64_t>(b);
-      const PhiloxBlock bits = philox4x32_10(o.seed, 0, block);
-      // Lane l of the block is stream index 4 * block + l (the mapping of philox_u32); the
-      // first and last blocks may be partly outside [first, end) when offset or n is not a
-      // multiple of 4.
-      const uint64_t i_lo = std::max(first, block * 4), i_hi = std::min(end, block * 4 + 4);
-      for (uint64_t i = i_lo; i < i_hi; ++i) {
-        const uint64_t e = i - first;
-        py[e] = dropout_keep(bits[i & 3], threshold) ? px[e] * scale : T(0);
-      }
+  parallel_for((n + kChunk - 1) / kChunk, 16 * kChunk, [&](int64_t lo, int64_t hi) {
+    thread_local std::vector<uint8_t> keep_buf;
+    keep_buf.resize(kChunk);
+    uint8_t* keep = keep_buf.data();
+    for (int64_t c = lo; c < hi; ++c) {
+      const int64_t e0 = c * kChunk, len = std::min(kChunk, n - e0);
+      dropout_keep_flags(o.seed, o.offset + static_cast<uint64_t>(e0), len, threshold, keep);
+#pragma omp simd
+      for (int64_t e = 0; e < len; ++e) py[e0 + e] = keep[e] ? px[e0 + e] * scale : T(0);
     }
   });
 }
