@@ -1,13 +1,9 @@
 #include "server/http_listener.h"
 
-#include <arpa/inet.h>
-#include <fcntl.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,17 +11,16 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <mutex>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
 #include "core/error.h"
 #include "core/log.h"
 #include "server/metrics.h"
+#include "server/socket_util.h"
+#include "server/worker_pool.h"
 
 namespace realmt::server {
 
@@ -40,15 +35,6 @@ constexpr int64_t kLingerBytes = 4 * 1024 * 1024;    // ... at most this long an
 constexpr int kSpareFiles = 64;                      // descriptors kept for everything else
 constexpr uint64_t kListenId = 0, kWakeId = 1;       // epoll tags; connections count from 2
 constexpr const char* kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-
-std::string peer_address(const sockaddr_storage& a) {
-  char buf[INET6_ADDRSTRLEN] = "?";
-  if (a.ss_family == AF_INET)
-    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(a).sin_addr, buf, sizeof buf);
-  else if (a.ss_family == AF_INET6)
-    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6&>(a).sin6_addr, buf, sizeof buf);
-  return buf;
-}
 
 }  // namespace
 
@@ -83,10 +69,6 @@ struct HttpListener::Impl {
     bool keep_alive = true, head = false, close_after = false;
     int64_t discarded = 0;  // while lingering
   };
-  struct Job {
-    uint64_t id;
-    HttpRequest request;
-  };
   struct Done {
     uint64_t id;
     HttpResponse response;
@@ -110,7 +92,6 @@ struct HttpListener::Impl {
   void watch(Connection& c, uint32_t events);
   void sweep(Clock::time_point now);
   void begin_stop(Clock::time_point now);
-  void worker();
   void take_done(Clock::time_point now);
   HttpResponse refusal(int status, const std::string& reason, const HttpRequest& partial);
 
@@ -127,12 +108,9 @@ struct HttpListener::Impl {
   Clock::time_point stop_deadline, resume_accept;
   milliseconds sweep_every{100};
 
-  std::mutex mutex;  // jobs, done, workers_stop
-  std::condition_variable jobs_cv;
-  std::deque<Job> jobs;
-  std::vector<Done> done;
-  bool workers_stop = false;
-  std::vector<std::thread> workers;
+  WorkerPool workers;
+  std::mutex mutex;  // done
+  std::vector<Done> done;  // answers from the workers, for the loop to write
 
   Counter *refused_total = nullptr, *refused_client = nullptr, *timeouts = nullptr;
 };
@@ -156,6 +134,7 @@ HttpListener::Impl::Impl(ListenerOptions o, HttpHandlers h, Registry* metrics)
 }
 
 HttpListener::Impl::~Impl() {
+  workers.stop();  // serve() has stopped them, unless it never ran or still runs
   for (auto& [id, c] : conns) ::close(c->fd);
   for (int fd : {listen_fd, epoll_fd, wake_fd})
     if (fd >= 0) ::close(fd);
@@ -163,46 +142,13 @@ HttpListener::Impl::~Impl() {
 
 void HttpListener::Impl::open_socket() {
   REALMT_CHECK(listen_fd < 0, "bind() called twice");
-  // The open-file limit must hold every connection; raise the soft limit towards the hard one.
-  rlimit rl{};
-  if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-    const rlim_t want = static_cast<rlim_t>(opt.max_connections) + kSpareFiles;
-    if (rl.rlim_cur < want) {
-      rl.rlim_cur = std::min(want, rl.rlim_max);
-      setrlimit(RLIMIT_NOFILE, &rl);
-      getrlimit(RLIMIT_NOFILE, &rl);
-    }
-    if (rl.rlim_cur < want) {
-      const int fit = std::max<int>(16, static_cast<int>(rl.rlim_cur) - kSpareFiles);
-      log::warn("max-connections {} lowered to {}: the open-file limit is {} (ulimit -n)",
-                opt.max_connections, fit, rl.rlim_cur);
-      opt.max_connections = fit;
-    }
+  const int fit = fit_open_file_limit(opt.max_connections, kSpareFiles);
+  if (fit < opt.max_connections) {
+    log::warn("max-connections {} lowered to {} to fit the open-file limit (ulimit -n)",
+              opt.max_connections, fit);
+    opt.max_connections = fit;
   }
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  const std::string port = std::to_string(opt.port);
-  const int rc = getaddrinfo(opt.host.c_str(), port.c_str(), &hints, &found);
-  REALMT_CHECK(rc == 0 && found, "cannot resolve host '{}': {}", opt.host, gai_strerror(rc));
-  std::unique_ptr<addrinfo, void (*)(addrinfo*)> guard(found, freeaddrinfo);
-  listen_fd = ::socket(found->ai_family, found->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-                       found->ai_protocol);
-  REALMT_CHECK(listen_fd >= 0, "socket(): {}", std::strerror(errno));
-  const int one = 1;
-  setsockopt(listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  REALMT_CHECK(::bind(listen_fd, found->ai_addr, found->ai_addrlen) == 0,
-               "cannot bind {}:{}: {}; is another server using the port? (--port 0 picks a "
-               "free one)", opt.host, opt.port, std::strerror(errno));
-  REALMT_CHECK(::listen(listen_fd, SOMAXCONN) == 0, "listen(): {}", std::strerror(errno));
-  sockaddr_storage bound{};
-  socklen_t len = sizeof bound;
-  getsockname(listen_fd, reinterpret_cast<sockaddr*>(&bound), &len);
-  opt.port = ntohs(bound.ss_family == AF_INET6
-                       ? reinterpret_cast<const sockaddr_in6&>(bound).sin6_port
-                       : reinterpret_cast<const sockaddr_in&>(bound).sin_port);
+  listen_fd = open_listening_socket(opt.host, opt.port, &opt.port);
   epoll_fd = epoll_create1(EPOLL_CLOEXEC);
   wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   REALMT_CHECK(epoll_fd >= 0 && wake_fd >= 0, "epoll/eventfd: {}", std::strerror(errno));
@@ -235,7 +181,8 @@ void HttpListener::Impl::loop() {
   auto next_sweep = Clock::now() + sweep_every;
   while (true) {
     const auto wait = std::chrono::duration_cast<milliseconds>(next_sweep - Clock::now());
-    const int n = epoll_wait(epoll_fd, events, 256, static_cast<int>(std::max<int64_t>(0, wait.count())));
+    const int timeout = ready.empty() ? static_cast<int>(std::max<int64_t>(0, wait.count())) : 0;
+    const int n = epoll_wait(epoll_fd, events, 256, timeout);
     REALMT_CHECK(n >= 0 || errno == EINTR, "epoll_wait: {}", std::strerror(errno));
     const auto now = Clock::now();
     for (int i = 0; i < std::max(n, 0); ++i) {
@@ -252,13 +199,12 @@ void HttpListener::Impl::loop() {
         on_event(*it->second, events[i].events, now);
       }
     }
-    // Pipelined requests, one per connection and round: no recursion, no starvation.
-    while (!ready.empty()) {
-      std::vector<uint64_t> round;
-      round.swap(ready);
-      for (uint64_t id : round)
-        if (auto it = conns.find(id); it != conns.end()) parse(*it->second, now);
-    }
+    // Pipelined requests: the next one of each connection, one a round, between rounds of
+    // socket events (no recursion, no connection starves the others).
+    std::vector<uint64_t> round;
+    round.swap(ready);
+    for (uint64_t id : round)
+      if (auto it = conns.find(id); it != conns.end()) parse(*it->second, now);
     if (now >= next_sweep) {
       sweep(now);
       next_sweep = now + sweep_every;
@@ -402,11 +348,20 @@ void HttpListener::Impl::dispatch(Connection& c, HttpRequest request, Clock::tim
   c.phase = Phase::kHandling;
   c.deadline = Clock::time_point::max();  // the handler's own deadline bounds it
   watch(c, c.out.empty() ? 0u : static_cast<uint32_t>(EPOLLOUT));
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    jobs.push_back({c.id, std::move(request)});
-  }
-  jobs_cv.notify_one();
+  workers.submit([this, id = c.id, req = std::move(request)] {
+    HttpResponse r;
+    try {
+      r = handlers.work(req);
+    } catch (const std::exception& e) {
+      r = refusal(500, e.what(), req);
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      done.push_back({id, std::move(r)});
+    }
+    const uint64_t one = 1;
+    (void)!::write(wake_fd, &one, sizeof one);  // wakes the loop to write the answer
+  });
 }
 
 void HttpListener::Impl::respond(Connection& c, const HttpResponse& r, Clock::time_point now) {
@@ -439,7 +394,7 @@ bool HttpListener::Impl::flush(Connection& c, Clock::time_point now) {
     watch(c, EPOLLIN);  // a 100 Continue went out; the body comes next
   } else if (c.phase != Phase::kWriting) {
     watch(c, 0);
-  } else if (c.close_after) {
+  } else if (c.close_after || stopping) {
     linger(c, now);
   } else {
     c.phase = Phase::kReading;
@@ -523,31 +478,6 @@ void HttpListener::Impl::take_done(Clock::time_point now) {
   }
 }
 
-void HttpListener::Impl::worker() {
-  while (true) {
-    Job job;
-    {
-      std::unique_lock<std::mutex> lock(mutex);
-      jobs_cv.wait(lock, [&] { return workers_stop || !jobs.empty(); });
-      if (workers_stop) return;  // the loop has ended: nobody would write the answer
-      job = std::move(jobs.front());
-      jobs.pop_front();
-    }
-    HttpResponse r;
-    try {
-      r = handlers.work(job.request);
-    } catch (const std::exception& e) {
-      r = refusal(500, e.what(), job.request);
-    }
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      done.push_back({job.id, std::move(r)});
-    }
-    const uint64_t one = 1;
-    (void)!::write(wake_fd, &one, sizeof one);
-  }
-}
-
 HttpListener::HttpListener(ListenerOptions options, HttpHandlers handlers, Registry* metrics)
     : impl_(std::make_unique<Impl>(std::move(options), std::move(handlers), metrics)) {}
 
@@ -561,25 +491,12 @@ int HttpListener::bind() {
 void HttpListener::serve() {
   Impl& m = *impl_;
   REALMT_CHECK(m.epoll_fd >= 0, "serve() before bind()");
-  for (int i = 0; i < m.opt.threads; ++i) m.workers.emplace_back([&m] { m.worker(); });
-  try {
-    m.loop();
-  } catch (...) {
-    {
-      std::lock_guard<std::mutex> lock(m.mutex);
-      m.workers_stop = true;
-    }
-    m.jobs_cv.notify_all();
-    for (std::thread& t : m.workers) t.join();
-    throw;
-  }
-  {
-    std::lock_guard<std::mutex> lock(m.mutex);
-    m.workers_stop = true;
-  }
-  m.jobs_cv.notify_all();
-  for (std::thread& t : m.workers) t.join();
-  m.workers.clear();
+  m.workers.start(m.opt.threads);
+  struct Join {  // also when the loop throws; requests not started have nobody to answer
+    WorkerPool& pool;
+    ~Join() { pool.stop(); }
+  } join{m.workers};
+  m.loop();
 }
 
 void HttpListener::stop() {
