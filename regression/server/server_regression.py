@@ -14,7 +14,9 @@ import json
 import os
 import random
 import re
+import select
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -141,6 +143,12 @@ class Server:
     def translate(self, body, **kw):
         return self.request("/v1/translate", body, **kw)
 
+    def raw(self, data, timeout=10):
+        """Sends bytes as they are; (status, body text) of the answer, -1 when none came."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as s:
+            s.sendall(data)
+            return read_answer(s)
+
     def metric(self, name):
         _, text = self.request("/metrics")
         found = re.search(rf"^{re.escape(name)} (\S+)$", text, re.M)
@@ -159,6 +167,27 @@ class Server:
         except subprocess.TimeoutExpired:
             self.p.kill()
             fail("server did not exit within 60 s of SIGTERM")
+
+
+def read_answer(sock):
+    """(status, body) of one HTTP answer with a Content-Length body; -1 when none came."""
+    data = b""
+    try:
+        while b"\r\n\r\n" not in data:
+            more = sock.recv(65536)
+            if not more:
+                return -1, data.decode(errors="replace")
+            data += more
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = int(re.search(rb"(?i)\r\ncontent-length: *(\d+)", head).group(1))
+        while len(body) < length:
+            more = sock.recv(65536)
+            if not more:
+                break
+            body += more
+        return int(head[9:12]), body.decode(errors="replace")
+    except (OSError, AttributeError) as e:
+        return -1, repr(e)
 
 
 def parallel(n, fn):
@@ -182,7 +211,9 @@ def parallel(n, fn):
 
 
 t_start = time.time()
-srv = Server("--max-wait-ms", "5")
+# 96 sentences in one request and the 257-sentence 413 below need more than the default limit
+# (16, sized for 2 cores and the default model; this model is tiny).
+srv = Server("--max-wait-ms", "5", "--max-request-sentences", "256")
 
 # ---- 1. the same answers as realmt-translate ------------------------------------------------
 st, out = srv.translate({"text": test})
@@ -247,9 +278,55 @@ if st != 200 or h != {"status": "ok"}:
     fail(f"health: {st} {h}")
 if srv.metric('realmt_requests_total{code="400"}') != 10 or srv.metric('realmt_requests_total{code="413"}') != 3:
     fail("metrics do not count the 400s and 413s")
+print(f"ok: malformed requests -> 400/413 with reasons, serving goes on ({time.time() - t_start:.1f} s)")
+
+# ---- 3b. issue 16's HTTP probes ---------------------------------------------------------------
+JSON = b"Content-Type: application/json\r\n"
+probes = [
+    (b"GET /v1/translate HTTP/1.1\r\nHost: t\r\n\r\n", 405, "POST"),
+    (b"POST /v1/translate HTTP/1.1\r\nHost: t\r\n" + JSON + b"\r\n{}", 411, "Content-Length"),
+    (b"POST /v1/translate HTTP/1.1\r\nHost: t\r\n" + JSON + b"Content-Length: -1\r\n\r\n", 400,
+     "Content-Length"),
+    (b"POST /v1/translate HTTP/1.1\r\nHost: t\r\n" + JSON + b"Content-Length: 1x\r\n\r\n", 400,
+     "Content-Length"),
+    (b"POST /v1/translate HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\n"
+     b"Content-Length: 2\r\n\r\n{}", 415, "application/json"),
+]
+for body, field in [(b'{"text":["cat"],"beam_size":1e400}', "beam_size"),
+                    (b'{"text":["cat"],"beam_size":2,"beam_size":3}', "beam_size"),
+                    (b'{"text":["cat"],"text":["dog"]}', "text")]:
+    probes.append((b"POST /v1/translate HTTP/1.1\r\nHost: t\r\n" + JSON +
+                   b"Content-Length: %d\r\n\r\n" % len(body) + body, 400, field + ":"))
+for data, want, needle in probes:
+    t0 = time.time()
+    st, text = srv.raw(data, timeout=5)  # nothing more is ever sent: the answer must not wait
+    if st != want or needle not in text:
+        fail(f"{data[:60]!r}: got {st} {text[:200]}, want {want} naming {needle!r}")
+# A chunked body over the 1 MB limit: 413 while the client is still sending, memory bounded.
+rss0 = srv.rss_kb()
+with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as s:
+    s.sendall(b"POST /v1/translate HTTP/1.1\r\nHost: t\r\n" + JSON +
+              b"Transfer-Encoding: chunked\r\n\r\n")
+    piece = b"%x\r\n" % 65536 + b" " * 65536 + b"\r\n"
+    sent = 0
+    while sent < 10 * 2**20 and not select.select([s], [], [], 0)[0]:
+        try:
+            s.sendall(piece)
+        except OSError:
+            break
+        sent += 65536
+    st, text = read_answer(s)
+if st != 413 or sent >= 10 * 2**20:
+    fail(f"chunked 10 MB body: {st} {text[:200]} after {sent} bytes sent (want 413 before the end)")
+if srv.rss_kb() - rss0 > 20 * 1024:
+    fail(f"chunked body over the limit grew the RSS by {(srv.rss_kb() - rss0) / 1024:.0f} MB")
+st, out = srv.translate({"text": [test[0]]})
+if st != 200 or out["translations"] != [ref4[0]]:
+    fail(f"server stopped answering after the HTTP probes: {st}")
 if srv.stop() != 0:
     fail("exit status after SIGTERM on an idle server")
-print(f"ok: malformed requests -> 400/413 with reasons, serving goes on ({time.time() - t_start:.1f} s)")
+print(f"ok: 405, 411, 400 for bad lengths, 415, duplicate and 1e400 fields, chunked 413 after "
+      f"{sent / 2**20:.1f} MB of 10 sent ({time.time() - t_start:.1f} s)")
 
 # ---- 4. overload: 429, bounded memory ---------------------------------------------------------
 srv = Server("--max-queue-sentences", "64", "--max-request-sentences", "32", "--max-wait-ms", "2")

@@ -23,7 +23,7 @@ namespace realmt::server {
 
 // What one request may ask for (413 when a size limit is passed, 400 for an option out of range).
 struct RequestLimits {
-  int64_t max_sentences = 256;        // entries of "text"
+  int64_t max_sentences = 16;         // entries of "text"
   int64_t max_sentence_bytes = 4096;  // bytes of one entry
   int64_t max_sentence_tokens = 256;  // subwords of one entry (checked after encoding)
   int max_beam_size = 16;
