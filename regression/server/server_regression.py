@@ -10,10 +10,10 @@ answers) -> realmt-server on a port the kernel picks (read from its "listening o
   5. SIGTERM: queued requests are answered, new ones refused, exit status 0.
 Every wait is bounded; the whole run takes well under a minute on an idle 2-core machine.
 """
+import functools
 import json
 import os
 import random
-import re
 import select
 import signal
 import socket
@@ -22,172 +22,34 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
-import atexit
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import server_common as common  # noqa: E402
+from server_common import fail, read_answer, run  # noqa: E402
 
 BIN = sys.argv[1]
 TMP = tempfile.mkdtemp(prefix="realmt-server-")
 os.chdir(TMP)
 
 
-def fail(msg):
-    print("FAIL:", msg, file=sys.stderr)
-    sys.exit(1)
-
-
-def run(args, **kw):
-    r = subprocess.run(args, capture_output=True, text=True, timeout=240, **kw)
-    if r.returncode != 0:
-        fail(f"{' '.join(args)}: {r.stderr[-2000:]}")
-    return r.stdout
-
-
 # ---- a tiny model ----------------------------------------------------------------------------
 rnd = random.Random(7)
-SRC = "cat dog house tree car book red blue big small sun moon".split()
-TGT = "chat chien maison arbre voiture livre rouge bleu grand petit soleil lune".split()
-m = dict(zip(SRC, TGT))
 
 
 def sentences(n, lo=2, hi=6):
-    return [" ".join(rnd.choice(SRC) for _ in range(rnd.randint(lo, hi))) for _ in range(n)]
+    return common.sentences(rnd, n, lo, hi)
 
 
-train = sentences(2000)
-open("train.src", "w").write("".join(s + "\n" for s in train))
-open("train.tgt", "w").write("".join(" ".join(m[w] for w in reversed(s.split())) + "\n" for s in train))
+MODEL = common.train_tiny_model(BIN, rnd)
 test = sorted(set(sentences(200, 1, 12)))[:96]
 open("test.src", "w").write("".join(s + "\n" for s in test))
-
-run([f"{BIN}/realmt-data", "vocab", "-i", "train.src", "train.tgt", "-o", "vocab.spm",
-     "--vocab-size", "28", "--model-type", "word"])
-open("train.yml", "w").write("""train-sets: [train.src, train.tgt]
-vocabs: [vocab.spm]
-model: model.safetensors
-enc-depth: 1
-dec-depth: 1
-dim-emb: 32
-transformer-heads: 2
-transformer-dim-ffn: 64
-transformer-dropout: 0.0
-admin-init: closed-form
-mini-batch-words: 400
-learn-rate: 0.003
-lr-warmup: 5u
-after: 20u
-disp-freq: 10u
-quiet-progress: true
-cpu-threads: 1
-""")
-run([f"{BIN}/realmt-train", "-c", "train.yml"])
-
-MODEL = ["-m", "model.safetensors", "-v", "vocab.spm", "--cpu-threads", "1"]
 tr = [f"{BIN}/realmt-translate", *MODEL, "--quiet", "-i", "test.src"]
 ref4 = run(tr + ["-b", "4"]).splitlines()
 ref1 = run(tr + ["-b", "1"]).splitlines()
 nbest = [l.split(" ||| ") for l in run(tr + ["-b", "4", "--n-best"]).splitlines()]
 assert len(ref4) == len(ref1) == len(test)
 REF4 = dict(zip(test, ref4))
-
-
-# ---- server helpers ---------------------------------------------------------------------------
-SERVERS = []
-
-
-@atexit.register
-def kill_servers():
-    for p in SERVERS:  # only the servers this test started, and only if still running
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-
-
-class Server:
-    def __init__(self, *extra):
-        self.log = open(f"server{id(self)}.log", "w+")
-        self.p = subprocess.Popen([f"{BIN}/realmt-server", *MODEL, "--port", "0", *extra],
-                                  stdout=subprocess.DEVNULL, stderr=self.log, text=True)
-        SERVERS.append(self.p)
-        self.port = None
-        for _ in range(600):  # 60 s at most (model loading on a busy machine)
-            self.log.seek(0)
-            found = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.log.read())
-            if found:
-                self.port = int(found.group(1))
-                break
-            if self.p.poll() is not None:
-                break
-            time.sleep(0.1)
-        if self.port is None:
-            self.log.seek(0)
-            fail(f"server did not start: {self.log.read()[-2000:]}")
-
-    def request(self, path, body=None, timeout=60, headers=None):
-        """(status, parsed JSON or text); status -1 when the connection failed."""
-        data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
-        try:
-            with urllib.request.urlopen(req, timeout=timeout) as r:
-                status, text = r.status, r.read().decode()
-        except urllib.error.HTTPError as e:
-            status, text = e.code, e.read().decode()
-        except (urllib.error.URLError, ConnectionError, OSError) as e:
-            return -1, repr(e)
-        try:
-            return status, json.loads(text)
-        except ValueError:
-            return status, text
-
-    def translate(self, body, **kw):
-        return self.request("/v1/translate", body, **kw)
-
-    def raw(self, data, timeout=10):
-        """Sends bytes as they are; (status, body text) of the answer, -1 when none came."""
-        with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as s:
-            s.sendall(data)
-            return read_answer(s)
-
-    def metric(self, name):
-        _, text = self.request("/metrics")
-        found = re.search(rf"^{re.escape(name)} (\S+)$", text, re.M)
-        return float(found.group(1)) if found else None
-
-    def rss_kb(self):
-        for line in open(f"/proc/{self.p.pid}/status"):
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-        return 0
-
-    def stop(self, timeout=60):
-        self.p.send_signal(signal.SIGTERM)
-        try:
-            return self.p.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            fail("server did not exit within 60 s of SIGTERM")
-
-
-def read_answer(sock):
-    """(status, body) of one HTTP answer with a Content-Length body; -1 when none came."""
-    data = b""
-    try:
-        while b"\r\n\r\n" not in data:
-            more = sock.recv(65536)
-            if not more:
-                return -1, data.decode(errors="replace")
-            data += more
-        head, _, body = data.partition(b"\r\n\r\n")
-        length = int(re.search(rb"(?i)\r\ncontent-length: *(\d+)", head).group(1))
-        while len(body) < length:
-            more = sock.recv(65536)
-            if not more:
-                break
-            body += more
-        return int(head[9:12]), body.decode(errors="replace")
-    except (OSError, AttributeError) as e:
-        return -1, repr(e)
+Server = functools.partial(common.Server, BIN, MODEL)
 
 
 def parallel(n, fn):
@@ -334,7 +196,7 @@ rss0 = srv.rss_kb()
 rss_peak = [rss0]
 codes = {}
 lock = threading.Lock()
-long_sents = [" ".join(rnd.choice(SRC) for _ in range(40)) for _ in range(32)]
+long_sents = [" ".join(rnd.choice(common.SRC) for _ in range(40)) for _ in range(32)]
 
 
 def overload(i):
