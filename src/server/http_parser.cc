@@ -81,6 +81,7 @@ void RequestParser::reset() {
   request_ = HttpRequest{};
   head_.clear();
   line_.clear();
+  chunk_cr_ = false;
   line_start_ = 0;
   fields_ = 0;
   remaining_ = 0;
@@ -104,7 +105,10 @@ void RequestParser::fail(int status, std::string reason) {
 int RequestParser::read_line(std::string_view data, size_t cap, size_t* used) {
   const size_t nl = data.find('\n');
   const size_t n = nl == std::string_view::npos ? data.size() : nl + 1;
-  if (line_.size() + n > cap) return -1;
+  if (line_.size() + n > cap) {  // used: up to the cap, wherever the pieces were cut
+    *used = cap - line_.size();
+    return -1;
+  }
   line_.append(data.substr(0, n));
   *used = n;
   return nl == std::string_view::npos ? 0 : 1;
@@ -127,6 +131,7 @@ size_t RequestParser::feed(std::string_view data) {
         const size_t nl = rest.find('\n');
         const size_t n = nl == std::string_view::npos ? rest.size() : nl + 1;
         if (head_.size() + n > static_cast<size_t>(limits_.max_header_bytes)) {
+          pos += static_cast<size_t>(limits_.max_header_bytes) - head_.size();  // to the limit
           if (line_start_ == 0)
             fail(414, format("request line longer than {} bytes", limits_.max_header_bytes));
           else
@@ -157,11 +162,11 @@ size_t RequestParser::feed(std::string_view data) {
       }
       case State::kChunkSize: {
         const int r = read_line(rest, kMaxChunkLine, &used);
+        pos += used;
         if (r < 0) {
           fail(400, format("chunk size line longer than {} bytes", kMaxChunkLine));
           break;
         }
-        pos += used;
         if (r == 1) {
           const std::string line(strip_eol(line_));
           line_.clear();
@@ -177,28 +182,28 @@ size_t RequestParser::feed(std::string_view data) {
         if (remaining_ == 0) state_ = State::kChunkEnd;
         break;
       }
-      case State::kChunkEnd: {
-        const int r = read_line(rest, 2, &used);  // "\r\n" or "\n"
-        if (r < 0 || (r == 1 && !strip_eol(line_).empty())) {
-          fail(400, "chunk data longer than its chunk size (no CRLF after the data)");
-          break;
-        }
-        pos += used;
-        if (r == 1) {
-          line_.clear();
+      case State::kChunkEnd: {  // "\r\n" or "\n", byte by byte: the error is at the bad byte
+        if (rest[0] == '\n') {
+          ++pos;
+          chunk_cr_ = false;
           state_ = State::kChunkSize;
+        } else if (rest[0] == '\r' && !chunk_cr_) {
+          ++pos;
+          chunk_cr_ = true;
+        } else {
+          fail(400, "chunk data longer than its chunk size (no CRLF after the data)");
         }
         break;
       }
       case State::kTrailer: {
         const size_t room = static_cast<size_t>(limits_.max_header_bytes - trailer_bytes_);
         const int r = read_line(rest, room, &used);
+        pos += used;
         if (r < 0) {
           fail(431, format("chunked trailer fields over the limit of {} bytes",
                            limits_.max_header_bytes));
           break;
         }
-        pos += used;
         if (r == 1) {  // trailer fields are read and dropped: nothing here uses them
           trailer_bytes_ += static_cast<int64_t>(line_.size());
           if (strip_eol(line_).empty()) state_ = State::kDone;

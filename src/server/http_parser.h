@@ -41,9 +41,10 @@ class RequestParser {
  public:
   explicit RequestParser(HttpLimits limits);
 
-  // Consumes a prefix of `data`: all of it, or up to the end of a request, or up to the byte
-  // where an error was found. Returns how many bytes were consumed. Does nothing once done() or
-  // failed() until take() or reset().
+  // Consumes a prefix of `data`: all of it, or up to the end of a request, or up to where an
+  // error was found (the bad byte, or the byte at which a limit was passed): the same position
+  // however the stream is split into calls. Returns how many bytes were consumed. Does nothing
+  // once done() or failed() until take() or reset().
   size_t feed(std::string_view data);
 
   bool started() const { return state_ != State::kIdle; }  // a byte of a request arrived
@@ -68,7 +69,7 @@ class RequestParser {
   void parse_chunk_size(std::string_view line);
   void finish_head_semantics();
   // Appends `data` up to its first '\n' to line_ (*used: how many bytes): 1 when the line is
-  // complete, 0 when it goes on, -1 (nothing appended) when it would pass `cap` bytes.
+  // complete, 0 when it goes on, -1 when it would pass `cap` bytes (*used: up to the cap).
   int read_line(std::string_view data, size_t cap, size_t* used);
 
   HttpLimits limits_;
@@ -78,7 +79,8 @@ class RequestParser {
   std::string head_;     // the raw head until it is complete
   size_t line_start_ = 0;  // where the head's current line starts (0: the request line)
   int fields_ = 0;         // header field lines so far
-  std::string line_;     // a chunk-size line, chunk end or trailer line being read
+  std::string line_;     // a chunk-size or trailer line being read
+  bool chunk_cr_ = false;  // the CR after a chunk's data has come
   int64_t remaining_ = 0;  // body or chunk bytes still to come
   int64_t trailer_bytes_ = 0;
   int error_status_ = 0;

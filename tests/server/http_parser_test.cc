@@ -188,6 +188,20 @@ TEST(HttpParser, SplittingNeverChangesTheResult) {
     EXPECT_EQ(o.status, whole.status);
     EXPECT_EQ(o.consumed, whole.consumed);
   }
+  // Refusals inside a line are at the same byte too (found by fuzz/http_parser_fuzz.cc).
+  for (const std::string& bad :
+       {std::string("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    "2\r\nabcdef\r\n"),
+        "GET / HTTP/1.1\r\nHost: h\r\nX: " + std::string(400, 'x') + "\r\n\r\n",
+        "GET /" + std::string(400, 'x') + " HTTP/1.1\r\n"}) {
+    const Outcome ref = run(bad);
+    EXPECT_NE(ref.status, 0);
+    for (size_t step = 1; step < 6; ++step) {
+      const Outcome o = run(bad, step);
+      EXPECT_EQ(o.status, ref.status) << "step " << step;
+      EXPECT_EQ(o.consumed, ref.consumed) << "step " << step << ": " << bad.substr(0, 40);
+    }
+  }
 }
 
 TEST(HttpParser, ExpectContinueIsSeenBeforeTheBody) {
