@@ -39,9 +39,9 @@ struct ServerOptions {
   int64_t max_batch_tokens = 4096;
   int64_t max_wait_ms = 5;
   // Limits. A request's defaults are sized for 2 CPU cores and the default model (6+6 layers,
-  // D 512, 8000 subwords, beam 4): 16 sentences of ~35 subwords decode in ~20 s at the ~30
-  // target subwords/s measured there (bench/RESULTS.md), well within the 60 s deadline; raise
-  // max-request-sentences on faster hardware.
+  // D 512, 8000 subwords, beam 4): at the 30-38 target subwords/s bench/RESULTS.md measured for
+  // transformer-base there, 16 sentences of ~35 subwords take roughly 15-30 s, within the 60 s
+  // deadline (README, realmt-server); raise max-request-sentences on faster hardware.
   int max_beam_size = 16;
   int max_n_best = 16;
   int64_t max_request_sentences = 16;
