@@ -10,155 +10,46 @@ answers) -> realmt-server on a port the kernel picks (read from its "listening o
   5. SIGTERM: queued requests are answered, new ones refused, exit status 0.
 Every wait is bounded; the whole run takes well under a minute on an idle 2-core machine.
 """
+import functools
 import json
 import os
 import random
-import re
+import select
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
-import atexit
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import server_common as common  # noqa: E402
+from server_common import fail, read_answer, run  # noqa: E402
 
 BIN = sys.argv[1]
 TMP = tempfile.mkdtemp(prefix="realmt-server-")
 os.chdir(TMP)
 
 
-def fail(msg):
-    print("FAIL:", msg, file=sys.stderr)
-    sys.exit(1)
-
-
-def run(args, **kw):
-    r = subprocess.run(args, capture_output=True, text=True, timeout=240, **kw)
-    if r.returncode != 0:
-        fail(f"{' '.join(args)}: {r.stderr[-2000:]}")
-    return r.stdout
-
-
 # ---- a tiny model ----------------------------------------------------------------------------
 rnd = random.Random(7)
-SRC = "cat dog house tree car book red blue big small sun moon".split()
-TGT = "chat chien maison arbre voiture livre rouge bleu grand petit soleil lune".split()
-m = dict(zip(SRC, TGT))
 
 
 def sentences(n, lo=2, hi=6):
-    return [" ".join(rnd.choice(SRC) for _ in range(rnd.randint(lo, hi))) for _ in range(n)]
+    return common.sentences(rnd, n, lo, hi)
 
 
-train = sentences(2000)
-open("train.src", "w").write("".join(s + "\n" for s in train))
-open("train.tgt", "w").write("".join(" ".join(m[w] for w in reversed(s.split())) + "\n" for s in train))
+MODEL = common.train_tiny_model(BIN, rnd)
 test = sorted(set(sentences(200, 1, 12)))[:96]
 open("test.src", "w").write("".join(s + "\n" for s in test))
-
-run([f"{BIN}/realmt-data", "vocab", "-i", "train.src", "train.tgt", "-o", "vocab.spm",
-     "--vocab-size", "28", "--model-type", "word"])
-open("train.yml", "w").write("""train-sets: [train.src, train.tgt]
-vocabs: [vocab.spm]
-model: model.safetensors
-enc-depth: 1
-dec-depth: 1
-dim-emb: 32
-transformer-heads: 2
-transformer-dim-ffn: 64
-transformer-dropout: 0.0
-admin-init: closed-form
-mini-batch-words: 400
-learn-rate: 0.003
-lr-warmup: 5u
-after: 20u
-disp-freq: 10u
-quiet-progress: true
-cpu-threads: 1
-""")
-run([f"{BIN}/realmt-train", "-c", "train.yml"])
-
-MODEL = ["-m", "model.safetensors", "-v", "vocab.spm", "--cpu-threads", "1"]
 tr = [f"{BIN}/realmt-translate", *MODEL, "--quiet", "-i", "test.src"]
 ref4 = run(tr + ["-b", "4"]).splitlines()
 ref1 = run(tr + ["-b", "1"]).splitlines()
 nbest = [l.split(" ||| ") for l in run(tr + ["-b", "4", "--n-best"]).splitlines()]
 assert len(ref4) == len(ref1) == len(test)
 REF4 = dict(zip(test, ref4))
-
-
-# ---- server helpers ---------------------------------------------------------------------------
-SERVERS = []
-
-
-@atexit.register
-def kill_servers():
-    for p in SERVERS:  # only the servers this test started, and only if still running
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-
-
-class Server:
-    def __init__(self, *extra):
-        self.log = open(f"server{id(self)}.log", "w+")
-        self.p = subprocess.Popen([f"{BIN}/realmt-server", *MODEL, "--port", "0", *extra],
-                                  stdout=subprocess.DEVNULL, stderr=self.log, text=True)
-        SERVERS.append(self.p)
-        self.port = None
-        for _ in range(600):  # 60 s at most (model loading on a busy machine)
-            self.log.seek(0)
-            found = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.log.read())
-            if found:
-                self.port = int(found.group(1))
-                break
-            if self.p.poll() is not None:
-                break
-            time.sleep(0.1)
-        if self.port is None:
-            self.log.seek(0)
-            fail(f"server did not start: {self.log.read()[-2000:]}")
-
-    def request(self, path, body=None, timeout=60, headers=None):
-        """(status, parsed JSON or text); status -1 when the connection failed."""
-        data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
-        try:
-            with urllib.request.urlopen(req, timeout=timeout) as r:
-                status, text = r.status, r.read().decode()
-        except urllib.error.HTTPError as e:
-            status, text = e.code, e.read().decode()
-        except (urllib.error.URLError, ConnectionError, OSError) as e:
-            return -1, repr(e)
-        try:
-            return status, json.loads(text)
-        except ValueError:
-            return status, text
-
-    def translate(self, body, **kw):
-        return self.request("/v1/translate", body, **kw)
-
-    def metric(self, name):
-        _, text = self.request("/metrics")
-        found = re.search(rf"^{re.escape(name)} (\S+)$", text, re.M)
-        return float(found.group(1)) if found else None
-
-    def rss_kb(self):
-        for line in open(f"/proc/{self.p.pid}/status"):
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-        return 0
-
-    def stop(self, timeout=60):
-        self.p.send_signal(signal.SIGTERM)
-        try:
-            return self.p.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            fail("server did not exit within 60 s of SIGTERM")
+Server = functools.partial(common.Server, BIN, MODEL)
 
 
 def parallel(n, fn):
@@ -182,7 +73,9 @@ def parallel(n, fn):
 
 
 t_start = time.time()
-srv = Server("--max-wait-ms", "5")
+# 96 sentences in one request and the 257-sentence 413 below need more than the default limit
+# (16, sized for 2 cores and the default model; this model is tiny).
+srv = Server("--max-wait-ms", "5", "--max-request-sentences", "256")
 
 # ---- 1. the same answers as realmt-translate ------------------------------------------------
 st, out = srv.translate({"text": test})
@@ -247,9 +140,55 @@ if st != 200 or h != {"status": "ok"}:
     fail(f"health: {st} {h}")
 if srv.metric('realmt_requests_total{code="400"}') != 10 or srv.metric('realmt_requests_total{code="413"}') != 3:
     fail("metrics do not count the 400s and 413s")
+print(f"ok: malformed requests -> 400/413 with reasons, serving goes on ({time.time() - t_start:.1f} s)")
+
+# ---- 3b. issue 16's HTTP probes ---------------------------------------------------------------
+JSON = b"Content-Type: application/json\r\n"
+probes = [
+    (b"GET /v1/translate HTTP/1.1\r\nHost: t\r\n\r\n", 405, "POST"),
+    (b"POST /v1/translate HTTP/1.1\r\nHost: t\r\n" + JSON + b"\r\n{}", 411, "Content-Length"),
+    (b"POST /v1/translate HTTP/1.1\r\nHost: t\r\n" + JSON + b"Content-Length: -1\r\n\r\n", 400,
+     "Content-Length"),
+    (b"POST /v1/translate HTTP/1.1\r\nHost: t\r\n" + JSON + b"Content-Length: 1x\r\n\r\n", 400,
+     "Content-Length"),
+    (b"POST /v1/translate HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\n"
+     b"Content-Length: 2\r\n\r\n{}", 415, "application/json"),
+]
+for body, field in [(b'{"text":["cat"],"beam_size":1e400}', "beam_size"),
+                    (b'{"text":["cat"],"beam_size":2,"beam_size":3}', "beam_size"),
+                    (b'{"text":["cat"],"text":["dog"]}', "text")]:
+    probes.append((b"POST /v1/translate HTTP/1.1\r\nHost: t\r\n" + JSON +
+                   b"Content-Length: %d\r\n\r\n" % len(body) + body, 400, field + ":"))
+for data, want, needle in probes:
+    t0 = time.time()
+    st, text = srv.raw(data, timeout=5)  # nothing more is ever sent: the answer must not wait
+    if st != want or needle not in text:
+        fail(f"{data[:60]!r}: got {st} {text[:200]}, want {want} naming {needle!r}")
+# A chunked body over the 1 MB limit: 413 while the client is still sending, memory bounded.
+rss0 = srv.rss_kb()
+with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as s:
+    s.sendall(b"POST /v1/translate HTTP/1.1\r\nHost: t\r\n" + JSON +
+              b"Transfer-Encoding: chunked\r\n\r\n")
+    piece = b"%x\r\n" % 65536 + b" " * 65536 + b"\r\n"
+    sent = 0
+    while sent < 10 * 2**20 and not select.select([s], [], [], 0)[0]:
+        try:
+            s.sendall(piece)
+        except OSError:
+            break
+        sent += 65536
+    st, text = read_answer(s)
+if st != 413 or sent >= 10 * 2**20:
+    fail(f"chunked 10 MB body: {st} {text[:200]} after {sent} bytes sent (want 413 before the end)")
+if srv.rss_kb() - rss0 > 20 * 1024:
+    fail(f"chunked body over the limit grew the RSS by {(srv.rss_kb() - rss0) / 1024:.0f} MB")
+st, out = srv.translate({"text": [test[0]]})
+if st != 200 or out["translations"] != [ref4[0]]:
+    fail(f"server stopped answering after the HTTP probes: {st}")
 if srv.stop() != 0:
     fail("exit status after SIGTERM on an idle server")
-print(f"ok: malformed requests -> 400/413 with reasons, serving goes on ({time.time() - t_start:.1f} s)")
+print(f"ok: 405, 411, 400 for bad lengths, 415, duplicate and 1e400 fields, chunked 413 after "
+      f"{sent / 2**20:.1f} MB of 10 sent ({time.time() - t_start:.1f} s)")
 
 # ---- 4. overload: 429, bounded memory ---------------------------------------------------------
 srv = Server("--max-queue-sentences", "64", "--max-request-sentences", "32", "--max-wait-ms", "2")
@@ -257,7 +196,7 @@ rss0 = srv.rss_kb()
 rss_peak = [rss0]
 codes = {}
 lock = threading.Lock()
-long_sents = [" ".join(rnd.choice(SRC) for _ in range(40)) for _ in range(32)]
+long_sents = [" ".join(rnd.choice(common.SRC) for _ in range(40)) for _ in range(32)]
 
 
 def overload(i):

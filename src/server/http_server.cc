@@ -1,9 +1,5 @@
 #include "server/http_server.h"
 
-#include <httplib.h>
-
-#include <sys/socket.h>
-
 #include <thread>
 
 #include "core/error.h"
@@ -13,10 +9,24 @@ namespace realmt::server {
 namespace {
 
 constexpr const char* kJson = "application/json";
+constexpr const char* kTranslatePath = "/v1/translate";
 
-void reply_error(httplib::Response& res, int status, const std::string& reason) {
-  res.status = status;
-  res.set_content(format_error(reason), kJson);
+HttpResponse json_answer(int status, std::string body) {
+  HttpResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
+}
+
+HttpResponse error_answer(int status, const std::string& reason) {
+  return json_answer(status, format_error(reason));
+}
+
+HttpResponse method_not_allowed(const HttpRequest& req, const char* allow) {
+  HttpResponse r = error_answer(405, format("{} {}: method not allowed (allowed: {})", req.method,
+                                            req.path, allow));
+  r.headers.emplace_back("Allow", allow);
+  return r;
 }
 
 double seconds_since(Clock::time_point t0) {
@@ -27,106 +37,49 @@ double seconds_since(Clock::time_point t0) {
 
 HttpServer::HttpServer(HttpConfig config, TextCodec codec, DecodeFn decode)
     : config_(std::move(config)), codec_(std::move(codec)) {
-  REALMT_CHECK(config_.threads >= 1, "http-threads must be at least 1, got {}", config_.threads);
-  REALMT_CHECK(config_.max_body_bytes >= 1, "max-body-bytes must be at least 1");
   REALMT_CHECK(config_.default_timeout_ms >= 1, "request-timeout-ms must be at least 1");
   REALMT_CHECK(config_.limits.max_sentences <= config_.scheduler.max_queue_sentences,
                "max-request-sentences ({}) must not exceed max-queue-sentences ({}): such "
                "requests could never be queued",
                config_.limits.max_sentences, config_.scheduler.max_queue_sentences);
   config_.search.validate(config_.search.weights.empty() ? 1 : config_.search.weights.size());
+  ListenerOptions front;
+  front.host = config_.host;
+  front.port = config_.port;
+  front.threads = config_.threads;
+  front.limits.max_body_bytes = config_.max_body_bytes;
+  front.limits.max_header_bytes = config_.max_header_bytes;
+  front.idle_timeout_ms = config_.idle_timeout_ms;
+  front.header_timeout_ms = config_.header_timeout_ms;
+  front.body_timeout_ms = config_.body_timeout_ms;
+  front.write_timeout_ms = config_.write_timeout_ms;
+  front.max_connections = config_.max_connections;
+  front.max_connections_per_client = config_.max_connections_per_client;
+  front.validate();  // before anything starts
   latency_ = &registry_.histogram(
       "realmt_request_seconds", "Latency of POST /v1/translate, from arrival to answer",
       {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30});
   sentences_ = &registry_.counter("realmt_sentences_total", "Sentences translated and answered");
-  for (int code : {200, 400, 401, 413, 429, 500, 503, 504})  // listed at 0 from the start
+  for (int code : {200, 400, 401, 405, 408, 411, 413, 415, 429, 500, 503, 504})  // listed at 0
     registry_.counter("realmt_requests_total", "Requests to /v1/translate by status", "code",
                       std::to_string(code));
   registry_.gauge("realmt_requests_in_progress", "Translation requests being handled",
                   [this] { return static_cast<double>(active_.load()); });
   scheduler_ = std::make_unique<BatchScheduler>(std::move(decode), config_.scheduler, &registry_);
-
-  http_ = std::make_unique<httplib::Server>();
-  const int threads = config_.threads;
-  http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  // Remember the listening socket (the only one httplib applies socket options to) so that
-  // bind() can raise its backlog.
-  http_->set_socket_options([this](socket_t sock) {
-    httplib::default_socket_options(sock);
-    listen_socket_ = static_cast<int>(sock);
-  });
-  // Without TCP_NODELAY a response written in two parts (headers, body) waits for the client's
-  // delayed ACK: about 40 ms on every request (Nagle's algorithm).
-  http_->set_tcp_nodelay(true);
-  http_->set_payload_max_length(static_cast<size_t>(config_.max_body_bytes));
-  http_->set_keep_alive_max_count(1000);
-  http_->set_keep_alive_timeout(2);
-  http_->set_read_timeout(10);
-  http_->set_write_timeout(10);
-
-  http_->Post("/v1/translate",
-              [this](const httplib::Request& req, httplib::Response& res) { translate(req, res); });
-  http_->Get("/health", [this](const httplib::Request&, httplib::Response& res) {
-    const bool drain = draining_.load();
-    res.status = drain ? 503 : 200;
-    res.set_content(drain ? R"({"status":"draining"})" : R"({"status":"ok"})", kJson);
-  });
-  http_->Get("/metrics", [this](const httplib::Request& req, httplib::Response& res) {
-    if (!authorized(req)) {
-      res.set_header("WWW-Authenticate", "Bearer");
-      return reply_error(res, 401, "missing or wrong bearer token");
-    }
-    res.set_content(registry_.render(), "text/plain; version=0.0.4");
-  });
-  // Errors httplib answers itself (404, 413 for a body over the limit, 400 for a bad request
-  // line) get a JSON reason too; answers our handlers wrote are left alone.
-  http_->set_error_handler(httplib::Server::HandlerWithResponse([this](
-                               const httplib::Request& req, httplib::Response& res) {
-    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    std::string reason = format("HTTP {}", res.status);
-    if (res.status == 404) reason = format("no route {} {}", req.method, req.path);
-    if (res.status == 413)
-      reason = format("request body over the limit of {} bytes", config_.max_body_bytes);
-    if (req.path == "/v1/translate") count(res.status, 0.0);
-    res.set_content(format_error(reason), kJson);
-    return httplib::Server::HandlerResponse::Handled;
-  }));
-  http_->set_exception_handler(
-      [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-        std::string what = "unknown error";
-        try {
-          std::rethrow_exception(ep);
-        } catch (const std::exception& e) {
-          what = e.what();
-        } catch (...) {
-        }
-        reply_error(res, 500, what);
-      });
+  HttpHandlers handlers;
+  handlers.quick = [this](const HttpRequest& req) { return route(req); };
+  handlers.work = [this](const HttpRequest& req) { return translate(req); };
+  handlers.refuse = [this](int status, const std::string& reason, const HttpRequest& partial) {
+    return refuse(status, reason, partial);
+  };
+  listener_ = std::make_unique<HttpListener>(std::move(front), std::move(handlers), &registry_);
 }
 
-HttpServer::~HttpServer() {
-  if (http_->is_running()) http_->stop();
-}
+HttpServer::~HttpServer() { listener_->stop(); }
 
-int HttpServer::bind() {
-  int port = config_.port;
-  if (port == 0) {
-    port = http_->bind_to_any_port(config_.host);
-    REALMT_CHECK(port > 0, "cannot bind {} (any port)", config_.host);
-  } else {
-    REALMT_CHECK(http_->bind_to_port(config_.host, port),
-                 "cannot bind {}:{}; is another server using the port? (--port 0 picks a free one)",
-                 config_.host, port);
-  }
-  // cpp-httplib 0.11 listens with a backlog of 5: 64 clients connecting at once overflow it
-  // and some get "connection reset". listen() again on the bound socket only raises the
-  // backlog (POSIX leaves it open; Linux updates it in place).
-  REALMT_CHECK(listen_socket_ >= 0 && ::listen(listen_socket_, SOMAXCONN) == 0,
-               "cannot raise the listen backlog of {}:{}", config_.host, port);
-  return port;
-}
+int HttpServer::bind() { return listener_->bind(); }
 
-void HttpServer::serve() { http_->listen_after_bind(); }
+void HttpServer::serve() { listener_->serve(); }
 
 void HttpServer::begin_drain() {
   draining_ = true;
@@ -141,13 +94,14 @@ bool HttpServer::shutdown(std::chrono::milliseconds timeout) {
   while (active_.load() > 0 && Clock::now() < until)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   done = done && active_.load() == 0;
-  http_->stop();
+  listener_->stop();  // answers already handed to the front are still written
   return done;
 }
 
-bool HttpServer::authorized(const httplib::Request& req) const {
+bool HttpServer::authorized(const HttpRequest& req) const {
   if (config_.api_key.empty()) return true;
-  return bearer_matches(req.get_header_value("Authorization"), config_.api_key);
+  const std::string* h = req.header("authorization");
+  return h && bearer_matches(*h, config_.api_key);
 }
 
 void HttpServer::count(int status, double seconds) {
@@ -158,21 +112,64 @@ void HttpServer::count(int status, double seconds) {
   if (seconds > 0) latency_->observe(seconds);
 }
 
-void HttpServer::translate(const httplib::Request& req, httplib::Response& res) {
-  const auto t0 = Clock::now();
+HttpResponse HttpServer::refuse(int status, const std::string& reason,
+                                const HttpRequest& partial) {
+  if (partial.path == kTranslatePath) count(status, 0.0);
+  return error_answer(status, reason);
+}
+
+std::optional<HttpResponse> HttpServer::route(const HttpRequest& req) {
+  const bool get = req.method == "GET" || req.method == "HEAD";
+  if (req.path == "/health") {
+    if (!get) return method_not_allowed(req, "GET, HEAD");
+    const bool drain = draining_.load();
+    return json_answer(drain ? 503 : 200, drain ? R"({"status":"draining"})" : R"({"status":"ok"})");
+  }
+  if (req.path == "/metrics") {
+    if (!get) return method_not_allowed(req, "GET, HEAD");
+    if (!authorized(req)) {
+      HttpResponse r = error_answer(401, "missing or wrong bearer token");
+      r.headers.emplace_back("WWW-Authenticate", "Bearer");
+      return r;
+    }
+    HttpResponse r = json_answer(200, registry_.render());
+    r.content_type = "text/plain; version=0.0.4";
+    return r;
+  }
+  if (req.path != kTranslatePath)
+    return error_answer(404, format("no route {} {}", req.method, req.path));
+  std::optional<HttpResponse> refused;
+  if (req.method != "POST") {
+    refused = method_not_allowed(req, "POST");
+  } else if (draining_) {
+    refused = error_answer(503, "the server is shutting down; retry on another instance");
+    refused->close = true;
+  } else if (!authorized(req)) {
+    refused = error_answer(401, "missing or wrong bearer token (Authorization: Bearer <key>)");
+    refused->headers.emplace_back("WWW-Authenticate", "Bearer");
+  } else {
+    try {
+      check_json_content_type(req.header("content-type"));
+    } catch (const HttpError& e) {
+      refused = error_answer(e.status(), e.what());
+    }
+  }
+  if (refused) count(refused->status, seconds_since(req.received));
+  return refused;  // nullopt: a worker translates
+}
+
+HttpResponse HttpServer::translate(const HttpRequest& req) {
+  const auto t0 = req.received;
   ++active_;
   struct Leave {
     std::atomic<int>& n;
     ~Leave() { --n; }
   } leave{active_};
+  HttpResponse res;
   try {
-    if (draining_) {
-      res.set_header("Connection", "close");
+    if (draining_) {  // began while the request waited for a worker
+      res.close = true;
       throw HttpError(503, "the server is shutting down; retry on another instance");
-    }
-    if (!authorized(req)) {
-      res.set_header("WWW-Authenticate", "Bearer");
-      throw HttpError(401, "missing or wrong bearer token (Authorization: Bearer <key>)");
     }
     const TranslateRequest request = parse_translate_request(req.body, config_.limits);
     const search::SearchOptions options = request_search_options(request, config_.search);
@@ -194,15 +191,19 @@ void HttpServer::translate(const httplib::Request& req, httplib::Response& res) 
     for (size_t i = 0; i < texts.size(); ++i)
       for (const search::Hypothesis& h : result.hypotheses[i])
         texts[i].push_back({codec_.decode(h.tokens), h.score});
-    res.set_content(format_translations(texts, options.n_best), kJson);
+    res.body = format_translations(texts, options.n_best);
     res.status = 200;
     sentences_->add(static_cast<double>(texts.size()));
   } catch (const HttpError& e) {
-    reply_error(res, e.status(), e.what());
+    res.status = e.status();
+    res.body = format_error(e.what());
   } catch (const std::exception& e) {
-    reply_error(res, 500, e.what());
+    res.status = 500;
+    res.body = format_error(e.what());
   }
+  res.content_type = kJson;
   count(res.status, seconds_since(t0));
+  return res;
 }
 
 }  // namespace realmt::server

@@ -1,14 +1,21 @@
-// The HTTP front of realmt-server (cpp-httplib): routes, authentication, limits, metrics, drain.
+// The HTTP service of realmt-server: routes, authentication, limits, metrics, drain, on the
+// server's own HTTP/1.1 front (server/http_listener.h: epoll, deadlines, connection caps).
 //
-//   POST /v1/translate   JSON request (server/request.h) -> 200 {"translations": [...]}
-//                        400 malformed / wrong types, 401 missing or wrong bearer token,
+//   POST /v1/translate   JSON request (server/request.h), Content-Type: application/json
+//                        -> 200 {"translations": [...]}
+//                        400 malformed / wrong types / duplicate fields, 401 missing or wrong
+//                        bearer token, 405 another method (Allow: POST), 411 no length,
 //                        413 body, sentence count or sentence length over the limits,
-//                        429 queue full, 503 draining, 504 deadline passed, 500 decoding failed
+//                        415 another Content-Type, 429 queue full, 503 draining,
+//                        504 deadline passed, 500 decoding failed
 //   GET  /health         200 {"status": "ok"}; 503 {"status": "draining"} while draining
 //   GET  /metrics        Prometheus text: requests by code, sentences, batch sizes, queue depth,
-//                        latency histogram (needs the bearer token when one is set)
+//                        latency histogram, connections (needs the bearer token when one is set)
+// Every error answer is {"error": "<reason>"}; the front's own refusals (408, 414, 431, 429
+// and 503 for the connection caps, ...) too. /health and /metrics are answered on the front's
+// loop thread, so they stay fast while every worker waits for the decoder.
 //
-// Every sentence of every request goes through one BatchScheduler; the handler threads encode
+// Every sentence of every request goes through one BatchScheduler; the worker threads encode
 // and decode text, the scheduler's single thread runs the beam search.
 #pragma once
 
@@ -17,29 +24,32 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "search/search_options.h"
 #include "server/batch_scheduler.h"
+#include "server/http_listener.h"
 #include "server/metrics.h"
 #include "server/request.h"
-
-namespace httplib {
-class Server;
-struct Request;
-struct Response;
-}  // namespace httplib
 
 namespace realmt::server {
 
 struct HttpConfig {
   std::string host = "127.0.0.1";  // loopback unless told otherwise
   int port = 8080;                 // 0: any free port (bind() says which)
-  int threads = 128;               // handler threads (one per connection being served)
+  int threads = 128;               // worker threads: translation requests handled at once
   std::string api_key;             // non-empty: "Authorization: Bearer <api_key>" required
   int64_t max_body_bytes = 1 << 20;
-  int64_t default_timeout_ms = 30000;  // a request's deadline unless it asks for less
+  int64_t max_header_bytes = 16384;    // request line and header fields
+  int64_t idle_timeout_ms = 5000;      // waiting for a request (new or kept-alive connection)
+  int64_t header_timeout_ms = 10000;   // request line and fields, from their first byte
+  int64_t body_timeout_ms = 30000;     // the body, from the end of the fields
+  int64_t write_timeout_ms = 10000;    // an answer to be taken by the client
+  int max_connections = 10000;         // open connections at most (503 beyond)
+  int max_connections_per_client = 256;  // per client address (429 beyond)
+  int64_t default_timeout_ms = 60000;  // a request's deadline unless it asks for less
   RequestLimits limits;
   search::SearchOptions search;  // defaults; a request may set beam_size and n_best
   SchedulerOptions scheduler;
@@ -60,6 +70,8 @@ class HttpServer {
 
   // Binds the listening socket; returns the port (the chosen one when config.port is 0).
   int bind();
+  // Open connections now (for tests and the realmt_http_connections gauge).
+  int open_connections() const { return listener_->open_connections(); }
   // Serves until shutdown(); call after bind(), from one thread.
   void serve();
   // From now on new requests get 503 (Connection: close); queued ones are still decoded.
@@ -72,20 +84,23 @@ class HttpServer {
   bool draining() const { return draining_.load(); }
 
  private:
-  void translate(const httplib::Request& req, httplib::Response& res);
-  bool authorized(const httplib::Request& req) const;
+  // On the front's loop thread: answers every route but a translation that passed the checks.
+  std::optional<HttpResponse> route(const HttpRequest& req);
+  // On a worker thread.
+  HttpResponse translate(const HttpRequest& req);
+  HttpResponse refuse(int status, const std::string& reason, const HttpRequest& partial);
+  bool authorized(const HttpRequest& req) const;
   void count(int status, double seconds);
 
   HttpConfig config_;
   TextCodec codec_;
   Registry registry_;  // before the scheduler: its gauges read the scheduler until it is gone
   std::unique_ptr<BatchScheduler> scheduler_;
-  std::unique_ptr<httplib::Server> http_;
   std::atomic<bool> draining_{false};
   std::atomic<int> active_{0};  // translate handlers running
-  int listen_socket_ = -1;
   Histogram* latency_ = nullptr;
   Counter* sentences_ = nullptr;
+  std::unique_ptr<HttpListener> listener_;  // last: its workers call into everything above
 };
 
 }  // namespace realmt::server

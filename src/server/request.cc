@@ -2,8 +2,10 @@
 
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/error.h"
+#include "server/http_message.h"
 
 namespace realmt::server {
 
@@ -29,12 +31,31 @@ int64_t integer_field(const json& v, const char* name, int64_t lo, int64_t hi) {
 }  // namespace
 
 TranslateRequest parse_translate_request(std::string_view body, const RequestLimits& limits) {
+  // The parser keeps only the last of repeated keys; the callback sees every key first, and
+  // remembers the field being read, to name it when a number overflows.
+  std::vector<std::set<std::string>> keys;  // of each object being read
+  std::string field;
+  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) {
+      keys.emplace_back();
+    } else if (event == json::parse_event_t::object_end) {
+      keys.pop_back();
+    } else if (event == json::parse_event_t::key) {
+      field = parsed.get<std::string>();
+      if (!keys.back().insert(field).second)
+        bad(format("{}: the field is given more than once", field));
+    }
+    return true;
+  };
   json doc;
   try {
-    doc = json::parse(body.begin(), body.end());
+    doc = json::parse(body.begin(), body.end(), check);
   } catch (const json::parse_error& e) {
     // e.byte is where the parser stopped; the message already names what it expected.
     bad(format("malformed JSON: {}", e.what()));
+  } catch (const json::exception& e) {
+    // out_of_range.406: a number beyond double's range, such as 1e400.
+    bad(format("{}: {}", field.empty() ? std::string("body") : field, e.what()));
   }
   if (!doc.is_object()) bad(format("the body must be a JSON object, got {}", doc.type_name()));
   TranslateRequest r;
@@ -68,6 +89,33 @@ TranslateRequest parse_translate_request(std::string_view body, const RequestLim
   }
   if (!has_text) bad("text: missing (give {\"text\": [\"sentence\", ...]})");
   return r;
+}
+
+void check_json_content_type(const std::string* content_type) {
+  if (!content_type)
+    throw HttpError(415, "Content-Type missing (send Content-Type: application/json)");
+  std::string_view rest = *content_type;
+  const auto trim = [](std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+  };
+  const std::string_view type = trim(rest.substr(0, rest.find(';')));
+  if (!iequals(type, "application/json"))
+    throw HttpError(415, format("Content-Type '{}' is not supported (send application/json)",
+                                *content_type));
+  while (rest.find(';') != std::string_view::npos) {
+    rest.remove_prefix(rest.find(';') + 1);
+    const std::string_view param = trim(rest.substr(0, rest.find(';')));
+    const size_t eq = param.find('=');
+    if (eq == std::string_view::npos || !iequals(trim(param.substr(0, eq)), "charset")) continue;
+    std::string_view charset = trim(param.substr(eq + 1));
+    if (charset.size() >= 2 && charset.front() == '"' && charset.back() == '"')
+      charset = charset.substr(1, charset.size() - 2);
+    if (!iequals(charset, "utf-8") && !iequals(charset, "utf8"))
+      throw HttpError(415, format("Content-Type charset '{}' is not supported (JSON is UTF-8)",
+                                  charset));
+  }
 }
 
 search::SearchOptions request_search_options(const TranslateRequest& request,

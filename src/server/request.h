@@ -6,8 +6,9 @@
 //      with n_best > 1 also "n_best": [[{"text": "...", "score": -1.2}, ...], ...]
 //   errors -> {"error": "<reason naming the field>"} with the status of HttpError.
 //
-// Every field but "text" is optional (the server's defaults apply); unknown fields are refused
-// (a misspelt option should not be ignored silently).
+// Every field but "text" is optional (the server's defaults apply); unknown fields and fields
+// given twice are refused (a misspelt or repeated option should not be ignored silently). The
+// body must come with Content-Type: application/json (a charset parameter, if any, utf-8).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,7 @@ namespace realmt::server {
 
 // What one request may ask for (413 when a size limit is passed, 400 for an option out of range).
 struct RequestLimits {
-  int64_t max_sentences = 256;        // entries of "text"
+  int64_t max_sentences = 16;         // entries of "text"
   int64_t max_sentence_bytes = 4096;  // bytes of one entry
   int64_t max_sentence_tokens = 256;  // subwords of one entry (checked after encoding)
   int max_beam_size = 16;
@@ -48,8 +49,13 @@ struct TranslateRequest {
 };
 
 // Parses a request body. Throws HttpError: 400 for malformed JSON, a missing "text", wrong types,
-// unknown fields or options out of range; 413 for too many or too long sentences.
+// unknown or duplicate fields, numbers out of range (1e400) or options out of range, each
+// naming the field; 413 for too many or too long sentences.
 TranslateRequest parse_translate_request(std::string_view body, const RequestLimits& limits);
+
+// Throws HttpError 415 unless the Content-Type field (null: absent) is application/json, with
+// parameters allowed and a charset, if given, utf-8.
+void check_json_content_type(const std::string* content_type);
 
 // The search options of one request: the server's defaults with the request's beam and n-best.
 // Throws HttpError 400 when n_best exceeds the beam.

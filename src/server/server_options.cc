@@ -11,9 +11,25 @@ void ServerOptions::declare(OptionSet& o) {
   model.declare(o, "Model");
   o.add("Server", "host", &host, "Address to listen on (loopback by default; 0.0.0.0: all)");
   o.add("Server", "port", &port, "Port to listen on (0: a free one, printed at start)");
-  o.add("Server", "http-threads", &http_threads, "Threads handling connections");
+  o.add("Server", "http-threads", &http_threads,
+        "Worker threads handling translation requests (one event-loop thread reads and writes "
+        "every connection)");
   o.add("Server", "api-key-file", &api_key_file,
         "File whose first line is the bearer token clients must send (empty: none)");
+  o.add("Connections", "keep-alive-timeout-ms", &keep_alive_timeout_ms,
+        "How long a connection may wait for its next request (a new one: for its first)");
+  o.add("Connections", "header-timeout-ms", &header_timeout_ms,
+        "Request line and header fields must arrive within this, from their first byte (408)");
+  o.add("Connections", "body-timeout-ms", &body_timeout_ms,
+        "A request body must arrive within this, from the end of the header fields (408)");
+  o.add("Connections", "write-timeout-ms", &write_timeout_ms,
+        "An answer must be taken by the client within this, else the connection is closed");
+  o.add("Connections", "max-connections", &max_connections,
+        "Open connections at most (503 beyond); lowered to fit the open-file limit");
+  o.add("Connections", "max-connections-per-client", &max_connections_per_client,
+        "Open connections of one client address at most (429 beyond); raise it behind a proxy");
+  o.add("Connections", "max-header-bytes", &max_header_bytes,
+        "Request line and header fields at most (414 / 431 beyond)");
   o.add("Search", "beam-size", &beam_size, "Default beam size (a request may set beam_size)");
   o.add("Search", "normalize", &normalize, "Length normalisation: score / length^arg (0: off)");
   o.add("Search", "word-penalty", &word_penalty,
@@ -29,7 +45,8 @@ void ServerOptions::declare(OptionSet& o) {
   o.add("Limits", "max-beam-size", &max_beam_size, "Largest beam_size a request may ask for");
   o.add("Limits", "max-n-best", &max_n_best, "Largest n_best a request may ask for");
   o.add("Limits", "max-request-sentences", &max_request_sentences,
-        "Sentences a request at most (413 beyond)");
+        "Sentences a request at most (413 beyond); the default suits 2 CPU cores and the default "
+        "model within request-timeout-ms");
   o.add("Limits", "max-sentence-tokens", &max_sentence_tokens,
         "Subwords a sentence at most (413 beyond)");
   o.add("Limits", "max-body-bytes", &max_body_bytes, "Request body size at most (413 beyond)");
@@ -53,6 +70,9 @@ void ServerOptions::validate() const {
   REALMT_CHECK(max_request_sentences >= 1 && max_sentence_tokens >= 1,
                "max-request-sentences and max-sentence-tokens must be >= 1");
   REALMT_CHECK(drain_timeout_ms >= 0, "drain-timeout-ms must be >= 0");
+  REALMT_CHECK(max_body_bytes >= 1, "max-body-bytes must be >= 1, got {}", max_body_bytes);
+  REALMT_CHECK(request_timeout_ms >= 1, "request-timeout-ms must be >= 1, got {}",
+               request_timeout_ms);
   REALMT_CHECK(max_sentence_tokens + 1 <= max_queue_tokens,
                "max-queue-tokens ({}) must hold one sentence of max-sentence-tokens ({})",
                max_queue_tokens, max_sentence_tokens);
@@ -74,6 +94,13 @@ HttpConfig ServerOptions::http_config() const {
   c.host = host;
   c.port = port;
   c.threads = http_threads;
+  c.idle_timeout_ms = keep_alive_timeout_ms;
+  c.header_timeout_ms = header_timeout_ms;
+  c.body_timeout_ms = body_timeout_ms;
+  c.write_timeout_ms = write_timeout_ms;
+  c.max_connections = max_connections;
+  c.max_connections_per_client = max_connections_per_client;
+  c.max_header_bytes = max_header_bytes;
   if (!api_key_file.empty()) c.api_key = read_api_key(api_key_file);
   c.max_body_bytes = max_body_bytes;
   c.default_timeout_ms = request_timeout_ms;

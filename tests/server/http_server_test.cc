@@ -1,70 +1,17 @@
-// The HTTP front in process, on a loopback port chosen by the kernel, with a fake codec
-// (letter -> id) and the fake decoder (a translation is the source reversed).
+// The HTTP service in process through an ordinary HTTP client (cpp-httplib's): routes, JSON
+// answers, authentication, drain (tests/server/served.h).
 #include "server/http_server.h"
 
 #include <gtest/gtest.h>
 #include <httplib.h>
 
-#include <thread>
-
-#include "server/fake_decoder.h"
+#include "server/served.h"
 
 namespace realmt::server {
 namespace {
 
-TextCodec letters() {
-  return {[](const std::string& s) {
-            std::vector<int32_t> ids;
-            for (char c : s) ids.push_back(static_cast<int32_t>(c));
-            return ids;
-          },
-          [](const std::vector<int32_t>& ids) {
-            std::string s;
-            for (int32_t i : ids) s.push_back(static_cast<char>(i));
-            return s;
-          }};
-}
-
-class Served {
- public:
-  explicit Served(HttpConfig c) : server_(adjust(std::move(c)), letters(), fake_.fn()) {
-    port_ = server_.bind();
-    thread_ = std::thread([this] { server_.serve(); });
-  }
-  ~Served() {
-    server_.shutdown(std::chrono::milliseconds(10000));
-    thread_.join();
-  }
-  httplib::Client client() const {
-    httplib::Client c("127.0.0.1", port_);
-    c.set_read_timeout(20, 0);
-    return c;
-  }
-  HttpServer& server() { return server_; }
-
- private:
-  static HttpConfig adjust(HttpConfig c) {
-    c.port = 0;
-    c.threads = 8;
-    return c;
-  }
-  test::FakeDecoder fake_;
-  HttpServer server_;
-  int port_ = 0;
-  std::thread thread_;
-};
-
-HttpConfig small_limits() {
-  HttpConfig c;
-  c.max_body_bytes = 2000;
-  c.limits.max_sentences = 4;
-  c.limits.max_sentence_bytes = 100;
-  c.limits.max_sentence_tokens = 20;
-  c.limits.max_beam_size = 4;
-  c.limits.max_n_best = 4;
-  c.scheduler.max_wait_ms = 1;
-  return c;
-}
+using test::Served;
+using test::small_limits;
 
 int post(httplib::Client& c, const std::string& body, std::string* out = nullptr,
          const httplib::Headers& headers = {}) {
@@ -147,6 +94,62 @@ TEST(HttpServer, DrainingRefusesNewRequests) {
   EXPECT_EQ(post(c2, R"({"text": ["a"]})", &body), 503);
   EXPECT_NE(body.find("shutting down"), std::string::npos);
   EXPECT_EQ(c2.Get("/health")->status, 503);
+}
+
+TEST(HttpServer, WrongMethodIs405WithAllow) {
+  Served s(small_limits());
+  auto c = s.client();
+  auto g = c.Get("/v1/translate");
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->status, 405);
+  EXPECT_EQ(g->get_header_value("Allow"), "POST");
+  EXPECT_NE(g->body.find("\"error\""), std::string::npos) << g->body;
+  auto p = c.Post("/health", "{}", "application/json");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->status, 405);
+  EXPECT_EQ(p->get_header_value("Allow"), "GET, HEAD");
+  auto d = c.Delete("/metrics");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->status, 405);
+  auto m = c.Get("/metrics");
+  ASSERT_TRUE(m);
+  EXPECT_NE(m->body.find("realmt_requests_total{code=\"405\"} 1\n"), std::string::npos);
+}
+
+TEST(HttpServer, ContentTypeMustBeJson) {
+  Served s(small_limits());
+  auto c = s.client();
+  const std::string body = R"({"text": ["ab"]})";
+  for (const char* type : {"text/plain", "application/x-www-form-urlencoded",
+                           "application/json; charset=latin-1", "application/jsonx"}) {
+    auto r = c.Post("/v1/translate", body, type);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 415) << type;
+    EXPECT_NE(r->body.find("not supported"), std::string::npos) << r->body;
+  }
+  for (const char* type : {"application/json", "application/json; charset=utf-8",
+                           "Application/JSON;charset=\"UTF-8\""}) {
+    auto r = c.Post("/v1/translate", body, type);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200) << type;
+    EXPECT_EQ(r->body, R"({"translations":["ba"]})");
+  }
+}
+
+TEST(HttpServer, DuplicateFieldsAndHugeNumbersAre400NamingTheField) {
+  Served s(small_limits());
+  auto c = s.client();
+  std::string answer;
+  EXPECT_EQ(post(c, R"({"text": ["a"], "beam_size": 1, "beam_size": 4})", &answer), 400);
+  EXPECT_NE(answer.find("beam_size: the field is given more than once"), std::string::npos)
+      << answer;
+  EXPECT_EQ(post(c, R"({"text": ["a"], "text": ["b"]})", &answer), 400);
+  EXPECT_NE(answer.find("text: the field is given more than once"), std::string::npos) << answer;
+  EXPECT_EQ(post(c, R"({"text": ["a"], "beam_size": 1e400})", &answer), 400);
+  EXPECT_NE(answer.find("beam_size:"), std::string::npos) << answer;
+  EXPECT_EQ(post(c, R"({"text": ["a"], "timeout_ms": -1e400})", &answer), 400);
+  EXPECT_NE(answer.find("timeout_ms:"), std::string::npos) << answer;
+  EXPECT_EQ(post(c, R"({"text": ["ok"]})", &answer), 200);
 }
 
 }  // namespace

@@ -108,6 +108,44 @@ TEST(Request, FormatsTranslationsAndNBest) {
   EXPECT_EQ(format_error("bad \"x\""), R"({"error":"bad \"x\""})");
 }
 
+TEST(Request, DuplicateFieldsAreRefusedNamingTheKey) {
+  EXPECT_EQ(status_of(R"({"text": ["a"], "n_best": 1, "n_best": 1})"), 400);
+  EXPECT_NE(reason_of(R"({"n_best": 1, "text": ["a"], "n_best": 2})")
+                .find("n_best: the field is given more than once"),
+            std::string::npos);
+  // Keys of different objects do not clash (an inner object is refused for its type).
+  EXPECT_NE(reason_of(R"({"text": [{"a": 1}, {"a": 2}]})").find("text[0]: must be a string"),
+            std::string::npos);
+}
+
+TEST(Request, NumbersBeyondDoubleAre400NamingTheField) {
+  EXPECT_EQ(status_of(R"({"text": ["a"], "beam_size": 1e400})"), 400);
+  EXPECT_NE(reason_of(R"({"text": ["a"], "beam_size": 1e400})").find("beam_size: "),
+            std::string::npos);
+  EXPECT_NE(reason_of(R"({"text": [-1e999]})").find("text: "), std::string::npos);
+  EXPECT_EQ(status_of(R"({"text": ["a"], "beam_size": 1e-400})"), 400);  // 0.0: not an integer
+}
+
+TEST(Request, ContentTypeIsJsonWithAnOptionalUtf8Charset) {
+  const auto status = [](const char* type) {
+    const std::string v = type ? type : "";
+    try {
+      check_json_content_type(type ? &v : nullptr);
+    } catch (const HttpError& e) {
+      return e.status();
+    }
+    return 200;
+  };
+  EXPECT_EQ(status("application/json"), 200);
+  EXPECT_EQ(status("application/json;charset=utf-8"), 200);
+  EXPECT_EQ(status(" APPLICATION/JSON ; Charset=\"UTF-8\" "), 200);
+  EXPECT_EQ(status(nullptr), 415);
+  EXPECT_EQ(status(""), 415);
+  EXPECT_EQ(status("text/json"), 415);
+  EXPECT_EQ(status("application/json; charset=iso-8859-1"), 415);
+  EXPECT_EQ(status("application/json-patch+json"), 415);
+}
+
 TEST(Request, BearerToken) {
   EXPECT_TRUE(bearer_matches("Bearer s3cret", "s3cret"));
   EXPECT_FALSE(bearer_matches("Bearer s3cre", "s3cret"));
