@@ -94,8 +94,8 @@ PY
   echo "== $name: trained in $(( $(date +%s) - start )) s" >&2
   "$bin/realmt-translate" --models "$run/model.safetensors" --vocabs "$spm" --input "$data/dev.en" \
     --output "$run/dev.hyp" --beam-size 4 --mini-batch 32 >"$run/translate.log" 2>&1
-  scores="$("$bin/realmt-bleu" "$data/dev.fr" -i "$run/dev.hyp" -m bleu chrf -b)"
-  bleu="$(echo "$scores" | sed -n 1p)" chrf="$(echo "$scores" | sed -n 2p)"
+  scores=($("$bin/realmt-bleu" "$data/dev.fr" -i "$run/dev.hyp" -m bleu chrf -b | tr -d '[],'))
+  bleu="${scores[0]}" chrf="${scores[1]}"
   m="$run/model.metrics.jsonl"
   params="$(grep -o '[0-9]* parameters' "$run/train.log" | head -1 | cut -d' ' -f1)"
   updates="$(last_metric "$m" updates)" epochs="$(last_metric "$m" epoch)" ppl="$(last_metric "$m" perplexity)"
