@@ -100,8 +100,9 @@ if [[ $mode == equivalence ]]; then
   train_curve one/model.metrics.jsonl >one.curve
   train_curve two/model.metrics.jsonl >two.curve
   [[ $(wc -l <one.curve) == 12 ]] || fail "expected 12 updates in one.curve"
-  # 600 pairs make ~14 batches of 300 target tokens: 12 updates of 4 batches cross 3 epochs.
-  [[ $(tail -1 one.curve | cut -d' ' -f2) -ge 3 ]] || fail "12 updates did not cross epochs: $(tail -1 one.curve)"
+  # 600 pairs make ~27 batches of 300 target tokens (padding counted), so 12 updates of 4 batches
+  # cross the end of epoch 1, where a round may hold fewer batches than ranks.
+  [[ $(tail -1 one.curve | cut -d' ' -f2) -ge 2 ]] || fail "12 updates did not cross an epoch: $(tail -1 one.curve)"
   python3 - one.curve two.curve <<'EOF' || fail "sentence counts, losses or gradient norms differ"
 import sys
 a = [l.split() for l in open(sys.argv[1])]
