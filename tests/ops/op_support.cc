@@ -29,7 +29,7 @@ TEST(OpSupport, TableOfKernelsPerBackend) {
   const int gpus = device_count(DeviceType::kCuda);
   std::printf("op support (kernels registered per backend; CUDA %s, %d device(s) visible)\n",
               cuda_built ? "built" : "not built", gpus);
-  std::printf("%-36s %-5s %-5s  %s\n", "case", "CPU", "CUDA", "kernel slots looked up (missing on CUDA marked *)");
+  std::printf("%-40s %-5s %-5s  %s\n", "case", "CPU", "CUDA", "kernel slots looked up (missing on CUDA marked *)");
   int cases = 0, cpu_ok = 0, cuda_ok = 0;
   for (const OpCase& c : all_cases()) {
     const Tensors in = make_inputs(c, c.dtype, 1234);
@@ -46,7 +46,7 @@ TEST(OpSupport, TableOfKernelsPerBackend) {
       EXPECT_TRUE(on_cpu) << c.name << ": " << u.name << " has no CPU kernel (the CPU is the reference)";
     }
     if (trace.uses().empty()) slots = "(none: a view or a copy between devices)";
-    std::printf("%-36s %-5s %-5s  %s\n", c.name.c_str(), cpu ? "yes" : "NO", cuda ? "yes" : "NO", slots.c_str());
+    std::printf("%-40s %-5s %-5s  %s\n", c.name.c_str(), cpu ? "yes" : "NO", cuda ? "yes" : "NO", slots.c_str());
     ++cases;
     cpu_ok += cpu;
     cuda_ok += cuda;
