@@ -4,7 +4,8 @@
 # and ends bit-identical to an uninterrupted run: raw weights, Adam moments, smoothed weights
 # (exponential-smoothing on), dropout and data order all come from that one state file.
 # A trainer that took the smoothed weights from the model file (written at update 8) would pair
-# the average of update 8 with the weights and moments of update 4 and end elsewhere.
+# the average of update 8 with the weights and moments of update 4 and end elsewhere. Also: a
+# state without smoothed weights (written by an older realmt) resumes from the model file's.
 #
 #   crash_resume.sh REALMT_TRAIN REALMT_DATA COMPARE_SAFETENSORS_PY
 set -euo pipefail
@@ -74,4 +75,31 @@ $compare full/model.safetensors crashed/model.safetensors ||
   fail "the smoothed model after the crash and resume differs from the uninterrupted run's"
 $compare full/model.state.safetensors crashed/model.state.safetensors ||
   fail "the training state after the crash and resume differs from the uninterrupted run's"
-echo "PASS: resumed after a crash between the writes of a save, bit-identical to the uninterrupted run"
+echo "resumed after a crash between the writes of a save: bit-identical to the uninterrupted run"
+
+# A state written before the smoothed weights moved into it (no ema.* tensors) still resumes:
+# after a clean stop the model file holds the smoothed weights of the same save.
+mkdir legacy
+"$train" -c config.yml --model legacy/model.safetensors --after 8u 2>legacy1.log || { cat legacy1.log; fail "legacy run"; }
+python3 - legacy/model.state.safetensors <<'PY'
+import json, struct, sys
+path = sys.argv[1]
+d = open(path, "rb").read()
+n = struct.unpack("<Q", d[:8])[0]
+header, data = json.loads(d[8:8 + n]), d[8 + n:]
+out, blobs, offset = {"__metadata__": header.pop("__metadata__")}, [], 0
+for name, t in sorted(header.items(), key=lambda kv: kv[1]["data_offsets"][0]):
+    if name.startswith("ema."):
+        continue
+    blob = data[t["data_offsets"][0]:t["data_offsets"][1]]
+    out[name] = {"dtype": t["dtype"], "shape": t["shape"], "data_offsets": [offset, offset + len(blob)]}
+    blobs.append(blob)
+    offset += len(blob)
+h = json.dumps(out).encode()
+h += b" " * (-len(h) % 8)
+open(path, "wb").write(struct.pack("<Q", len(h)) + h + b"".join(blobs))
+PY
+"$train" -c config.yml --model legacy/model.safetensors 2>legacy2.log || { cat legacy2.log; fail "resume of a state without smoothed weights"; }
+grep -q "holds no smoothed weights" legacy2.log || { cat legacy2.log; fail "no note about the older state"; }
+$compare full/model.safetensors legacy/model.safetensors || fail "resume of an older state differs"
+echo "PASS: crash between the writes, and an older state, both resume exactly"

@@ -130,11 +130,16 @@ void Trainer::Impl::resume() {
   bool ema_in_state = true;
   try {
     m = models::load_arenas(state_path(), arenas, params.names(), load);
-  } catch (const Error&) {
+  } catch (const Error& first) {
     // A state written before the smoothed weights moved into it: everything else, then below.
+    // When that fails too, the first error (about the state as this realmt writes it) stands.
     if (!ema) throw;
     arenas.pop_back();
-    m = models::load_arenas(state_path(), arenas, params.names(), load);
+    try {
+      m = models::load_arenas(state_path(), arenas, params.names(), load);
+    } catch (const Error&) {
+      throw first;
+    }
     ema_in_state = false;
   }
   auto num = [&](const char* key) -> int64_t {
