@@ -19,17 +19,16 @@
 #
 # Tolerance of 1: the two runs differ only in the order of floating-point sums (the update's
 # gradient is one running sum over 4 batches in one process, two sums of 2 batches added by MPI
-# in two). Each
-# f32 sum then differs by a few ulp (relative ~1e-7); Adam turns a gradient g into
+# in two). Each f32 sum then differs by a few ulp (relative ~1e-7); Adam turns a gradient g into
 # lr * m/sqrt(v), whose relative error is that of g, so a weight moves by lr (1e-3) times
 # ~1e-7 differently per update: over 12 updates ~1e-9, and ~1e-7 where a weight of size ~1
 # rounds differently (1 ulp). We allow 1e-5: 100x that, yet 100x below what a wrong reduction
 # gives (a rank that misses the other's batches, a mean instead of a token-weighted sum, or
 # other batches than the one-process run's change the updates by O(lr) = 1e-3, visible in the
-# losses too). The attention key biases are reported, not
-# checked: softmax over keys is invariant to adding q.b_k to every score, so their true gradient
-# is exactly 0 and what both runs compute is rounding noise (~1e-9), which Adam normalises to
-# steps of O(lr) with a random sign: they differ by O(lr) between any two summation orders.
+# losses too). The attention key biases are reported, not checked: softmax over keys is
+# invariant to adding q.b_k to every score, so their true gradient is exactly 0 and what both
+# runs compute is rounding noise (~1e-9), which Adam normalises to steps of O(lr) with a random
+# sign: they differ by O(lr) between any two summation orders.
 set -euo pipefail
 mode=$1
 train=$(readlink -f "$2")

@@ -38,15 +38,17 @@ struct Hand {
     for (double v : x) ss += (v - mean) * (v - mean);
     return ss / double(x.size());
   }
-  // y [rows, out] = x [rows, in] W [in, out] + b
-  Vec linear(const Vec& x, const std::string& p, int64_t in, int64_t out) const {
+  // y [rows, out] = x [rows, in] W [in, col0 : col0 + out] + b [col0 : col0 + out], W [in, width]:
+  // columns of a packed projection (Q|K|V, K|V) or the whole of a plain one.
+  Vec linear(const Vec& x, const std::string& p, int64_t in, int64_t out, int64_t col0 = 0, int64_t width = 0) const {
+    if (width == 0) width = out;
     const Vec w = param(p + ".weight"), b = param(p + ".bias");
     const int64_t rows = int64_t(x.size()) / in;
     Vec y(rows * out);
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t o = 0; o < out; ++o) {
-        double acc = b[o];
-        for (int64_t i = 0; i < in; ++i) acc += x[r * in + i] * w[i * out + o];
+        double acc = b[col0 + o];
+        for (int64_t i = 0; i < in; ++i) acc += x[r * in + i] * w[i * width + col0 + o];
         y[r * out + o] = acc;
       }
     return y;
@@ -69,8 +71,12 @@ struct Hand {
   Vec attention(const Vec& q_in, int64_t tq, const Vec& kv_in, int64_t tk, const std::string& p, Vec& chain, int l,
                 Mask masked) const {
     const int64_t dh = kD / kH;
-    const Vec q = linear(q_in, p + ".q", kD, kD), k = linear(kv_in, p + ".k", kD, kD),
-              v = linear(kv_in, p + ".v", kD, kD);
+    // Self-attention packs Q|K|V in "<p>.qkv" [D, 3D]; cross-attention has "<p>.q" and K|V in
+    // "<p>.kv" [D, 2D]. Head h is columns [h Dh, (h + 1) Dh) of each.
+    const bool self = p.find(".self_attn") != std::string::npos;
+    const Vec q = self ? linear(q_in, p + ".qkv", kD, kD, 0, 3 * kD) : linear(q_in, p + ".q", kD, kD);
+    const Vec k = self ? linear(kv_in, p + ".qkv", kD, kD, kD, 3 * kD) : linear(kv_in, p + ".kv", kD, kD, 0, 2 * kD);
+    const Vec v = self ? linear(kv_in, p + ".qkv", kD, kD, 2 * kD, 3 * kD) : linear(kv_in, p + ".kv", kD, kD, kD, 2 * kD);
     if (chain.empty()) chain.assign(kB * kH * tq * tk, 0.0);
     Vec ctx(kB * tq * kD, 0.0);
     for (int64_t b = 0; b < kB; ++b)
@@ -132,7 +138,8 @@ struct Hand {
     double r = 1.0;
     for (int l = 0; l < 2; ++l) {
       const std::string p = "encoder.layers." + std::to_string(l);
-      sublayer(x, r, p + ".self_attn", [&](const Vec& in) { return attention(in, kS, in, kS, p + ".self_attn", chain, l + 1, pad); });
+      sublayer(x, r, p + ".self_attn",
+               [&](const Vec& in) { return attention(in, kS, in, kS, p + ".self_attn", chain, l + 1, pad); });
       sublayer(x, r, p + ".ffn", [&](const Vec& in) { return ffn(in, p + ".ffn"); });
     }
     const Vec enc = x;
