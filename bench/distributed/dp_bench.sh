@@ -3,7 +3,8 @@
 # 3+3 layers, D=256, F=1024, 4 heads; synthetic reversal corpus with 8-24 tokens a side;
 # mini-batch-words 1500; 15 updates, the first 3 not timed) run as
 #   a) 1 process x 1 thread, b) 1 process x 2 threads, c) mpirun -np 2, 1 thread each
-#      (each rank trains on half of every batch, gradients summed by MPI_Iallreduce).
+#      (mini-batch-words is per rank: each rank trains on its own batches, so an update holds
+#      twice the tokens of a 1-process update; gradients summed by MPI_Iallreduce).
 # Prints target tokens/s (subword tokens of the target side, padding excluded; the trainer's
 # own count) over the timed updates, and the load average (the machine is shared).
 #

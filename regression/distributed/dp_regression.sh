@@ -3,9 +3,12 @@
 # this machine, shared memory only).
 #
 #   dp_regression.sh equivalence REALMT_TRAIN REALMT_DATA
-#     1. 1 process with whole batches vs 2 processes with half of every batch: the same
-#        per-update losses and gradient norms (9 digits in the metrics file) and the same
-#        parameters up to f32 summation order (tolerance below).
+#     1. mini-batch-words is per rank: 2 processes with optimizer-delay 2 train on the batches
+#        that 1 process with optimizer-delay 4 trains on (N x the batch of one rank per update;
+#        distributed/shard.h deals the batch stream out), so both runs log the same sentence
+#        counts, the same per-update losses and gradient norms (9 digits in the metrics file),
+#        and end with the same parameters up to f32 summation order (tolerance below). A run
+#        where the ranks shared one batch (the global budget) would see half the sentences.
 #     2. Resume across ranks: a 2-process run stopped at update 6 and resumed to 12 (dropout on,
 #        so each rank's own dropout stream is restored) ends bit-identical to an uninterrupted
 #        2-process run; only rank 0 wrote files.
@@ -14,17 +17,18 @@
 #     4. A rank hung (SIGSTOP) mid-run: rank 0's watchdog reports it after comm-timeout (3 s), the
 #        job ends within a bound; every checkpoint on disk is complete, and the run resumes.
 #
-# Tolerance of 1: the two runs differ only in the order of floating-point sums (the batch's
-# gradient is one sum over rows in one process, two partial sums added by MPI in two). Each
-# f32 sum then differs by a few ulp (relative ~1e-7); Adam turns a gradient g into
+# Tolerance of 1: the two runs differ only in the order of floating-point sums (the update's
+# gradient is one running sum over 4 batches in one process, two sums of 2 batches added by MPI
+# in two). Each f32 sum then differs by a few ulp (relative ~1e-7); Adam turns a gradient g into
 # lr * m/sqrt(v), whose relative error is that of g, so a weight moves by lr (1e-3) times
 # ~1e-7 differently per update: over 12 updates ~1e-9, and ~1e-7 where a weight of size ~1
 # rounds differently (1 ulp). We allow 1e-5: 100x that, yet 100x below what a wrong reduction
-# gives (a rank that misses the other's rows, or a mean instead of a sum, changes the updates by
-# O(lr) = 1e-3, visible in the losses too). The attention key biases are reported, not
-# checked: softmax over keys is invariant to adding q.b_k to every score, so their true gradient
-# is exactly 0 and what both runs compute is rounding noise (~1e-9), which Adam normalises to
-# steps of O(lr) with a random sign: they differ by O(lr) between any two summation orders.
+# gives (a rank that misses the other's batches, a mean instead of a token-weighted sum, or
+# other batches than the one-process run's change the updates by O(lr) = 1e-3, visible in the
+# losses too). The attention key biases are reported, not checked: softmax over keys is
+# invariant to adding q.b_k to every score, so their true gradient is exactly 0 and what both
+# runs compute is rounding noise (~1e-9), which Adam normalises to steps of O(lr) with a random
+# sign: they differ by O(lr) between any two summation orders.
 set -euo pipefail
 mode=$1
 train=$(readlink -f "$2")
@@ -77,32 +81,36 @@ transformer-dim-ffn: 64
 transformer-dropout: 0
 EOF
 
-# Per-update (loss, grad norm) of a metrics file, one line each.
+# Per-update (updates, epoch, sentences, loss, grad norm) of a metrics file, one line each.
 train_curve() { python3 -c '
 import json, sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
-    if r["type"] == "train": print(r["updates"], r["loss_per_token"], r["grad_norm"])' "$1"; }
+    if r["type"] == "train": print(r["updates"], r["epoch"], r["sentences"], r["loss_per_token"], r["grad_norm"])' "$1"; }
 
 if [[ $mode == equivalence ]]; then
-  echo "== 1 process, whole batches vs 2 processes, half of every batch (12 updates)"
+  echo "== 1 process with optimizer-delay 4 vs 2 processes with optimizer-delay 2 (12 updates)"
   mkdir one two
-  "$train" -c config.yml --model one/model.safetensors --after 12u 2>one.log || { cat one.log; fail "1-process run"; }
+  "$train" -c config.yml --optimizer-delay 4 --model one/model.safetensors --after 12u 2>one.log ||
+    { cat one.log; fail "1-process run"; }
   "${mpirun_2[@]}" "$train" -c config.yml --model two/model.safetensors --after 12u >two.log 2>&1 ||
     { cat two.log; fail "2-process run"; }
   grep -q "data parallel: 2 processes (mpi)" two.log || { cat two.log; fail "the 2-process run did not run data-parallel"; }
   train_curve one/model.metrics.jsonl >one.curve
   train_curve two/model.metrics.jsonl >two.curve
   [[ $(wc -l <one.curve) == 12 ]] || fail "expected 12 updates in one.curve"
-  python3 - one.curve two.curve <<'EOF' || fail "losses or gradient norms differ"
+  # 600 pairs make ~27 batches of 300 target tokens (padding counted), so 12 updates of 4 batches
+  # cross the end of epoch 1, where a round may hold fewer batches than ranks.
+  [[ $(tail -1 one.curve | cut -d' ' -f2) -ge 2 ]] || fail "12 updates did not cross an epoch: $(tail -1 one.curve)"
+  python3 - one.curve two.curve <<'EOF' || fail "sentence counts, losses or gradient norms differ"
 import sys
 a = [l.split() for l in open(sys.argv[1])]
 b = [l.split() for l in open(sys.argv[2])]
 assert len(a) == len(b), (len(a), len(b))
 worst = 0.0
 for x, y in zip(a, b):
-    assert x[0] == y[0], (x, y)
-    for u, v in zip(x[1:], y[1:]):
+    assert x[:3] == y[:3], ("updates, epoch or sentences differ", x, y)
+    for u, v in zip(x[3:], y[3:]):
         worst = max(worst, abs(float(u) - float(v)) / abs(float(u)))
 print(f"per-update loss and gradient norm: max relative difference {worst:.2e} (limit 1e-5)")
 sys.exit(0 if worst <= 1e-5 else 1)

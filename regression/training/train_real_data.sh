@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # End-to-end on real data: realmt-data vocab -> realmt-train (cpu-small, RealFormer on ADMIN) for a
-# wall-time budget -> realmt-translate (beam 4) -> realmt-bleu; asserts a BLEU floor.
-#   train_real_data.sh BUILD_APPS_DIR REPO_ROOT MINUTES BLEU_FLOOR
+# wall-time budget -> realmt-translate (beam 4) -> realmt-bleu. Passes when the model's BLEU is
+# above both
+#   - copying the source plus MARGIN: the copy baseline, computed here on the same lines, is
+#     high on this corpus (UI strings share names, numbers, placeholders and cognates: 9.1 on
+#     the first 500 test lines), so a model that has learned little beats it by nothing, and
+#   - the absolute FLOOR.
+#   train_real_data.sh BUILD_APPS_DIR REPO_ROOT MINUTES BLEU_FLOOR [MARGIN (default 5)]
 # Data: ../shared/data/l10n-enfr beside the repository (software UI translations, 180k pairs);
 # without it the test is skipped (exit 77).
 set -euo pipefail
-apps="$1" repo="$2" minutes="$3" floor="$4"
+apps="$1" repo="$2" minutes="$3" floor="$4" margin="${5:-5}"
 data="$repo/../shared/data/l10n-enfr"
 if [[ ! -s "$data/train.en" ]]; then
   echo "SKIP: $data not found (the shared data folder is absent)"
@@ -26,6 +31,11 @@ head -n 500 "$data/test.fr" > "$work/test.fr"
   --beam-size 4 --quiet
 bleu=$("$apps/realmt-bleu" "$work/test.fr" -i "$work/test.hyp" -b)
 chrf=$("$apps/realmt-bleu" "$work/test.fr" -i "$work/test.hyp" -m chrf -b)
-echo "after $minutes minutes: BLEU $bleu, chrF2 $chrf on the first 500 lines of l10n-enfr test (floor $floor)"
+copy_bleu=$("$apps/realmt-bleu" "$work/test.fr" -i "$work/test.en" -b)
+copy_chrf=$("$apps/realmt-bleu" "$work/test.fr" -i "$work/test.en" -m chrf -b)
+need=$(awk -v c="$copy_bleu" -v m="$margin" -v f="$floor" 'BEGIN { n = c + m; if (f + 0 > n) n = f; print n }')
+echo "after $minutes minutes: BLEU $bleu, chrF2 $chrf on the first 500 lines of l10n-enfr test"
+echo "copying the source: BLEU $copy_bleu, chrF2 $copy_chrf; needed: BLEU > $need (copy + $margin, floor $floor)"
 paste "$work/test.en" "$work/test.hyp" | head -n 3
-awk -v b="$bleu" -v f="$floor" 'BEGIN { exit !(b + 0 >= f + 0) }' || { echo "FAIL: BLEU $bleu below the floor $floor"; exit 1; }
+awk -v b="$bleu" -v n="$need" 'BEGIN { exit !(b + 0 > n + 0) }' ||
+  { echo "FAIL: BLEU $bleu is not above $need (copying the source + $margin, floor $floor)"; exit 1; }

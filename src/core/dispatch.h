@@ -8,16 +8,44 @@
 //   REALMT_REGISTER_KERNEL(softmax_kernel, kCpu, softmax_cpu);
 //   // ops/softmax.cc
 //   softmax_kernel.get(x.device())(x, mask, y);
+//
+// KernelTrace records which slots a computation looks up, and which device types each has a
+// kernel for: the op harness's support table (tests/ops/op_support.cc) is built from it.
 #pragma once
 
 #include <array>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "core/device.h"
 #include "core/error.h"
 #include "core/profile.h"
 
 namespace realmt {
+
+struct KernelUse {
+  std::string name;                          // the slot, e.g. "softmax_kernel"
+  std::array<bool, kNumDeviceTypes> has{};  // has a kernel for device type i
+};
+
+// While one lives, every KernelSlot::get on the thread that made it is recorded (each slot once,
+// in order of first use). Traces nest; the innermost records.
+class KernelTrace {
+ public:
+  KernelTrace();
+  ~KernelTrace();
+  KernelTrace(const KernelTrace&) = delete;
+  KernelTrace& operator=(const KernelTrace&) = delete;
+  const std::vector<KernelUse>& uses() const { return uses_; }
+  // The innermost trace of this thread, or nullptr (the common case: one thread-local load).
+  static KernelTrace* active();
+  void note(const char* name, const std::array<bool, kNumDeviceTypes>& has);
+
+ private:
+  KernelTrace* previous_;
+  std::vector<KernelUse> uses_;
+};
 
 // A kernel picked for a device; calling it runs the kernel inside a profile scope of the slot's
 // category (core/profile.h: one relaxed load when profiling is off).
@@ -42,6 +70,11 @@ class KernelSlot {
   void set(DeviceType type, Fn fn) { fns_[static_cast<int>(type)] = fn; }
   bool has(DeviceType type) const { return fns_[static_cast<int>(type)] != nullptr; }
   TimedKernel<Signature> get(Device device) const {
+    if (KernelTrace* trace = KernelTrace::active()) {
+      std::array<bool, kNumDeviceTypes> has{};
+      for (int i = 0; i < kNumDeviceTypes; ++i) has[i] = fns_[i] != nullptr;
+      trace->note(name_, has);
+    }
     Fn fn = fns_[static_cast<int>(device.type)];
     REALMT_CHECK(fn != nullptr, "op '{}' has no kernel for device {} in this build", name_, device);
     return {fn, name_};

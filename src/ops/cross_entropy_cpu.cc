@@ -1,6 +1,7 @@
 // CPU cross-entropy: rows over threads; per row a max pass and one fused exp/sum pass (forward),
-// one pass (backward). f32 uses fast_exp so the exp loop vectorises; sums over the V entries of
-// a row accumulate in double, which keeps the loss of 32k-entry rows accurate to f32 precision.
+// one pass (backward). f32 uses fast_exp so the exp loop vectorises; the sums over the V entries
+// of a row run in the element type inside that loop (each SIMD lane a partial sum, ~V/8 terms a
+// lane for f32), and the log and the loss formula in double.
 #include <cmath>
 #include <cstring>
 #include <limits>

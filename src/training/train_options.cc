@@ -12,7 +12,7 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "valid-sets", &valid_sets, "Validation corpus: source and target files");
   o.add(g, "model", &model, "Checkpoint path; training state and metrics are written beside it");
   o.add(g, "pretrained-model", &pretrained_model, "Initial weights (e.g. realmt-init's output) instead of random");
-  o.add(g, "mini-batch-words", &mini_batch_words, "Target-token budget of a mini-batch");
+  o.add(g, "mini-batch-words", &mini_batch_words, "Target-token budget of a mini-batch (per process under mpirun)");
   o.add(g, "mini-batch", &mini_batch, "Sentences in a mini-batch at most (0: no limit)");
   o.add(g, "maxi-batch", &maxi_batch, "Sentences are length-sorted inside pools of this many mini-batches");
   o.add(g, "max-length", &max_length, "Maximum subwords a side; longer pairs are skipped (see max-length-crop)");

@@ -22,7 +22,7 @@ struct TrainOptions {
   std::vector<std::string> valid_sets;   // source and target files for validation
   std::string model = "model.safetensors";  // where checkpoints go (state files beside it)
   std::string pretrained_model;          // initial weights (e.g. from realmt-init); "" = random init
-  int64_t mini_batch_words = 4000;       // target-token budget a batch (Marian: mini-batch-words)
+  int64_t mini_batch_words = 4000;       // target-token budget a batch, per rank under mpirun
   int64_t mini_batch = 0;                // sentences a batch at most (0: no limit)
   int64_t maxi_batch = 100;              // length-sorting pool, in mini-batches
   int64_t max_length = 100;              // subwords a side; longer pairs are skipped (or cropped)

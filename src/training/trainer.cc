@@ -24,6 +24,7 @@
 #include "training/mixed_precision.h"
 #include "training/optimizer.h"
 #include "training/train_log.h"
+#include "training/update_rule.h"
 #include "training/validator.h"
 
 namespace realmt::training {
@@ -58,7 +59,9 @@ TrainResult Trainer::run() {
   distributed::check_replicas_agree(*s.comm, params.values().flat(), "the initial parameters");
   if (s.comm->size() > 1 && s.lead())
     s.log->line("data parallel: " + std::to_string(s.comm->size()) + " processes (" + s.comm->name() +
-                "), each trains on its share of the rows of every batch; mini-batch-words is the global budget");
+                "), each trains on its own batches of mini-batch-words; an update holds " +
+                std::to_string(s.comm->size()) + " x optimizer-delay (" + std::to_string(s.o.optimizer_delay) +
+                ") batches");
   Allocator& mem = allocator_for(s.device);
   // Mixed precision: the compute copy starts from the initialised, loaded or resumed weights;
   // tf32 lets every f32 GEMM of this run (validation included) use TF32 tensor cores.
@@ -98,17 +101,18 @@ TrainResult Trainer::run() {
     const Progress before = s.progress;
     bool epoch_ended = false;
     std::string bad_loss;  // a non-finite loss on this rank (the error is raised on all ranks below)
-    for (int k = 0; k < s.o.optimizer_delay; ++k) {
-      std::optional<data::Batch> batch = s.data->next();
-      if (!batch) {
-        epoch_ended = true;
-        break;
-      }
-      // ---- data parallelism: every rank draws the same batch and trains on its own rows
-      s.progress.batches += 1;
-      s.progress.sentences += batch->size;
-      if (s.comm->size() > 1) *batch = distributed::shard_rows(*batch, s.comm->rank(), s.comm->size());
-      if (batch->size == 0) continue;  // fewer rows than ranks: this rank only joins the all-reduce
+    bool first_backward = true;
+    for (int k = 0; k < s.o.optimizer_delay && !epoch_ended; ++k) {
+      // ---- data parallelism: the ranks deal the shared batch stream out in rounds, one batch
+      // each (distributed/shard.h): mini-batch-words is per rank, as fairseq's max-tokens. One
+      // process draws rounds of one batch.
+      distributed::Round round = distributed::draw_round([&] { return s.data->next(); }, s.comm->rank(),
+                                                         s.comm->size());
+      s.progress.batches += round.batches;
+      s.progress.sentences += round.sentences;
+      epoch_ended = round.end_of_epoch;
+      if (!round.own) continue;  // the epoch ended before this rank's batch: it only joins the all-reduce
+      std::optional<data::Batch>& batch = round.own;
       // ----
       Tensor src = Tensor::from_vector(batch->src, {batch->size, batch->src_len});
       Tensor tgt_in, tgt_out;
@@ -124,7 +128,8 @@ TrainResult Trainer::run() {
             value, s.progress.updates + 1, batch->size, batch->ids.empty() ? 0 : batch->ids[0] + 1);
         break;
       }
-      s.mp->backward(out.loss, k == 0);  // f32 gradients in the master arena (times the loss scale)
+      s.mp->backward(out.loss, first_backward);  // f32 gradients in the master arena (times the loss scale)
+      first_backward = false;
       loss_sum += value;
       tokens += out.target_tokens;
     }
@@ -157,22 +162,11 @@ TrainResult Trainer::run() {
       tokens = 0;  // nothing of it counts as trained
     }
     if (tokens > 0) {
-      const double scale = 1.0 / static_cast<double>(tokens);
-      grad_norm = std::sqrt(squares) * scale / loss_scale;
-      REALMT_CHECK(std::isfinite(grad_norm), "gradient norm is {} at update {}; lower learn-rate or set clip-norm",
-                   grad_norm, s.progress.updates + 1);
-      double grad_scale = scale / loss_scale;
-      if (s.o.clip_norm > 0 && grad_norm > s.o.clip_norm) grad_scale *= s.o.clip_norm / grad_norm;
-      const double lr = s.schedule.at(s.progress.updates + 1);
-      s.optimizer->step(lr, grad_scale);
+      const UpdateResult u = apply_update(params, *s.optimizer, s.schedule, s.ema.get(),
+                                          {s.o.clip_norm, s.o.exponential_smoothing}, squares, tokens, loss_scale,
+                                          s.progress.updates + 1);
+      grad_norm = u.grad_norm;
       s.mp->refresh();  // master -> compute copy
-      if (s.ema) {
-        // Marian's warm-up of the average: the decay is min(1 - alpha, (1 + t) / (10 + t)), so
-        // early updates move the average quickly instead of leaving it near the random start.
-        const double t = static_cast<double>(s.progress.updates);
-        const double decay = std::min(1.0 - s.o.exponential_smoothing, (1.0 + t) / (10.0 + t));
-        ops::ema_update(s.ema->flat(), params.values().flat(), 1.0 - decay);
-      }
       s.progress.updates += 1;
       s.progress.tokens += tokens;
       result.losses.push_back(loss_sum / tokens);

@@ -6,13 +6,18 @@
 // Files, for model: <dir>/<name>.safetensors
 //   <name>.safetensors                 the model (smoothed weights when exponential-smoothing > 0),
 //                                      its config in the metadata: enough to translate
-//   <name>.state.safetensors           raw weights, Adam moments, and the progress (updates,
-//                                      epoch, data position, dropout RNG, validation history)
+//   <name>.state.safetensors           raw weights, Adam moments, smoothed weights (with
+//                                      exponential-smoothing), and the progress (updates, epoch,
+//                                      data position, dropout RNG, validation history): all that
+//                                      resume reads, in one atomic write after the model files
 //   <name>.iter<N>.safetensors         each save when overwrite is false
 //   <name>.best-<metric>.safetensors   with keep-best
 //   <name>.metrics.jsonl               one JSON object per display and validation
 // A run whose state file exists continues exactly where it stopped: the same batches, dropout
-// masks and updates as an uninterrupted run.
+// masks and updates as an uninterrupted run, also after a crash between the writes of a save.
+// Fault injection (tests only): with REALMT_TEST_KILL_BEFORE_STATE=<update> in the environment
+// the process kills itself with SIGKILL in the save of that update, after the model files and
+// before the state file, as a crash there would.
 #pragma once
 
 #include <atomic>

@@ -105,6 +105,8 @@ struct Trainer::Impl {
   void resume();
   void save(bool also_iter);
   void save_model(const std::string& path);
+  std::vector<models::NamedArena> state_arenas() const;  // what the state file holds
+  static void kill_here_if_asked(int64_t update);  // fault injection between the model and the state
   void validate_now();
 };
 

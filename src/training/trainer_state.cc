@@ -2,6 +2,7 @@
 #include "training/trainer_impl.h"
 
 #include <csignal>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
@@ -120,9 +121,27 @@ void Trainer::Impl::start() {
 
 void Trainer::Impl::resume() {
   const graph::ParameterSet& params = model->params();
-  std::vector<models::NamedArena> arenas{{"params", params.values()}};
-  for (const auto& a : optimizer->arenas()) arenas.push_back(a);
-  models::Metadata m = models::load_arenas(state_path(), arenas, params.names());
+  // One file holds everything resume needs (raw weights, moments, smoothed weights, progress),
+  // so a crash between two writes of a save cannot pair parts of different updates.
+  std::vector<models::NamedArena> arenas = state_arenas();
+  models::LoadOptions load;
+  load.ignore_unexpected = !ema;  // a state with smoothed weights resumed without smoothing
+  models::Metadata m;
+  bool ema_in_state = true;
+  try {
+    m = models::load_arenas(state_path(), arenas, params.names(), load);
+  } catch (const Error& first) {
+    // A state written before the smoothed weights moved into it: everything else, then below.
+    // When that fails too, the first error (about the state as this realmt writes it) stands.
+    if (!ema) throw;
+    arenas.pop_back();
+    try {
+      m = models::load_arenas(state_path(), arenas, params.names(), load);
+    } catch (const Error&) {
+      throw first;
+    }
+    ema_in_state = false;
+  }
   auto num = [&](const char* key) -> int64_t {
     auto it = m.find(key);
     REALMT_CHECK(it != m.end(), "{}: training state lacks '{}'; the file is not a realmt-train state", state_path(),
@@ -143,12 +162,16 @@ void Trainer::Impl::resume() {
     mp->scaler()->restore(std::stod(m.at("realmt.loss_scale")), std::stoll(m.at("realmt.loss_scale_clean")),
                           std::stoll(m.at("realmt.skipped_updates")));
   data->restore(m.at(models::kDataPositionKey));
-  if (ema) {
-    // The model file holds the smoothed weights: load them into the EMA, then the raw ones back.
+  if (ema && !ema_in_state) {
+    // Only for such an older state: the model file holds the smoothed weights of the same save
+    // unless the run crashed between its two writes.
+    if (lead())
+      log->line("note: " + state_path() + " holds no smoothed weights (an older realmt wrote it); taking them from " +
+                o.model);
+    Tensor raw = params.values().flat().clone();
     models::load_parameters(o.model, model->params());
     ema->flat().copy_from(params.values().flat());
-    models::load_arenas(state_path(), {{"params", params.values()}}, params.names(),
-                        models::LoadOptions{true, true});
+    params.values().flat().copy_from(raw);
   }
   if (lead())
     log->line("resumed from " + state_path() + " at update " + std::to_string(progress.updates) + ", epoch " +
@@ -186,14 +209,27 @@ void Trainer::Impl::save(bool also_iter) {
     m["realmt.skipped_updates"] = std::to_string(ls->skipped());
   }
   m[models::kDataPositionKey] = data->state();
-  // Resume reads only the state file (raw weights, moments, progress), written last and
-  // atomically: a crash at any point leaves a consistent state from this save or the last.
+  // Resume reads only the state file (raw weights, moments, smoothed weights, progress),
+  // written last and atomically: a crash at any point leaves a consistent state from this save
+  // or the last, whatever the model files beside it hold.
   save_model(o.model);
   if (also_iter && !o.overwrite) save_model(base + ".iter" + std::to_string(progress.updates) + ".safetensors");
-  std::vector<models::NamedArena> arenas{{"params", params.values()}};
-  for (const auto& a : optimizer->arenas()) arenas.push_back(a);
-  models::save_arenas(state_path(), arenas, params.names(), m);
+  kill_here_if_asked(progress.updates);
+  models::save_arenas(state_path(), state_arenas(), params.names(), m);
   log->line("saved " + o.model + " and " + state_path() + " at update " + std::to_string(progress.updates));
+}
+
+std::vector<models::NamedArena> Trainer::Impl::state_arenas() const {
+  std::vector<models::NamedArena> arenas{{"params", model->params().values()}};
+  for (const auto& a : optimizer->arenas()) arenas.push_back(a);
+  if (ema) arenas.push_back({"ema", *ema});  // last (resume drops it for older states)
+  return arenas;
+}
+
+void Trainer::Impl::kill_here_if_asked(int64_t update) {
+  // Fault injection for tests (trainer.h): the process dies as in a crash or an OOM kill.
+  const char* at = std::getenv("REALMT_TEST_KILL_BEFORE_STATE");
+  if (at != nullptr && std::to_string(update) == at) std::raise(SIGKILL);
 }
 
 void Trainer::Impl::save_model(const std::string& path) {

@@ -1,4 +1,4 @@
-// Communicators: the single-process one, batch sharding, replica hashes and the watchdog wait
+// Communicators: the single-process one, batch dealing (shard.h), replica hashes and the watchdog wait
 // (plain process); the MPI communicator's collectives (Mpi* cases, under mpirun -np 2; they
 // skip in a plain process).
 #include <gtest/gtest.h>
@@ -39,43 +39,68 @@ TEST(Single, CollectivesAreIdentity) {
   EXPECT_THROW(make_world({0.0}), Error);
 }
 
-data::Batch batch_of(int rows) {
-  data::Batch b;
-  b.size = rows;
-  b.src_len = 3;
-  b.tgt_len = 2;
-  for (int r = 0; r < rows; ++r) {
-    // Row r: r+1 ... with padding after min(r, 2) + 1 tokens.
-    for (int s = 0; s < 3; ++s) b.src.push_back(s <= r % 3 ? 10 + r : data::kPadId);
-    for (int t = 0; t < 2; ++t) b.tgt.push_back(t <= r % 2 ? 20 + r : data::kPadId);
-    b.ids.push_back(100 + r);
+// A stream of `count` batches; batch i has i + 1 sentence pairs whose line ids are 100 * i + row.
+struct Stream {
+  int count, drawn = 0;
+  std::optional<data::Batch> next() {
+    if (drawn == count) {
+      drawn = 0;  // as the BatchGenerator: nullopt once, then the next epoch
+      return std::nullopt;
+    }
+    data::Batch b;
+    b.size = drawn + 1;
+    for (int64_t r = 0; r < b.size; ++r) b.ids.push_back(100 * drawn + r);
+    ++drawn;
+    return b;
   }
-  return b;
+};
+
+// Each rank's batches, round after round, until the end of the epoch; also checks that the
+// job-wide counters every rank computes agree.
+std::vector<std::vector<int64_t>> deal(int batches, int ranks, int64_t* total_batches, int64_t* total_sentences) {
+  std::vector<std::vector<int64_t>> own(ranks);
+  std::vector<Stream> streams(ranks, Stream{batches});  // every rank runs its own copy of the loader
+  bool ended = false;
+  *total_batches = *total_sentences = 0;
+  while (!ended) {
+    for (int r = 0; r < ranks; ++r) {
+      const Round round = draw_round([&] { return streams[r].next(); }, r, ranks);
+      if (r == 0) {
+        *total_batches += round.batches;
+        *total_sentences += round.sentences;
+        ended = round.end_of_epoch;
+      } else {
+        EXPECT_EQ(round.end_of_epoch, ended) << "rank " << r << " sees the end of the epoch elsewhere";
+      }
+      if (round.own) own[r].push_back(round.own->ids[0] / 100);
+    }
+  }
+  return own;
 }
 
-TEST(Shard, RowsPartitionTheBatch) {
-  const data::Batch b = batch_of(5);
-  int64_t rows = 0, src_tokens = 0, tgt_tokens = 0;
-  std::vector<int64_t> ids;
-  for (int r = 0; r < 3; ++r) {
-    const data::Batch s = shard_rows(b, r, 3);
-    EXPECT_EQ(s.src_len, 3);
-    EXPECT_EQ(s.tgt_len, 2);
-    ASSERT_EQ(static_cast<int64_t>(s.src.size()), s.size * 3);
-    for (int64_t i = 0; i < s.size; ++i) EXPECT_EQ(s.src_at(i, 0), 10 + s.ids[size_t(i)] - 100);
-    rows += s.size;
-    src_tokens += s.src_tokens;
-    tgt_tokens += s.tgt_tokens;
-    ids.insert(ids.end(), s.ids.begin(), s.ids.end());
-  }
-  EXPECT_EQ(rows, 5);
-  EXPECT_EQ(ids, (std::vector<int64_t>{100, 101, 102, 103, 104}));
-  EXPECT_EQ(src_tokens, 1 + 2 + 3 + 1 + 2);
-  EXPECT_EQ(tgt_tokens, 1 + 2 + 1 + 2 + 1);
-  // More ranks than rows: some ranks get none.
-  EXPECT_EQ(shard_rows(batch_of(1), 0, 2).size, 0);
-  EXPECT_EQ(shard_rows(batch_of(1), 1, 2).size, 1);
-  EXPECT_THROW(shard_rows(b, 3, 3), Error);
+TEST(Shard, RoundsDealTheStreamOutBatchByBatch) {
+  int64_t batches = 0, sentences = 0;
+  // 7 batches over 3 ranks: rounds {0,1,2} {3,4,5} {6, end}.
+  const auto own = deal(7, 3, &batches, &sentences);
+  EXPECT_EQ(own[0], (std::vector<int64_t>{0, 3, 6}));
+  EXPECT_EQ(own[1], (std::vector<int64_t>{1, 4}));
+  EXPECT_EQ(own[2], (std::vector<int64_t>{2, 5}));
+  EXPECT_EQ(batches, 7);
+  EXPECT_EQ(sentences, 1 + 2 + 3 + 4 + 5 + 6 + 7);
+  // One process takes every batch; the next call starts the next epoch.
+  Stream s{2};
+  EXPECT_EQ(draw_round([&] { return s.next(); }, 0, 1).own->size, 1);
+  EXPECT_EQ(draw_round([&] { return s.next(); }, 0, 1).own->size, 2);
+  const Round end = draw_round([&] { return s.next(); }, 0, 1);
+  EXPECT_TRUE(end.end_of_epoch);
+  EXPECT_FALSE(end.own.has_value());
+  EXPECT_EQ(end.batches, 0);
+  EXPECT_EQ(draw_round([&] { return s.next(); }, 0, 1).own->size, 1);
+  // The round ends exactly at the epoch's end: all ranks get a batch, and the next round is empty.
+  const auto even = deal(4, 2, &batches, &sentences);
+  EXPECT_EQ(even[0], (std::vector<int64_t>{0, 2}));
+  EXPECT_EQ(even[1], (std::vector<int64_t>{1, 3}));
+  EXPECT_THROW(draw_round([&] { return s.next(); }, 3, 3), Error);
 }
 
 TEST(Replicas, HashSeesOneBit) {

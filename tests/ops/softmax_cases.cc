@@ -68,10 +68,11 @@ OpCase softmax_case(const std::string& name, bool log, bool masked, Shape x, dou
   c.graph = [log](const std::vector<graph::Var>& v) {
     const Tensor mask = v.size() > 1 ? v[1].value() : Tensor();
     if (!log) return graph::softmax(v[0], mask);
-    // Fully masked rows are -inf in log space; zero them before the gradient check's weighted sum.
+    // Fully masked rows are -inf in log space, which the gradient check's weighted sum cannot
+    // take: the masked log case has no gradient check (below).
     return graph::log_softmax(v[0], mask);
   };
-  if (masked && log) c.graph = nullptr;  // -inf outputs: checked unmasked below and by the reference
+  if (masked && log) c.graph = nullptr;  // -inf outputs: gradient checked unmasked (log_softmax/plain)
   c.rtol = 1e-5;
   c.atol = 1e-6;
   return c;
