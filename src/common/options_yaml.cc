@@ -6,11 +6,16 @@
 #include <set>
 #include <sstream>
 
-// GCC 12 reports false -Wdangling-pointer positives inside yaml-cpp 0.7's node headers.
+// GCC 12 reports false -Wdangling-pointer positives inside yaml-cpp 0.7's node headers (clang,
+// used for the fuzz build, has no such warning).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
 #include <yaml-cpp/yaml.h>
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 #include "common/options.h"
 #include "core/error.h"
