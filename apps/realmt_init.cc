@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
     o.validate();
-    o.model_config.vocab_size = data::Vocab(o.vocabs[0]).size();
+    const data::Vocab vocab(o.vocabs[0]);
+    o.model_config.vocab_size = vocab.size();
     models::Transformer model(o.model_config);
     model.allocate(Device::cpu());
     model.init(static_cast<uint64_t>(o.seed));
@@ -31,7 +32,8 @@ int main(int argc, char** argv) {
     } else {
       table = "admin-init " + o.model_config.admin_init + ": no profiling pass\n";
     }
-    models::save_parameters(o.model, model.params(), {{models::kConfigKey, model.config().to_yaml()}});
+    models::save_parameters(o.model, model.params(),
+                            {{models::kConfigKey, model.config().to_yaml()}, {models::kVocabKey, vocab.fingerprint()}});
     const std::string table_path = o.model + ".admin-profile.txt";
     write_file_atomic(table_path, table);
     std::cout << table;

@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     std::ostream& out = o.output == "-" ? std::cout : file;
     const auto t0 = std::chrono::steady_clock::now();
     double last_report = 0;
-    size_t done = 0, tokens = 0;
+    size_t done = 0, tokens = 0, failed = 0;
     const size_t chunk = static_cast<size_t>(o.maxi_batch * o.model.mini_batch);
     std::vector<std::string> lines;
     std::string line;
@@ -52,16 +52,23 @@ int main(int argc, char** argv) {
       const auto result = translator.translate_lines(lines, so, o.batching());
       for (size_t i = 0; i < result.size(); ++i) {
         const size_t id = done + i;
+        if (!result[i].error.empty()) {  // an error for this sentence; its line stays (empty)
+          std::cerr << "realmt-translate: error: " << o.input << ": line " << id + 1 << ": "
+                    << result[i].error << "\n";
+          ++failed;
+          if (!o.n_best) out << '\n';
+          continue;
+        }
+        const auto& hyps = result[i].hypotheses;
         if (o.n_best) {
-          for (const auto& h : result[i])
-            out << search::format_nbest(id, h.text, h.hyp, so.alignment) << '\n';
+          for (const auto& h : hyps) out << search::format_nbest(id, h.text, h.hyp, so.alignment) << '\n';
         } else {
-          out << result[i][0].text;
+          out << hyps[0].text;
           if (so.alignment != search::AlignmentKind::kNone)
-            out << " ||| " << search::format_alignment(result[i][0].hyp, so.alignment);
+            out << " ||| " << search::format_alignment(hyps[0].hyp, so.alignment);
           out << '\n';
         }
-        tokens += result[i][0].hyp.tokens.size() + 1;
+        tokens += hyps[0].hyp.tokens.size() + 1;
       }
       out.flush();
       REALMT_CHECK(out.good(), "output: writing {} failed", o.output);
@@ -83,6 +90,8 @@ int main(int argc, char** argv) {
           "realmt-translate: translated %zu sentences (%zu target tokens, eos included) in %.2f s: "
           "%.1f target tokens/s, beam %d\n",
           done, tokens, secs, secs > 0 ? tokens / secs : 0.0, o.beam_size);
+    REALMT_CHECK(failed == 0, "{} of {} sentences got no translation (errors above; their lines are empty)",
+                 failed, done);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "realmt-translate: error: " << e.what() << "\n";

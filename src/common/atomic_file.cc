@@ -1,12 +1,17 @@
 #include "common/atomic_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "core/error.h"
 
@@ -39,15 +44,59 @@ std::string base_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// This host's name as it goes into temporary file names: letters, digits and '-' only (so
+// that '.' separates the name's fields), at most 64 characters.
+const std::string& host_tag() {
+  static const std::string tag = [] {
+    char buf[256] = {};
+    if (::gethostname(buf, sizeof buf - 1) != 0) buf[0] = '\0';
+    std::string t;
+    for (const char* p = buf; *p && t.size() < 64; ++p)
+      t += std::isalnum(static_cast<unsigned char>(*p)) || *p == '-' ? *p : '-';
+    return t.empty() ? std::string("host") : t;
+  }();
+  return tag;
+}
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 }  // namespace
+
+void remove_stale_temp_files(const std::string& path) {
+  const std::string dir = dir_of(path);
+  const std::string prefix = "." + base_of(path) + ".tmp." + host_tag() + ".";
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;  // best effort: the write itself reports a directory that is not there
+  std::vector<std::string> stale;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string_view name(e->d_name);
+    if (!name.starts_with(prefix)) continue;
+    const std::string_view rest = name.substr(prefix.size());  // "<pid>.<n>"
+    const size_t dot = rest.find('.');
+    if (dot == std::string_view::npos || !all_digits(rest.substr(0, dot)) || !all_digits(rest.substr(dot + 1)) ||
+        dot > 9)
+      continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(std::string(rest.substr(0, dot))));
+    // Another thread of this process may be writing it; a live process certainly is.
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    stale.emplace_back(name);
+  }
+  ::closedir(d);
+  for (const std::string& name : stale) ::unlink((dir + "/" + name).c_str());
+}
 
 void testing::set_atomic_file_fault_hook(AtomicFileFaultHook hook) { fault_hook() = std::move(hook); }
 
 AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   REALMT_CHECK(!path.empty() && path.back() != '/', "cannot write '{}': not a file name", path);
-  // pid + a process-wide counter make the name unique; O_EXCL guards against leftovers.
+  // Host + pid + a process-wide counter make the name unique; O_EXCL guards against leftovers.
+  // Leftovers of killed writers on this host are removed first (they are never renamed).
+  remove_stale_temp_files(path);
   static std::atomic<uint64_t> counter{0};
-  const std::string prefix = dir_of(path) + "/." + base_of(path) + ".tmp." + std::to_string(getpid()) + ".";
+  const std::string prefix =
+      dir_of(path) + "/." + base_of(path) + ".tmp." + host_tag() + "." + std::to_string(getpid()) + ".";
   for (int attempt = 0;; ++attempt) {
     temp_path_ = prefix + std::to_string(counter.fetch_add(1));
     int err = injected("open");

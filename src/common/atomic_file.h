@@ -2,8 +2,10 @@
 // name the path and the system's reason. No tensors: part of realmt_base.
 //
 // An atomic write goes to a temporary file in the target's directory
-// (".<name>.tmp.<pid>.<n>"), which is fsync'ed, renamed over the target, and then the
-// directory is fsync'ed. Readers see either the old file or the complete new one, also
+// (".<name>.tmp.<host>.<pid>.<n>"), which is fsync'ed, renamed over the target, and then the
+// directory is fsync'ed. A writer killed mid-write (SIGKILL, power loss) leaves its temporary
+// file behind; the next atomic write of the same target on the same host removes those whose
+// process is gone (remove_stale_temp_files). Readers see either the old file or the complete new one, also
 // after a crash. On any error before the rename the target is untouched and the temporary
 // file is removed. An error in the final directory fsync is still reported, but the new
 // file is already in place then (only its durability is in doubt).
@@ -44,6 +46,10 @@ class AtomicFile {
   uint64_t written_ = 0;
   bool committed_ = false;
 };
+
+// Removes the temporary files of earlier atomic writes of `path` made on this host by
+// processes that no longer exist. Best effort: errors are ignored. AtomicFile calls it.
+void remove_stale_temp_files(const std::string& path);
 
 // Writes contents to path atomically (see above).
 void write_file_atomic(const std::string& path, std::string_view contents);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 #include "core/error.h"
@@ -24,12 +25,14 @@ bool parse_int(const std::string& text, Int* out) {
   return !text.empty() && ec == std::errc() && ptr == text.data() + text.size();
 }
 
+// Finite numbers only: from_chars also reads "nan" and "inf", which no option means (an
+// optimizer-params of nan would silently poison every weight).
 template <typename Real>
 bool parse_real(const std::string& text, Real* out) {
   const char* begin = text.data();
   if (text.size() > 1 && text[0] == '+' && text[1] != '-') ++begin;
   const auto [ptr, ec] = std::from_chars(begin, text.data() + text.size(), *out);
-  return !text.empty() && ec == std::errc() && ptr == text.data() + text.size();
+  return !text.empty() && ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(*out);
 }
 
 // Shortest text that reads back to the same bits. Plain decimals unless the exponent form is
@@ -73,14 +76,14 @@ struct Codec<float> {
   static bool parse(const std::string& s, float* out) { return parse_real(s, out); }
   static std::string text(float v) { return real_text(v); }
   static constexpr const char* kMetavar = "FLOAT";
-  static constexpr const char* kExpected = "a number (e.g. 0.1, 1e-4)";
+  static constexpr const char* kExpected = "a number (e.g. 0.1, 1e-4; not nan or inf)";
 };
 template <>
 struct Codec<double> {
   static bool parse(const std::string& s, double* out) { return parse_real(s, out); }
   static std::string text(double v) { return real_text(v); }
   static constexpr const char* kMetavar = "FLOAT";
-  static constexpr const char* kExpected = "a number (e.g. 0.1, 1e-4)";
+  static constexpr const char* kExpected = "a number (e.g. 0.1, 1e-4; not nan or inf)";
 };
 template <>
 struct Codec<std::string> {

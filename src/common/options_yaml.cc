@@ -1,15 +1,21 @@
 // OptionSet: YAML config files in, the effective config out. Values are read as text
 // (Node::Scalar) and parsed by the same code as the command line, so "1e-4" or "2e" mean the
 // same thing in both places.
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
-// GCC 12 reports false -Wdangling-pointer positives inside yaml-cpp 0.7's node headers.
+// GCC 12 reports false -Wdangling-pointer positives inside yaml-cpp 0.7's node headers (clang,
+// used for the fuzz build, has no such warning).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
 #include <yaml-cpp/yaml.h>
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 #include "common/options.h"
 #include "core/error.h"
@@ -41,10 +47,15 @@ void emit_text(YAML::Emitter& e, const std::string& s) {
 }  // namespace
 
 void OptionSet::load_yaml_file(const std::string& path) {
+  // A directory opens as an empty stream on Linux: it would count as an empty config.
+  std::error_code ec;
+  REALMT_CHECK(!std::filesystem::is_directory(path, ec), "{}: config '{}' is a directory, not a YAML file",
+               program_, path);
   std::ifstream in(path, std::ios::binary);
   REALMT_CHECK(in.good(), "{}: cannot read config file '{}'", program_, path);
   std::ostringstream text;
   text << in.rdbuf();
+  REALMT_CHECK(!in.bad(), "{}: cannot read config file '{}'", program_, path);
   load_yaml_string(text.str(), path);
 }
 
@@ -60,8 +71,10 @@ void OptionSet::load_yaml_string(const std::string& text, const std::string& ori
                program_, at(origin, root), kind(root));
   std::set<std::string> seen;
   for (auto it = root.begin(); it != root.end(); ++it) {
-    const YAML::Node& key = it->first;
-    const YAML::Node& value = it->second;
+    // Copies, not references: the iterator's operator-> returns a temporary pair, so a
+    // reference to its members would dangle (stack use-after-scope under ASan).
+    const YAML::Node key = it->first;
+    const YAML::Node value = it->second;
     const std::string where = at(origin, key);
     REALMT_CHECK(key.IsScalar(), "{}: {}: option names must be plain strings", program_, where);
     const std::string& name = key.Scalar();
@@ -69,7 +82,7 @@ void OptionSet::load_yaml_string(const std::string& text, const std::string& ori
                  program_, name, where);
     if (value.IsMap()) {
       // Name the first nested key: that is what the user must move to the top level.
-      const YAML::Node& inner = value.begin()->first;
+      const YAML::Node inner = value.begin()->first;
       REALMT_FAIL("{}: nested key '{}.{}' in {}: configs are flat maps (as in Marian); write '{}: ...' "
                   "at the top level",
                   program_, name, inner.IsScalar() ? inner.Scalar() : "?", at(origin, inner),

@@ -125,8 +125,16 @@ std::vector<BatchGenerator::Item> BatchGenerator::make_pool_items(Position& at) 
   prepare_order(at.epoch);
   std::vector<Item> items;
   const int64_t n = int64_t(order_.size());
+  // From the start of an epoch, this loop runs until a pool yields a batch: reaching the end
+  // with none means that no pair of the corpus can ever make a batch (training would loop over
+  // empty epochs forever).
+  const bool from_epoch_start = at.pool_start == 0 && at.skip == 0;
   while (items.empty()) {
     if (at.pool_start >= n) {
+      REALMT_CHECK(!from_epoch_start,
+                   "{}: no sentence pair fits max-length {} ({} of {} usable pairs have a side longer than {} "
+                   "subwords); raise max-length, set max-length-crop, or check the corpus (one huge line?)",
+                   corpus_->name(), options_.max_length, too_long_.load(), n, options_.max_length);
       items.push_back({std::nullopt, Position{at.epoch + 1, 0, 0}});
       at = items.back().after;
       return items;

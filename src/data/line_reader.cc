@@ -67,6 +67,14 @@ bool LineReader::fill() {
                 code == Z_ERRNO ? std::strerror(errno) : msg);
   }
   if (n == 0) {
+    // zlib reports a gzip stream cut short (a truncated download, a missing trailer) as
+    // Z_BUF_ERROR with a normal end of data: without this check the file would read as a
+    // shorter one.
+    int code = 0;
+    const char* msg = gzerror(static_cast<gzFile>(gz_), &code);
+    REALMT_CHECK(code == Z_OK, "{}: the gzip data is incomplete ({}) after line {}: the file is truncated or "
+                 "damaged; fetch or compress it again",
+                 path_, msg, line_number_ + (end_ > begin_ ? 1 : 0));
     eof_ = true;
     return false;
   }

@@ -1,6 +1,7 @@
 #include "data/mo_catalog.h"
 
 #include <unicode/uchar.h>
+#include <unicode/ucnv.h>
 #include <unicode/unistr.h>
 #include <unicode/utf8.h>
 
@@ -68,6 +69,17 @@ std::vector<MoEntry> read_mo(const std::string& path) {
       if (at != std::string::npos) {
         const size_t end = tr.find_first_of(" ;\n", at);
         charset = tr.substr(at + 8, end == std::string::npos ? end : end - at - 8);
+        // ICU turns text in a charset it does not know into nothing: every entry would be
+        // dropped as untranslated, silently.
+        if (!charset.empty() && charset != "UTF-8" && charset != "utf-8" && charset != "CHARSET") {
+          UErrorCode status = U_ZERO_ERROR;
+          UConverter* conv = ucnv_open(charset.c_str(), &status);
+          if (conv) ucnv_close(conv);
+          REALMT_CHECK(U_SUCCESS(status) && conv != nullptr,
+                       "{}: unknown charset '{}' in the catalog header (Content-Type); convert the catalog "
+                       "to UTF-8 (msgconv) or leave it out",
+                       path, charset);
+        }
       }
       continue;
     }

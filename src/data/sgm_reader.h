@@ -5,8 +5,11 @@
 // - Text is trimmed of surrounding white space (as sacreBLEU and the WMT plain-text releases do)
 //   and its entities are decoded: &amp; &lt; &gt; &quot; &apos; &nbsp; &#N; &#xH;. An unknown named
 //   entity stays as written and is counted in unknown_entities.
+//   Numeric entities for line breaks (&#13;, &#10;, ...) become a space, so that a segment
+//   stays one line of text.
 // - A <seg> without </seg> on its line, a segment with a numeric entity that is not a Unicode
-//   scalar value, invalid UTF-8 and an unreadable file are errors naming file:line.
+//   scalar value, invalid UTF-8, an unreadable file and a file with no <seg> at all are errors
+//   naming file:line (or the file).
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,7 @@
 
 #include <sentencepiece_processor.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "core/error.h"
@@ -63,6 +64,24 @@ std::string Vocab::decode(const std::vector<int32_t>& ids) const {
 }
 
 int32_t Vocab::size() const { return sp_->GetPieceSize(); }
+
+std::string Vocab::fingerprint() const {
+  // FNV-1a, 64 bits, over every piece (with its terminating NUL) and the bits of its score.
+  uint64_t h = 14695981039346656037ull;
+  auto mix = [&](const void* data, size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  };
+  for (int32_t id = 0; id < size(); ++id) {
+    const std::string& piece = sp_->IdToPiece(id);
+    mix(piece.c_str(), piece.size() + 1);
+    const float score = sp_->GetScore(id);
+    mix(&score, sizeof score);
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return "spm-fnv1a64:" + std::to_string(size()) + ":" + hex;
+}
 
 std::string Vocab::piece(int32_t id) const {
   REALMT_CHECK(id >= 0 && id < size(), "id {} is outside vocab {} (size {})", id, path_, size());

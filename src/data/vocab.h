@@ -52,6 +52,10 @@ class Vocab {
   std::string piece(int32_t id) const;
   int32_t id_of(std::string_view piece) const;  // kUnkId when the piece is not in the model
   const std::string& path() const { return path_; }
+  // "spm-fnv1a64:<pieces>:<16 hex digits>": a hash of every piece and its score in id order.
+  // Equal for the same vocabulary wherever its file lies; checkpoints record it
+  // (models/checkpoint.h) so that a model is never used with another vocabulary of its size.
+  std::string fingerprint() const;
 
  private:
   std::string path_;

@@ -16,6 +16,21 @@ constexpr int kMaxShiftDist = 50;
 constexpr int kBeamWidth = 25;
 constexpr int kMaxShiftCandidates = 1000;
 constexpr long long kInf = 10000000000000000LL;  // 1e16, as sacreBLEU
+// The edit-distance matrix is (I+1) x (J+1) cells of 9 bytes; 2^27 cells (1.2 GB) allow two
+// sentences of about 11,500 words each. Longer lines are refused with a clear error (a
+// 5 MB line would otherwise ask for terabytes).
+constexpr unsigned long long kMaxCells = 1ull << 27;
+
+bool matrix_fits(size_t hyp_words, size_t ref_words) {
+  const unsigned long long rows = hyp_words + 1ull, cols = ref_words + 1ull;
+  return rows <= kMaxCells && cols <= kMaxCells && rows * cols <= kMaxCells;
+}
+
+std::string too_long_message(size_t hyp_words, size_t ref_words) {
+  return format("TER of a {}-word hypothesis against a {}-word reference needs a {} x {} edit-distance matrix, "
+                "more than the {} cells (1.2 GB) realmt-bleu allows; is this line a whole document?",
+                hyp_words, ref_words, hyp_words + 1, ref_words + 1, kMaxCells);
+}
 
 enum Op : char { kNop = ' ', kSub = 's', kIns = 'i', kDel = 'd', kUndef = 'x' };
 
@@ -158,6 +173,7 @@ std::pair<long long, long long> translation_edit_rate(const std::vector<uint32_t
                                                       const std::vector<uint32_t>& ref) {
   const auto J = static_cast<long long>(ref.size());
   if (J == 0) return {static_cast<long long>(hyp_in.size()), 0};
+  REALMT_CHECK(matrix_fits(hyp_in.size(), ref.size()), "{}", too_long_message(hyp_in.size(), ref.size()));
   BeamEditDistance ed(ref);
   std::vector<uint32_t> h = hyp_in, shifted, best_words;
   const auto I = static_cast<long long>(h.size());
@@ -277,6 +293,8 @@ CorpusStats Ter::corpus_stats(const std::vector<std::string>& hyps, int threads)
         py_split(ref, words);
         ref_ids.clear();
         for (auto t : words) ref_ids.push_back(interner.id(t));
+        REALMT_CHECK(ref_ids.empty() || matrix_fits(hyp_ids.size(), ref_ids.size()), "line {}: {}", i + 1,
+                     too_long_message(hyp_ids.size(), ref_ids.size()));
         const auto [edits, len] = translation_edit_rate(hyp_ids, ref_ids);
         ref_lengths += static_cast<double>(len);
         best = std::min(best, edits);

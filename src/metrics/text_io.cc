@@ -1,5 +1,6 @@
 #include "metrics/text_io.h"
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -41,10 +42,15 @@ std::vector<std::string> split_lines(const std::string& text, bool universal, co
 }
 
 std::vector<std::string> read_lines_file(const std::string& path) {
+  // A directory opens as a stream on Linux, and its "size" is nonsense (std::bad_alloc).
+  std::error_code ec;
+  REALMT_CHECK(!std::filesystem::is_directory(path, ec), "cannot read '{}': it is a directory, not a text file",
+               path);
   std::ifstream in(path, std::ios::binary);
   REALMT_CHECK(in.good(), "cannot open '{}': no such file or not readable", path);
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
+  in.clear();  // a pipe cannot seek: read it to the end below
   in.seekg(0, std::ios::beg);
   std::string text;
   if (size > 0) {

@@ -1,9 +1,14 @@
 #include "models/checkpoint.h"
 
+#include <zlib.h>
+
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <sstream>
 #include <unordered_set>
 
+#include "core/dtype.h"
 #include "models/safetensors.h"
 
 namespace realmt::models {
@@ -65,9 +70,53 @@ std::vector<Tensor> host_slots(const Arena& arena) {
   return out;
 }
 
-void save_named(const std::string& path, std::vector<std::pair<std::string, Tensor>> tensors, Metadata metadata) {
-  metadata.insert_or_assign(kFormatKey, std::string(kFormatVersion));
-  save_safetensors(path, tensors, metadata);
+uint32_t crc32_of(const Tensor& host) {
+  // zlib takes at most 4 GB a call; a tensor may be larger.
+  uLong crc = crc32_z(0L, Z_NULL, 0);
+  const auto* p = static_cast<const Bytef*>(host.raw());
+  size_t left = host.nbytes();
+  while (left > 0) {
+    const size_t n = std::min<size_t>(left, size_t(1) << 30);
+    crc = crc32_z(crc, p, n);
+    p += n;
+    left -= n;
+  }
+  return static_cast<uint32_t>(crc);
+}
+
+std::string hex8(uint32_t v) {
+  char buf[9];
+  std::snprintf(buf, sizeof buf, "%08x", v);
+  return buf;
+}
+
+// Bit patterns with an all-ones exponent are NaN or Inf, in every floating format.
+template <typename Bits>
+int64_t count_non_finite(const Tensor& t, Bits exponent_mask, int64_t* first) {
+  const Bits* p = static_cast<const Bits*>(t.raw());
+  const int64_t n = t.numel();
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += (p[i] & exponent_mask) == exponent_mask;
+  if (count > 0) {
+    for (int64_t i = 0; i < n; ++i) {
+      if ((p[i] & exponent_mask) == exponent_mask) {
+        *first = i;
+        break;
+      }
+    }
+  }
+  return count;
+}
+
+// How many elements of a host tensor are NaN or Inf (0 for integer dtypes); *first: the first.
+int64_t non_finite(const Tensor& t, int64_t* first) {
+  switch (t.dtype()) {
+    case DType::kF32: return count_non_finite<uint32_t>(t, 0x7f800000u, first);
+    case DType::kF64: return count_non_finite<uint64_t>(t, 0x7ff0000000000000ull, first);
+    case DType::kF16: return count_non_finite<uint16_t>(t, 0x7c00, first);
+    case DType::kBF16: return count_non_finite<uint16_t>(t, 0x7f80, first);
+    default: return 0;
+  }
 }
 
 // bf16/f16 -> f32 on the host; exact, since f32 holds every value of both.
@@ -84,10 +133,7 @@ Tensor widen_to_f32(const Tensor& src) {
 
 Metadata load_targets(const std::string& path, const std::vector<Target>& targets, const LoadOptions& options) {
   const SafetensorsFile file = load_safetensors(path);
-  auto fmt = file.metadata.find(kFormatKey);
-  REALMT_CHECK(fmt == file.metadata.end() || fmt->second == kFormatVersion,
-               "{}: checkpoint format '{}'; this realmt reads format {} (a newer realmt wrote it?)", path,
-               fmt == file.metadata.end() ? "" : fmt->second, kFormatVersion);
+  verify_checkpoint(file);
 
   // Names first: every missing and unexpected name, each with its likeliest counterpart.
   std::vector<std::string> missing, unexpected;
@@ -158,7 +204,7 @@ void save_parameters(const std::string& path, const graph::ParameterSet& params,
   const std::vector<Tensor> slots = host_slots(params.values());
   std::vector<std::pair<std::string, Tensor>> tensors;
   for (int i = 0; i < params.size(); ++i) tensors.emplace_back(params.names()[i], slots[i]);
-  save_named(path, std::move(tensors), metadata);
+  save_checkpoint(path, tensors, metadata);
 }
 
 Metadata load_parameters(const std::string& path, graph::ParameterSet& params, const LoadOptions& options) {
@@ -177,12 +223,66 @@ void save_arenas(const std::string& path, const std::vector<NamedArena>& arenas,
     const std::vector<Tensor> slots = host_slots(a.arena);
     for (size_t i = 0; i < names.size(); ++i) tensors.emplace_back(a.prefix + "." + names[i], slots[i]);
   }
-  save_named(path, std::move(tensors), metadata);
+  save_checkpoint(path, tensors, metadata);
 }
 
 Metadata load_arenas(const std::string& path, const std::vector<NamedArena>& arenas,
                      const std::vector<std::string>& names, const LoadOptions& options) {
   return load_targets(path, arena_targets(arenas, names), options);
+}
+
+void check_checkpoint_format(const std::string& path, const Metadata& metadata) {
+  const auto fmt = metadata.find(kFormatKey);
+  REALMT_CHECK(fmt == metadata.end() || fmt->second == kFormatVersion,
+               "{}: checkpoint format '{}'; this realmt reads format {} (a newer realmt wrote it?)", path,
+               fmt == metadata.end() ? "" : fmt->second, kFormatVersion);
+}
+
+void verify_checkpoint(const SafetensorsFile& file) {
+  check_checkpoint_format(file.path, file.metadata);
+  const auto sums = file.metadata.find(kChecksumKey);
+  if (sums != file.metadata.end()) {
+    std::istringstream in(sums->second);
+    std::vector<std::string> expected;
+    for (std::string word; in >> word;) expected.push_back(word);
+    REALMT_CHECK(expected.size() == file.names.size(),
+                 "{}: metadata '{}' lists {} checksums for {} tensors: the header was edited or damaged", file.path,
+                 kChecksumKey, expected.size(), file.names.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+      const std::string got = hex8(crc32_of(file.get(file.names[i])));
+      REALMT_CHECK(got == expected[i],
+                   "{}: tensor '{}' is damaged: its bytes have CRC-32 {}, the checkpoint recorded {} (a bad disk, "
+                   "an incomplete copy or an edit); copy the file again or use another checkpoint",
+                   file.path, file.names[i], got, expected[i]);
+    }
+  }
+  for (const std::string& name : file.names) {
+    const Tensor t = file.get(name);
+    int64_t first = 0;
+    const int64_t bad = non_finite(t, &first);
+    if (bad == 0) continue;
+    double value = 0;
+    visit_dtype(t.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      value = scalar_cast<double>(t.data<T>()[first]);
+    });
+    REALMT_FAIL("{}: tensor '{}' holds {} non-finite value(s) ({} at element {} of {}); a model with NaN or Inf "
+                "weights cannot be used: its training diverged or the file was damaged; use an earlier checkpoint",
+                file.path, name, bad, value, first, t.numel());
+  }
+}
+
+void save_checkpoint(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
+                     Metadata metadata) {
+  std::string sums;
+  for (const auto& [name, t] : tensors) {
+    REALMT_CHECK(t.device().is_cpu(), "{}: tensor '{}' must be on the host to be saved as a checkpoint", path,
+                 name);
+    sums += (sums.empty() ? "" : " ") + hex8(crc32_of(t));
+  }
+  metadata.insert_or_assign(kFormatKey, std::string(kFormatVersion));
+  metadata.insert_or_assign(kChecksumKey, sums);
+  save_safetensors(path, tensors, metadata);
 }
 
 }  // namespace realmt::models

@@ -6,6 +6,15 @@
 //                    without the key (foreign safetensors, e.g. from Python).
 //   "realmt.config"  the model config as YAML, filled by the model code, so that a
 //                    checkpoint alone is enough to translate.
+//   "realmt.crc32"   the CRC-32 of every tensor's bytes, in data order, 8 hex digits each,
+//                    separated by spaces; written by every save, verified by every load
+//                    (files without it are accepted: older or foreign files).
+//   "realmt.vocab"   the vocabulary's fingerprint (data::Vocab::fingerprint), written by the
+//                    programs that know the vocabulary (realmt-init, realmt-train, realmt-average
+//                    copies it); decoding and training refuse another vocabulary
+//                    (search::check_vocab_fingerprint).
+// Every load also refuses a floating tensor holding NaN or Inf, naming the file and the tensor:
+// such a model cannot translate, and resuming from it would spread the NaN into every later save.
 // A model file holds one tensor per parameter under the parameter's own name.
 //
 // Training state is a separate file beside the model. It holds one tensor per parameter
@@ -26,12 +35,15 @@ namespace realmt::models {
 inline constexpr const char* kFormatKey = "realmt.format";
 inline constexpr const char* kFormatVersion = "1";
 inline constexpr const char* kConfigKey = "realmt.config";
+inline constexpr const char* kChecksumKey = "realmt.crc32";
+inline constexpr const char* kVocabKey = "realmt.vocab";
 inline constexpr const char* kStepKey = "realmt.step";
 inline constexpr const char* kEpochKey = "realmt.epoch";
 inline constexpr const char* kDataPositionKey = "realmt.data_position";
 inline constexpr const char* kRngStateKey = "realmt.rng_state";
 
 using Metadata = std::map<std::string, std::string>;
+struct SafetensorsFile;
 
 struct LoadOptions {
   // A bf16 or f16 tensor in the file may be loaded into f32 slots (widened exactly on load).
@@ -66,5 +78,17 @@ void save_arenas(const std::string& path, const std::vector<NamedArena>& arenas,
 // load_parameters. Returns the file's metadata.
 Metadata load_arenas(const std::string& path, const std::vector<NamedArena>& arenas,
                      const std::vector<std::string>& names, const LoadOptions& options = {});
+
+// Throws naming `path` when the metadata marks a format other than kFormatVersion.
+void check_checkpoint_format(const std::string& path, const Metadata& metadata);
+
+// Checks a loaded file before its tensors are used: the format (as above), each tensor against
+// its kChecksumKey entry (when present), and every floating tensor for NaN and Inf. Errors
+// name the file and the tensor.
+void verify_checkpoint(const SafetensorsFile& file);
+
+// Writes host tensors as a realmt checkpoint: the metadata plus kFormatKey and kChecksumKey.
+void save_checkpoint(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
+                     Metadata metadata);
 
 }  // namespace realmt::models

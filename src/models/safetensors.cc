@@ -158,6 +158,7 @@ const SafetensorsEntry& SafetensorsFile::entry(const std::string& name) const {
 
 Tensor SafetensorsFile::get(const std::string& name) const {
   const SafetensorsEntry& e = entry(name);
+  REALMT_CHECK(data_ != nullptr, "{}: tensor '{}' asked of a file whose header alone was read", path, name);
   if (e.begin % dtype_size(e.dtype) == 0) return Tensor(data_, e.begin, e.shape, e.dtype);
   // A foreign writer may pack a U8 tensor before an F32 one: copy rather than hand out
   // a misaligned element pointer.
@@ -166,8 +167,13 @@ Tensor SafetensorsFile::get(const std::string& name) const {
   return t;
 }
 
-SafetensorsFile load_safetensors(const std::string& path) {
-  InputFile in(path);
+namespace {
+
+// Reads and checks the size field and the header of `in` (everything but the data buffer) into
+// `file`; returns the header size n (the data buffer starts at byte 8 + n).
+uint64_t read_header(const InputFile& in, SafetensorsFile& file,
+                     std::unordered_map<std::string, SafetensorsEntry>& entries) {
+  const std::string& path = in.path();
   const uint64_t size = in.size();
   REALMT_CHECK(size >= 8, "{}: not a safetensors file: {} bytes, too short for the 8-byte header size", path,
                size);
@@ -201,7 +207,6 @@ SafetensorsFile load_safetensors(const std::string& path) {
                header.type_name());
   REALMT_CHECK(duplicate.empty(), "{}: tensor '{}' appears twice in the header", path, duplicate);
 
-  SafetensorsFile file;
   file.path = path;
   std::vector<std::pair<std::string, const SafetensorsEntry*>> order;
   for (const auto& [name, value] : header.items()) {
@@ -213,7 +218,7 @@ SafetensorsFile load_safetensors(const std::string& path) {
       }
       continue;
     }
-    auto [it, inserted] = file.entries_.emplace(name, parse_entry(path, name, value, data_bytes));
+    auto [it, inserted] = entries.emplace(name, parse_entry(path, name, value, data_bytes));
     REALMT_ASSERT(inserted);
     order.emplace_back(name, &it->second);
   }
@@ -237,6 +242,23 @@ SafetensorsFile load_safetensors(const std::string& path) {
   }
   REALMT_CHECK(covered == data_bytes, "{}: the data buffer has {} bytes but the tensors cover {} (trailing bytes, "
                "or a file that is not safetensors)", path, data_bytes, covered);
+  return n;
+}
+
+}  // namespace
+
+SafetensorsFile load_safetensors_header(const std::string& path) {
+  InputFile in(path);
+  SafetensorsFile file;
+  read_header(in, file, file.entries_);
+  return file;
+}
+
+SafetensorsFile load_safetensors(const std::string& path) {
+  InputFile in(path);
+  SafetensorsFile file;
+  const uint64_t n = read_header(in, file, file.entries_);
+  const uint64_t data_bytes = in.size() - 8 - n;
 
   // One read of the whole buffer; 64-byte alignment suits every element type and SIMD loads.
   const size_t alloc = (std::max<uint64_t>(data_bytes, 1) + 63) / 64 * 64;

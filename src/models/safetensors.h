@@ -58,6 +58,11 @@ struct SafetensorsFile {
 
  private:
   friend SafetensorsFile load_safetensors(const std::string& path);
+
+// The same checks of the header alone (names, entries, metadata), without reading the data
+// buffer: for metadata and config look-ups. get() on the result throws.
+SafetensorsFile load_safetensors_header(const std::string& path);
+  friend SafetensorsFile load_safetensors_header(const std::string& path);
   std::unordered_map<std::string, SafetensorsEntry> entries_;
   std::shared_ptr<Storage> data_;  // the data buffer, host memory
 };
@@ -69,5 +74,9 @@ struct SafetensorsFile {
 // entries tile the data buffer. Any violation is a realmt::Error naming the file and, where
 // there is one, the tensor and the field.
 SafetensorsFile load_safetensors(const std::string& path);
+
+// The same checks of the header alone (names, entries, metadata), without reading the data
+// buffer: for metadata and config look-ups. get() on the result throws.
+SafetensorsFile load_safetensors_header(const std::string& path);
 
 }  // namespace realmt::models

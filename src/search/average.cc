@@ -13,6 +13,14 @@
 namespace realmt::search {
 namespace {
 
+// One file under two names ("m.safetensors", "./m.safetensors", a symlink, a hard link)?
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;  // both exist and are one file
+  return std::filesystem::weakly_canonical(std::filesystem::absolute(a), ec) ==
+         std::filesystem::weakly_canonical(std::filesystem::absolute(b), ec);
+}
+
 // The config with what does not change the architecture cleared.
 std::string architecture(models::ModelConfig c) {
   c.dropout = c.dropout_attention = c.dropout_ffn = 0.0;
@@ -25,8 +33,8 @@ AverageReport average_checkpoints(const std::vector<std::string>& inputs,
                                   const std::string& output) {
   REALMT_CHECK(!inputs.empty(), "realmt-average: give the checkpoints to average");
   for (const std::string& in : inputs)
-    REALMT_CHECK(std::filesystem::absolute(in) != std::filesystem::absolute(output),
-                 "output {} is also an input; write the average to a new file", output);
+    REALMT_CHECK(!same_file(in, output), "output {} is also an input ({}); write the average to a new file",
+                 output, in);
   const std::string arch = architecture(read_model_config(inputs[0]));
   std::map<std::string, std::string> metadata;
   std::vector<std::string> names;
@@ -40,6 +48,9 @@ AverageReport average_checkpoints(const std::vector<std::string>& inputs,
                  "one model can be averaged",
                  path, inputs[0]);
     const models::SafetensorsFile f = models::load_safetensors(path);
+    models::verify_checkpoint(f);  // format, checksums, no NaN or Inf
+    const auto vocab = f.metadata.find(models::kVocabKey);
+    const std::string fingerprint = vocab == f.metadata.end() ? "" : vocab->second;
     if (i == 0) {
       metadata = f.metadata;
       names = f.names;
@@ -52,6 +63,12 @@ AverageReport average_checkpoints(const std::vector<std::string>& inputs,
         sums.push_back(Tensor::zeros(e.shape, DType::kF64));
       }
     }
+    const auto first_vocab = metadata.find(models::kVocabKey);
+    REALMT_CHECK(i == 0 || fingerprint.empty() || first_vocab == metadata.end() ||
+                     fingerprint == first_vocab->second,
+                 "{} was trained with another vocabulary than {} (their '{}' metadata differ); only "
+                 "checkpoints of one model can be averaged",
+                 path, inputs[0], models::kVocabKey);
     REALMT_CHECK(f.size() == names.size(), "{} holds {} tensors, {} holds {}", path, f.size(),
                  inputs[0], names.size());
     for (size_t t = 0; t < names.size(); ++t) {
@@ -71,10 +88,10 @@ AverageReport average_checkpoints(const std::vector<std::string>& inputs,
     report.elements += static_cast<size_t>(sums[t].numel());
     tensors.emplace_back(names[t], ops::cast(ops::mul(sums[t], scale), dtypes[t]));
   }
-  std::map<std::string, std::string> out_meta{{models::kFormatKey, models::kFormatVersion},
-                                              {models::kConfigKey, metadata.at(models::kConfigKey)},
-                                              {"realmt.averaged", std::to_string(inputs.size())}};
-  models::save_safetensors(output, tensors, out_meta);
+  models::Metadata out_meta{{models::kConfigKey, metadata.at(models::kConfigKey)},
+                            {"realmt.averaged", std::to_string(inputs.size())}};
+  if (metadata.count(models::kVocabKey)) out_meta[models::kVocabKey] = metadata.at(models::kVocabKey);
+  models::save_checkpoint(output, tensors, out_meta);
   return report;
 }
 

@@ -13,6 +13,9 @@ void ModelOptions::declare(OptionSet& o, const std::string& g) {
   o.add("Hardware", "devices", &devices, "GPU to decode on (e.g. 0 or cuda:0); empty: the CPU");
   o.add("Hardware", "cpu-threads", &cpu_threads, "CPU threads (0: all cores)");
   o.add("Batching", "mini-batch", &mini_batch, "Sentences a batch at most");
+  o.add("Batching", "max-input-length", &max_input_length,
+        "Subwords a source (and, when scoring, a target) sentence at most; a longer one is an error "
+        "naming its line (0: no limit)");
   o.short_name("models", 'm').short_name("vocabs", 'v');
 }
 
@@ -26,6 +29,7 @@ void ModelOptions::validate() const {
                "weights: {} given for {} models (one per model)", weights.size(), models.size());
   REALMT_CHECK(cpu_threads >= 0, "cpu-threads must be >= 0, got {}", cpu_threads);
   REALMT_CHECK(mini_batch >= 1, "mini-batch must be at least 1, got {}", mini_batch);
+  REALMT_CHECK(max_input_length >= 0, "max-input-length must be >= 0, got {}", max_input_length);
 }
 
 void TranslateOptions::declare(OptionSet& o) {
@@ -72,7 +76,9 @@ SearchOptions TranslateOptions::search() const {
   return s;
 }
 
-BatchingOptions TranslateOptions::batching() const { return {model.mini_batch, mini_batch_words}; }
+BatchingOptions TranslateOptions::batching() const {
+  return {model.mini_batch, mini_batch_words, model.max_input_length};
+}
 
 void ScoreCliOptions::declare(OptionSet& o) {
   model.declare(o, "Model");

@@ -11,7 +11,9 @@ namespace realmt::search {
 models::ModelConfig read_model_config(const std::string& path) {
   REALMT_CHECK(std::filesystem::exists(path), "model not found: {}; train one with realmt-train",
                path);
-  const models::SafetensorsFile f = models::load_safetensors(path);
+  // The header alone: the weights are read (and verified) by load_model.
+  const models::SafetensorsFile f = models::load_safetensors_header(path);
+  models::check_checkpoint_format(path, f.metadata);
   const auto it = f.metadata.find(models::kConfigKey);
   REALMT_CHECK(it != f.metadata.end(),
                "{} has no '{}' metadata, so it is not a realmt model checkpoint (write one with "
@@ -34,6 +36,19 @@ void check_vocab_matches(const data::Vocab& vocab, const models::Transformer& mo
                "vocabulary {} has {} pieces but model {} was trained with {}; pass the .spm the "
                "model was trained with",
                vocab.path(), vocab.size(), model_path, model.config().vocab_size);
+  check_vocab_fingerprint(vocab, models::load_safetensors_header(model_path).metadata, model_path);
+}
+
+void check_vocab_fingerprint(const data::Vocab& vocab, const models::Metadata& metadata,
+                             const std::string& checkpoint_path) {
+  const auto it = metadata.find(models::kVocabKey);
+  if (it == metadata.end()) return;  // written before fingerprints, or by another tool
+  const std::string mine = vocab.fingerprint();
+  REALMT_CHECK(it->second == mine,
+               "vocabulary {} is not the one {} was trained with (fingerprint {}, the checkpoint "
+               "records {}; the sizes may agree, the pieces do not); pass the .spm the model was "
+               "trained with",
+               vocab.path(), checkpoint_path, mine, it->second);
 }
 
 Device parse_decode_device(const std::vector<std::string>& devices) {

@@ -8,6 +8,7 @@
 
 #include "core/device.h"
 #include "data/vocab.h"
+#include "models/checkpoint.h"
 #include "models/transformer.h"
 
 namespace realmt::search {
@@ -16,9 +17,14 @@ namespace realmt::search {
 models::ModelConfig read_model_config(const std::string& path);
 // Builds the model from its stored config and loads its weights onto `device`.
 std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device);
-// Throws naming both files when the vocabulary does not have the model's number of pieces.
+// Throws naming both files when the vocabulary does not have the model's number of pieces, or
+// is another vocabulary than the one the checkpoint records (check_vocab_fingerprint).
 void check_vocab_matches(const data::Vocab& vocab, const models::Transformer& model,
                          const std::string& model_path);
+// Throws naming both files when the checkpoint's metadata records another vocabulary's
+// fingerprint (models::kVocabKey); a checkpoint without one is accepted.
+void check_vocab_fingerprint(const data::Vocab& vocab, const models::Metadata& metadata,
+                             const std::string& checkpoint_path);
 // "" or "cpu": the CPU; "0" or "cuda:0": that GPU (the `devices` option's first entry).
 Device parse_decode_device(const std::vector<std::string>& devices);
 

@@ -36,6 +36,15 @@ ScoreSummary score_files(const ScoreCliOptions& o, const Scorer& scorer, const d
       tgt.push_back(vocab.encode(tgt_lines[i]));
     }
   }
+  // A huge line would ask the scorer for O(length^2) attention memory: refuse it by name.
+  const int64_t limit = o.model.max_input_length;
+  for (size_t i = 0; i < src.size() && limit > 0; ++i) {
+    const size_t line = o.n_best ? nbest[i].id + 1 : i + 1;
+    REALMT_CHECK(static_cast<int64_t>(src[i].size()) <= limit, "{}:{}: {} subwords, more than max-input-length {}",
+                 o.train_sets[0], line, src[i].size(), limit);
+    REALMT_CHECK(static_cast<int64_t>(tgt[i].size()) <= limit, "{}:{}: {} subwords, more than max-input-length {}",
+                 o.train_sets[1], i + 1, tgt[i].size(), limit);
+  }
   ScoreOptions so;
   so.normalize = o.normalize;
   so.word_penalty = o.word_penalty;

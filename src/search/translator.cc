@@ -33,7 +33,29 @@ std::vector<const models::Transformer*> Translator::models() const {
 
 std::vector<std::vector<Hypothesis>> Translator::translate(
     const std::vector<std::vector<int32_t>>& sources, const SearchOptions& options) const {
-  return search_->search(sources, options);
+  // An empty source (an empty or blank line) translates to the empty text: searching from a
+  // lone eos would make the model invent a sentence.
+  std::vector<std::vector<int32_t>> nonempty;
+  std::vector<size_t> where;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (sources[i].empty()) continue;
+    nonempty.push_back(sources[i]);
+    where.push_back(i);
+  }
+  std::vector<std::vector<Hypothesis>> out(sources.size());
+  if (nonempty.size() == sources.size()) {
+    out = search_->search(sources, options);
+  } else if (!nonempty.empty()) {
+    auto hyps = search_->search(nonempty, options);
+    for (size_t j = 0; j < where.size(); ++j) out[where[j]] = std::move(hyps[j]);
+  }
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (!sources[i].empty()) continue;
+    Hypothesis h;
+    h.model_log_probs.assign(models_.size(), 0.0);
+    out[i].push_back(std::move(h));
+  }
+  return out;
 }
 
 std::vector<std::vector<size_t>> make_batches(const std::vector<size_t>& lengths,
@@ -65,25 +87,35 @@ std::vector<std::vector<size_t>> make_batches(const std::vector<size_t>& lengths
   return batches;
 }
 
-std::vector<std::vector<TextHypothesis>> Translator::translate_lines(
-    const std::vector<std::string>& lines, const SearchOptions& options,
-    const BatchingOptions& batching) const {
-  std::vector<std::vector<int32_t>> ids(lines.size());
-  std::vector<size_t> lengths(lines.size());
+std::vector<LineTranslation> Translator::translate_lines(const std::vector<std::string>& lines,
+                                                        const SearchOptions& options,
+                                                        const BatchingOptions& batching) const {
+  std::vector<LineTranslation> out(lines.size());
+  std::vector<std::vector<int32_t>> ids;
+  std::vector<size_t> lengths, line_of;  // of the lines that are decoded
   for (size_t i = 0; i < lines.size(); ++i) {
-    ids[i] = vocab_.encode(lines[i]);
-    lengths[i] = ids[i].size();
+    std::vector<int32_t> encoded = vocab_.encode(lines[i]);
+    if (batching.max_input_length > 0 && static_cast<int64_t>(encoded.size()) > batching.max_input_length) {
+      out[i].error = format("{} subwords, more than max-input-length {}; split the line or raise the limit",
+                            encoded.size(), batching.max_input_length);
+      continue;
+    }
+    lengths.push_back(encoded.size());
+    ids.push_back(std::move(encoded));
+    line_of.push_back(i);
   }
-  std::vector<std::vector<TextHypothesis>> out(lines.size());
   for (const auto& batch : make_batches(lengths, batching)) {
     std::vector<std::vector<int32_t>> sources;
-    for (size_t i : batch) sources.push_back(std::move(ids[i]));
-    auto hyps = search_->search(sources, options);
-    for (size_t j = 0; j < batch.size(); ++j)
+    for (size_t k : batch) sources.push_back(std::move(ids[k]));
+    auto hyps = translate(sources, options);
+    for (size_t j = 0; j < batch.size(); ++j) {
+      LineTranslation& line = out[line_of[batch[j]]];
+      if (hyps[j].empty()) line.error = kNoFiniteTranslation;
       for (Hypothesis& h : hyps[j]) {
         std::string text = vocab_.decode(h.tokens);
-        out[batch[j]].push_back({std::move(text), std::move(h)});
+        line.hypotheses.push_back({std::move(text), std::move(h)});
       }
+    }
   }
   return out;
 }

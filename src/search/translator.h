@@ -4,6 +4,7 @@
 //   Translator t = Translator::load({"model.safetensors"}, "vocab.spm", Device::cpu());
 //   auto ids = t.translate(encoded_batch, options);            // one batch of subword ids
 //   auto out = t.translate_lines(lines, options, batching);    // text in, text out, input order
+//   (out[i].error says why line i has no translation)
 //
 // Thread safety: the methods are const and keep no state between calls, so one caller at a time
 // per Translator is always safe (and concurrent callers are too: models are only read).
@@ -25,12 +26,26 @@ namespace realmt::search {
 struct BatchingOptions {
   int64_t mini_batch = 32;       // sentences a batch at most (0: no limit)
   int64_t mini_batch_words = 0;  // source tokens a batch at most, padding counted (0: no limit)
+  // Source subwords a sentence at most (0: no limit): a longer one is not decoded (its
+  // attention would need O(S^2) memory) and gets an error instead.
+  int64_t max_input_length = 0;
 };
 
 struct TextHypothesis {
   std::string text;  // decoded with the vocabulary
   Hypothesis hyp;
 };
+
+// One input line's result: its hypotheses, best first, or why it has none.
+struct LineTranslation {
+  std::vector<TextHypothesis> hypotheses;  // empty exactly when error is set
+  std::string error;
+};
+
+// Why translate() gave a sentence no hypothesis.
+inline constexpr const char* kNoFiniteTranslation =
+    "no translation with a finite score (the model's scores overflowed to NaN or Inf for this "
+    "sentence: a damaged or diverged model)";
 
 class Translator {
  public:
@@ -40,14 +55,18 @@ class Translator {
   static Translator load(const std::vector<std::string>& model_paths, const std::string& vocab_path,
                          Device device);
 
-  // One batch of subword ids (without eos), as BeamSearch::search.
+  // One batch of subword ids (without eos), as BeamSearch::search, except that an empty source
+  // gets one empty hypothesis (score 0) without a search. A sentence whose search found no
+  // hypothesis with a finite score (a model whose output overflows to NaN or Inf) gets an
+  // empty list: callers report kNoFiniteTranslation for that sentence.
   std::vector<std::vector<Hypothesis>> translate(const std::vector<std::vector<int32_t>>& sources,
                                                  const SearchOptions& options) const;
   // Encodes the lines, sorts them by length, decodes them in mini-batches and returns the
-  // hypotheses in input order (the caller's maxi-batch is `lines`).
-  std::vector<std::vector<TextHypothesis>> translate_lines(const std::vector<std::string>& lines,
-                                                           const SearchOptions& options,
-                                                           const BatchingOptions& batching) const;
+  // results in input order (the caller's maxi-batch is `lines`). A line longer than
+  // batching.max_input_length, or without a finite-scoring hypothesis, gets an error instead.
+  std::vector<LineTranslation> translate_lines(const std::vector<std::string>& lines,
+                                               const SearchOptions& options,
+                                               const BatchingOptions& batching) const;
 
   const data::Vocab& vocab() const { return vocab_; }
   std::vector<const models::Transformer*> models() const;

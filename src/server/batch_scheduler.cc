@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "server/metrics.h"
 #include "server/request.h"
+#include "search/translator.h"
 
 namespace realmt::server {
 
@@ -277,6 +278,10 @@ void BatchScheduler::decode(std::vector<Item>& batch) {
   }
   for (size_t j = 0; j < batch.size(); ++j) {
     detail::Job& job = *batch[j].job;
+    if (hyps[j].empty()) {  // no finite-scoring hypothesis: an error for its request, never ""
+      finish(job, 500, format("text[{}]: {}", batch[j].index, search::kNoFiniteTranslation));
+      continue;
+    }
     std::lock_guard<std::mutex> lock(job.mutex);
     if (job.finished) continue;  // abandoned at its deadline while decoding
     job.results[batch[j].index] = std::move(hyps[j]);

@@ -39,6 +39,9 @@ extern "C" void on_stop_signal(int) { g_stop.store(true); }
 void Trainer::request_stop() { g_stop.store(true); }
 
 void install_stop_signal_handlers() {
+  // From here on a signal is kept until a run acts on it: a SIGTERM while the corpus is indexed
+  // or the model loaded stops the run before its first update.
+  g_stop.store(false);
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGINT, on_stop_signal);
 }
@@ -79,7 +82,20 @@ TrainResult Trainer::run() {
     if (s.lead()) s.log->line(text + mb);
   }
   TrainResult result;
-  g_stop.store(false);
+  // A stop asked for during start-up ends the run before any update (nothing new to save).
+  // ---- data parallelism: one decision for all ranks
+  int64_t stop_now[1] = {g_stop.load() ? 1 : 0};
+  if (s.comm->size() > 1) s.comm->all_reduce_sum(std::span<int64_t>(stop_now));
+  // ----
+  if (stop_now[0] > 0) {
+    g_stop.store(false);
+    if (s.lead()) s.log->line("stopping on a signal received during start-up, before update " +
+                              std::to_string(s.progress.updates + 1));
+    result.stop_reason = "signal";
+    result.updates = s.progress.updates;
+    result.epochs = s.progress.epoch;
+    return result;
+  }
   const double t0 = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   auto now = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count() - t0;
@@ -243,6 +259,7 @@ TrainResult Trainer::run() {
       break;
     }
     if (signalled) {
+      g_stop.store(false);  // acted on
       result.stop_reason = "signal";
       if (s.lead())
         s.log->line("stopping on a signal; checkpoint saved at update " + std::to_string(s.progress.updates));

@@ -1,6 +1,7 @@
 // Trainer set-up, checkpoints (save, resume) and validation; the loop is in trainer.cc.
 #include "training/trainer_impl.h"
 
+#include <charconv>
 #include <csignal>
 #include <cstdlib>
 #include <cmath>
@@ -20,6 +21,7 @@
 #include "models/transformer.h"
 #include "ops/matmul.h"
 #include "ops/optimizer.h"
+#include "search/model_loader.h"
 #include "training/admin_profile.h"
 #include "training/lr_schedule.h"
 #include "training/mixed_precision.h"
@@ -89,7 +91,9 @@ void Trainer::Impl::restore_rank_rng(const models::Metadata& m) {
 }
 
 models::Metadata Trainer::Impl::model_metadata() const {
-  return {{models::kConfigKey, model->config().to_yaml()}, {"realmt.updates", std::to_string(progress.updates)}};
+  return {{models::kConfigKey, model->config().to_yaml()},
+          {"realmt.updates", std::to_string(progress.updates)},
+          {models::kVocabKey, data->src_vocab().fingerprint()}};
 }
 
 void Trainer::Impl::start() {
@@ -106,7 +110,8 @@ void Trainer::Impl::start() {
     return;
   }
   if (!o.pretrained_model.empty()) {
-    models::load_parameters(o.pretrained_model, model->params());
+    const models::Metadata m = models::load_parameters(o.pretrained_model, model->params());
+    search::check_vocab_fingerprint(data->src_vocab(), m, o.pretrained_model);
     if (lead()) log->line("initialised from " + o.pretrained_model);
   } else {
     model->init(o.seed);
@@ -142,11 +147,26 @@ void Trainer::Impl::resume() {
     }
     ema_in_state = false;
   }
-  auto num = [&](const char* key) -> int64_t {
+  search::check_vocab_fingerprint(data->src_vocab(), m, state_path());
+  auto text = [&](const char* key) -> const std::string& {
     auto it = m.find(key);
     REALMT_CHECK(it != m.end(), "{}: training state lacks '{}'; the file is not a realmt-train state", state_path(),
                  key);
-    return std::stoll(it->second);
+    return it->second;
+  };
+  // Numbers in full or an error naming the file, the key and the text (never a bare stoll).
+  auto parsed = [&](const char* key, auto value) {
+    const std::string& t = text(key);
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+    REALMT_CHECK(ec == std::errc() && end == t.data() + t.size() && !t.empty(),
+                 "{}: training state field '{}' is '{}', not a valid number; the file is damaged", state_path(), key,
+                 t);
+    return value;
+  };
+  auto num = [&](const char* key) -> int64_t {
+    const int64_t v = parsed(key, int64_t{0});
+    REALMT_CHECK(v >= 0, "{}: training state field '{}' is {}, a count must not be negative", state_path(), key, v);
+    return v;
   };
   progress.updates = num(models::kStepKey);
   progress.epoch = num(models::kEpochKey);
@@ -155,13 +175,13 @@ void Trainer::Impl::resume() {
   progress.sentences = num("realmt.sentences");
   optimizer->set_steps(num("realmt.optimizer_steps"));
   stalled = static_cast<int>(num("realmt.stalled"));
-  best = std::stod(m.at("realmt.best"));
-  dropout_gen.restore(m.at(models::kRngStateKey));
+  best = parsed("realmt.best", 0.0);
+  dropout_gen.restore(text(models::kRngStateKey));
   restore_rank_rng(m);  // data parallelism: ranks > 0 continue their own dropout streams
   if (mp->scaler() && m.count("realmt.loss_scale"))
-    mp->scaler()->restore(std::stod(m.at("realmt.loss_scale")), std::stoll(m.at("realmt.loss_scale_clean")),
-                          std::stoll(m.at("realmt.skipped_updates")));
-  data->restore(m.at(models::kDataPositionKey));
+    mp->scaler()->restore(parsed("realmt.loss_scale", 0.0), num("realmt.loss_scale_clean"),
+                          num("realmt.skipped_updates"));
+  data->restore(text(models::kDataPositionKey));
   if (ema && !ema_in_state) {
     // Only for such an older state: the model file holds the smoothed weights of the same save
     // unless the run crashed between its two writes.
@@ -209,6 +229,7 @@ void Trainer::Impl::save(bool also_iter) {
     m["realmt.skipped_updates"] = std::to_string(ls->skipped());
   }
   m[models::kDataPositionKey] = data->state();
+  m[models::kVocabKey] = data->src_vocab().fingerprint();
   // Resume reads only the state file (raw weights, moments, smoothed weights, progress),
   // written last and atomically: a crash at any point leaves a consistent state from this save
   // or the last, whatever the model files beside it hold.

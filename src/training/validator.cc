@@ -125,7 +125,9 @@ std::vector<std::string> Validator::translate(const models::Transformer& model) 
     std::vector<std::vector<int32_t>> batch;
     for (size_t j = i; j < end; ++j) batch.push_back(sources_[order[j]]);
     const auto hyps = search.search(batch, search_);
-    for (size_t j = i; j < end; ++j) out[order[j]] = vocab_->decode(hyps[j - i][0].tokens);
+    // No finite-scoring hypothesis (a diverged model): an empty translation, which scores 0.
+    for (size_t j = i; j < end; ++j)
+      out[order[j]] = hyps[j - i].empty() ? std::string() : vocab_->decode(hyps[j - i][0].tokens);
   }
   return out;
 }

@@ -115,6 +115,29 @@ TEST(OptionsYaml, TypeErrorsNameKeyLineAndType) {
   EXPECT_HAS(msg, "e (epochs)");
 }
 
+TEST(OptionsYaml, NotANumberAndInfinityAreRefusedInFilesAndOnTheCommandLine) {
+  for (const std::string bad : {"nan", "NaN", "inf", "-inf", "infinity", "1e999"}) {
+    Fields f;
+    OptionSet set = bind(&f);
+    std::string msg = error_of([&] { set.load_yaml_string("optimizer-params: [0.9, " + bad + ", 1e-9]\n", "c.yml"); });
+    EXPECT_HAS(msg, "'optimizer-params' in c.yml:1");
+    EXPECT_HAS(msg, "not nan or inf");
+    msg = error_of([&] { parse(set, {"--learn-rate", bad}); });
+    EXPECT_HAS(msg, "learn-rate");
+    EXPECT_EQ(f.optimizer_params, (std::vector<double>{0.9, 0.98, 1e-9})) << bad;
+    EXPECT_EQ(f.learn_rate, 0.0003) << bad;
+  }
+}
+
+TEST(OptionsYaml, ConfigThatIsADirectoryIsAnError) {
+  TempDir dir;
+  const std::string file = dir.write("ok.yml", "enc-depth: 2\n");
+  const std::string folder = std::filesystem::path(file).parent_path().string();
+  Fields f;
+  OptionSet set = bind(&f);
+  EXPECT_HAS(error_of([&] { parse(set, {"-c", folder}); }), "'" + folder + "' is a directory");
+}
+
 TEST(OptionsYaml, NestedDuplicateAndMalformed) {
   Fields f;
   OptionSet set = bind(&f);

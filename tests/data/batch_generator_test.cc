@@ -186,6 +186,34 @@ TEST_F(BatchGeneratorTest, MaxLengthSkipsOrCrops) {
   EXPECT_EQ(crop.stats().cropped, s.too_long);
 }
 
+TEST_F(BatchGeneratorTest, NoPairFittingMaxLengthIsAnErrorNotEndlessEmptyEpochs) {
+  // Every pair has a side over max-length: an epoch would yield no batch, and a trainer would
+  // loop over empty epochs forever.
+  std::string src, tgt;
+  for (int i = 0; i < 50; ++i) {
+    src += corpus_.src[size_t(i)] + " " + corpus_.src[size_t(i)] + " one two three four five six\n";
+    tgt += corpus_.tgt[size_t(i)] + " " + corpus_.tgt[size_t(i)] + " un deux trois quatre cinq six\n";
+  }
+  options_.src_path = test::write_file(dir_.file("long.en"), src);
+  options_.tgt_path = test::write_file(dir_.file("long.fr"), tgt);
+  options_.max_length = 3;
+  for (const int prefetch : {0, 4}) {
+    options_.prefetch = prefetch;
+    BatchGenerator g(options_);
+    try {
+      g.next();
+      FAIL() << "expected an error (prefetch " << prefetch << ")";
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("no sentence pair fits max-length 3 (50 of 50 usable pairs"), std::string::npos) << msg;
+    }
+  }
+  // Cropping makes every pair fit.
+  options_.max_length_crop = true;
+  BatchGenerator crop(options_);
+  EXPECT_EQ(epoch(crop).empty(), false);
+}
+
 TEST_F(BatchGeneratorTest, GzipAndTsvCorporaGiveTheSameBatches) {
   BatchGenerator plain(options_);
   const auto reference = epoch(plain);

@@ -48,6 +48,21 @@ TEST(MoCatalog, ReadsContextsPluralsAndCharset) {
   EXPECT_EQ(entries[2].msgstr[0], "Caf\u00e9 cr\u00e8me");  // converted from Latin-1
 }
 
+TEST(MoCatalog, UnknownCharsetIsAnErrorNamingItNotSilentlyEmptyEntries) {
+  test::TempDir dir;
+  const auto path = write_mo(dir.file("x.mo"), {
+      {"", "Content-Type: text/plain; charset=NO-SUCH-CHARSET-42\n"},
+      {"Hello", "Bonjour"},
+  });
+  try {
+    read_mo(path);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ": unknown charset 'NO-SUCH-CHARSET-42'"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(MoCatalog, TruncatedOrForeignFilesAreErrors) {
   test::TempDir dir;
   EXPECT_THROW(read_mo(test::write_file(dir.file("x.mo"), std::string(40, 'x'))), Error);

@@ -51,5 +51,27 @@ TEST(SgmReader, BadNumericEntityIsAnError) {
   EXPECT_THROW(read_sgm(path), Error);
 }
 
+TEST(SgmReader, LineBreakEntitiesBecomeSpacesSoASegmentStaysOneLine) {
+  TempDir dir;
+  const auto path = write_file(dir.file("t.sgm"),
+                               "<seg id=\"1\">one&#13;two&#10;three&#x2028;four&#xD;</seg>\n"
+                               "<seg id=\"2\">&#13;&#9;tab</seg>\n");
+  const SgmDocument doc = read_sgm(path);
+  ASSERT_EQ(doc.segments.size(), 2u);
+  EXPECT_EQ(doc.segments[0].text, "one two three four");
+  EXPECT_EQ(doc.segments[1].text, "tab");
+}
+
+TEST(SgmReader, AFileWithoutSegmentsIsAnError) {
+  TempDir dir;
+  const auto path = write_file(dir.file("empty.sgm"), "<srcset>\n<doc docid=\"d\">\n</doc>\n</srcset>\n");
+  try {
+    read_sgm(path);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ": no <seg>"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace realmt::data

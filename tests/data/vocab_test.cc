@@ -40,6 +40,25 @@ TEST(Vocab, EncodeDecodeRoundTrip) {
   EXPECT_THROW(v.decode({v.size()}), Error);
 }
 
+TEST(Vocab, FingerprintNamesTheContentNotTheFileOrTheSize) {
+  test::TempDir dir;
+  const Vocab v(test::test_vocab());
+  const std::string copy = dir.file("copy.spm");
+  std::filesystem::copy_file(test::test_vocab(), copy);
+  EXPECT_EQ(Vocab(copy).fingerprint(), v.fingerprint());
+  EXPECT_EQ(v.fingerprint().rfind("spm-fnv1a64:64:", 0), 0u) << v.fingerprint();
+  // Another vocabulary of the same size (trained on other sentences) has other pieces or scores.
+  const test::Corpus c = test::make_corpus(2000, 12, 99);
+  VocabTrainOptions o;
+  o.inputs = {test::write_file(dir.file("en"), c.src_text()), test::write_file(dir.file("fr"), c.tgt_text())};
+  o.output = dir.file("other.spm");
+  o.vocab_size = 64;
+  train_vocab(o);
+  const Vocab other(o.output);
+  ASSERT_EQ(other.size(), v.size());
+  EXPECT_NE(other.fingerprint(), v.fingerprint());
+}
+
 TEST(Vocab, RefusesModelsWithOtherSpecialIds) {
   test::TempDir dir;
   const test::Corpus c = test::make_corpus(500, 8);

@@ -1,6 +1,7 @@
 // SACREBLEU.md section 10: chrF, TER and TER-tokenizer conformance vectors.
 #include <gtest/gtest.h>
 
+#include "core/error.h"
 #include "metrics/chrf.h"
 #include "metrics/ter.h"
 #include "metrics_test_util.h"
@@ -95,6 +96,22 @@ TEST(Ter, Scores) {
   sentence(m, "a", {"b"});
   EXPECT_EQ(m.signature().format(false), "nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0");
   EXPECT_EQ(m.signature().format(true), "#:1|c:lc|t:tercom|nr:no|pn:yes|as:no|v:2.6.0");
+}
+
+TEST(Ter, HugeLinesAreAnErrorNamingTheLineNotATerabyteAllocation) {
+  // Two 600,000-word lines would need a 600,001 x 600,001 edit matrix (3 TB).
+  std::string huge;
+  for (int i = 0; i < 600000; ++i) huge += i % 2 ? "b " : "a ";
+  Ter m{TerOptions{}};
+  m.set_references({{"fine", huge}});
+  try {
+    m.corpus_stats({"fine", huge}, 2);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("line 2: TER of a 600000-word hypothesis against a 600000-word reference"),
+              std::string::npos) << msg;
+  }
 }
 
 TEST(Ter, Tokenizer) {

@@ -5,7 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/error.h"
 #include "metrics/cli.h"
+#include "metrics/text_io.h"
 #include "metrics/format.h"
 
 namespace realmt::metrics {
@@ -74,6 +76,15 @@ TEST_F(Cli, Errors) {
     FAIL();
   } catch (const CliExit& e) {
     EXPECT_EQ(e.code, 1);
+  }
+}
+
+TEST_F(Cli, ADirectoryAsAReferenceIsAnErrorNamingIt) {
+  try {
+    read_lines_file(dir_);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("it is a directory"), std::string::npos) << e.what();
   }
 }
 

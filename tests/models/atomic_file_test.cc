@@ -1,6 +1,7 @@
 #include "common/atomic_file.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -107,6 +108,37 @@ TEST(AtomicFile, UnwritableDirectoryKeepsOldFile) {
   std::filesystem::permissions(dir.path(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
   expect_error([&] { write_file_atomic(path, "new"); }, {path, "Permission denied"});
   EXPECT_EQ(read_file(path), "old");
+}
+
+TEST(AtomicFile, TemporaryFilesOfKilledWritersAreRemovedByTheNextWrite) {
+  TempDir dir;
+  const std::string path = dir.file("m.safetensors");
+  // The name pattern ".<name>.tmp.<host>.<pid>.<n>", read off a live write.
+  std::string host;
+  {
+    AtomicFile probe(path);
+    const std::string name = std::filesystem::path(probe.temp_path()).filename().string();
+    const std::string head = ".m.safetensors.tmp.";
+    ASSERT_EQ(name.rfind(head, 0), 0u) << name;
+    host = name.substr(head.size(), name.find('.', head.size()) - head.size());
+  }
+  // A process that has exited: its pid names no process (until reused, which takes a while).
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  const std::string dead = ".m.safetensors.tmp." + host + "." + std::to_string(child) + ".0";
+  const std::string live = ".m.safetensors.tmp." + host + "." + std::to_string(::getppid()) + ".3";
+  const std::string other_host = ".m.safetensors.tmp.elsewhere." + std::to_string(child) + ".1";
+  const std::string other_file = ".n.safetensors.tmp." + host + "." + std::to_string(child) + ".0";
+  for (const auto& n : {dead, live, other_host, other_file}) write_bytes(dir.file(n), "partial");
+  write_file_atomic(path, "complete");
+  EXPECT_EQ(read_file(path), "complete");
+  // Only the dead writer's file of this target on this host went; the others may still be written.
+  std::vector<std::string> expected{other_host, live, "m.safetensors", other_file};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(dir.list(), expected);
 }
 
 TEST(ReadFile, ErrorsNameThePath) {

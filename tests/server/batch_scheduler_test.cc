@@ -162,6 +162,29 @@ TEST(BatchScheduler, DecoderFailureIs500ForTheBatchOnly) {
   EXPECT_EQ(good.wait().status, 200);
 }
 
+TEST(BatchScheduler, SentenceWithoutAFiniteHypothesisIs500ForItsRequestOnly) {
+  // The search gives a sentence no hypothesis when the model's scores are NaN or Inf: its
+  // request gets an error naming the sentence, never a 200 with an empty translation.
+  DecodeFn decode = [](const std::vector<std::vector<int32_t>>& sources, const search::SearchOptions&) {
+    std::vector<std::vector<search::Hypothesis>> out(sources.size());
+    for (size_t i = 0; i < sources.size(); ++i) {
+      if (sources[i][0] == 66) continue;  // no finite hypothesis
+      out[i].push_back(search::Hypothesis{});
+      out[i][0].tokens = sources[i];
+    }
+    return out;
+  };
+  BatchScheduler s(decode, options(8, 0, 20));
+  Ticket bad = s.submit({{4}, {66, 5}}, beam(1), Clock::now() + kLong);
+  Ticket good = s.submit({{7, 8}}, beam(1), Clock::now() + kLong);
+  const RequestResult rb = bad.wait();
+  EXPECT_EQ(rb.status, 500);
+  EXPECT_NE(rb.error.find("text[1]: no translation with a finite score"), std::string::npos) << rb.error;
+  const RequestResult rg = good.wait();
+  ASSERT_EQ(rg.status, 200);
+  EXPECT_EQ(rg.hypotheses[0][0].tokens, (std::vector<int32_t>{7, 8}));
+}
+
 TEST(BatchScheduler, ConcurrentClientsGetTheirOwnAnswers) {
   FakeDecoder fake;
   Registry metrics;
