@@ -3,12 +3,13 @@
 #include <iostream>
 
 #include "common/options.h"
+#include "common/program.h"
 #include "core/error.h"
 #include "search/average.h"
 
 int main(int argc, char** argv) {
   using namespace realmt;
-  try {
+  return run_program("realmt-average", [&] {
     std::vector<std::string> models;
     std::string output;
     OptionSet set("realmt-average", "Average model checkpoints of one architecture element-wise");
@@ -24,8 +25,5 @@ int main(int argc, char** argv) {
     std::cerr << "realmt-average: averaged " << r.checkpoints << " checkpoints (" << r.tensors
               << " tensors, " << r.elements << " values) into " << output << "\n";
     return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "realmt-average: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

@@ -6,6 +6,7 @@
 
 #include "common/atomic_file.h"
 #include "common/options.h"
+#include "common/program.h"
 #include "core/error.h"
 #include "data/vocab.h"
 #include "models/checkpoint.h"
@@ -15,7 +16,7 @@
 
 int main(int argc, char** argv) {
   using namespace realmt;
-  try {
+  return run_program("realmt-init", [&] {
     training::TrainOptions o;
     OptionSet set("realmt-init", "ADMIN initialisation: profile omega on a real training batch, write the checkpoint");
     o.declare(set);
@@ -37,8 +38,5 @@ int main(int argc, char** argv) {
     std::cout << table;
     std::cerr << "realmt-init: wrote " << o.model << " and " << table_path << "\n";
     return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "realmt-init: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "common/options.h"
+#include "common/program.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "search/decode_options.h"
@@ -13,7 +14,7 @@
 
 int main(int argc, char** argv) {
   using namespace realmt;
-  try {
+  return run_program("realmt-score", [&] {
     search::ScoreCliOptions o;
     OptionSet set("realmt-score",
                   "Score sentence pairs or rescore an n-best list with realmt models");
@@ -36,8 +37,5 @@ int main(int argc, char** argv) {
     std::cerr << "realmt-score: " << s.sentences << " pairs, " << s.target_tokens
               << " target tokens (eos included), perplexity " << s.perplexity() << "\n";
     return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "realmt-score: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "common/options.h"
+#include "common/program.h"
 #include "core/parallel.h"
 #include "search/model_loader.h"
 #include "search/translator.h"
@@ -23,7 +24,7 @@ extern "C" void on_signal(int) { g_stop = true; }  // only an atomic store: sign
 
 int main(int argc, char** argv) {
   using namespace realmt;
-  try {
+  return run_program("realmt-server", [&] {
     server::ServerOptions o;
     OptionSet set("realmt-server", "Serve translations over HTTP with cross-request batching");
     o.declare(set);
@@ -60,8 +61,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "realmt-server: stopped%s\n",
                  drained ? "" : " (drain timeout: some queued requests were not answered)");
     return drained ? 0 : 1;
-  } catch (const std::exception& e) {
-    std::cerr << "realmt-server: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

@@ -3,12 +3,13 @@
 #include <iostream>
 
 #include "common/options.h"
+#include "common/program.h"
 #include "core/error.h"
 #include "training/trainer.h"
 
 int main(int argc, char** argv) {
   using namespace realmt;
-  try {
+  return run_program("realmt-train", [&] {
     training::TrainOptions options;
     OptionSet set("realmt-train", "Train a Transformer encoder-decoder (RealFormer on ADMIN) from YAML configs");
     options.declare(set);
@@ -19,8 +20,5 @@ int main(int argc, char** argv) {
     std::cerr << "realmt-train: stopped (" << r.stop_reason << ") after " << r.updates << " updates, " << r.epochs
               << " completed epochs\n";
     return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "realmt-train: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "common/options.h"
+#include "common/program.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "data/line_reader.h"
@@ -17,7 +18,7 @@
 
 int main(int argc, char** argv) {
   using namespace realmt;
-  try {
+  return run_program("realmt-translate", [&] {
     search::TranslateOptions o;
     OptionSet set("realmt-translate",
                   "Translate text with a realmt model (or an ensemble) by batched beam search");
@@ -84,8 +85,5 @@ int main(int argc, char** argv) {
           "%.1f target tokens/s, beam %d\n",
           done, tokens, secs, secs > 0 ? tokens / secs : 0.0, o.beam_size);
     return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "realmt-translate: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }
