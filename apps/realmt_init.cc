@@ -21,7 +21,6 @@ int main(int argc, char** argv) {
     OptionSet set("realmt-init", "ADMIN initialisation: profile omega on a real training batch, write the checkpoint");
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
-    o.validate();
     o.model_config.vocab_size = data::Vocab(o.vocabs[0]).size();
     models::Transformer model(o.model_config);
     model.allocate(Device::cpu());

@@ -29,7 +29,6 @@ int main(int argc, char** argv) {
     OptionSet set("realmt-server", "Serve translations over HTTP with cross-request batching");
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
-    o.validate();
     if (o.model.cpu_threads > 0) set_num_threads(o.model.cpu_threads);
     const search::Translator translator = search::Translator::load(
         o.model.models, o.model.vocab(), search::parse_decode_device(o.model.devices));

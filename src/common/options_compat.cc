@@ -2,6 +2,7 @@
 // Marian options realmt accepts without effect or refuses with a reason, required options, and
 // the checks the options structs register.
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 
 #include "common/options.h"
@@ -30,9 +31,18 @@ std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
+// "0" and "0.0", "1e-4" and "0.0001" are the same value.
+bool same_value(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  char *ea = nullptr, *eb = nullptr;
+  const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
+  return !a.empty() && !b.empty() && *ea == '\0' && *eb == '\0' && x == y;
+}
+
 bool harmless(const detail::OptionSlot& s) {
   for (const std::string& v : s.get())
-    if (std::find(s.harmless.begin(), s.harmless.end(), v) == s.harmless.end()) return false;
+    if (std::none_of(s.harmless.begin(), s.harmless.end(), [&](const std::string& h) { return same_value(v, h); }))
+      return false;
   return true;
 }
 

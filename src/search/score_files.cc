@@ -61,7 +61,9 @@ ScoreSummary score_files(const ScoreCliOptions& o, const Scorer& scorer, const d
       out << '\n';
     }
   }
-  if (o.summary == "perplexity")
+  if (o.summary == "cross-entropy" || o.summary == "ce-mean")  // Marian's: per sentence
+    out << format_number(-sum.log_prob / static_cast<double>(std::max<size_t>(sum.sentences, 1))) << '\n';
+  else if (o.summary == "perplexity")
     out << format_number(sum.perplexity()) << '\n';
   else if (o.summary == "ce-sum")
     out << format_number(-sum.log_prob) << '\n';

@@ -69,13 +69,25 @@ std::vector<std::vector<TextHypothesis>> Translator::translate_lines(
     const std::vector<std::string>& lines, const SearchOptions& options,
     const BatchingOptions& batching) const {
   std::vector<std::vector<int32_t>> ids(lines.size());
-  std::vector<size_t> lengths(lines.size());
+  std::vector<size_t> lengths, kept;
+  std::vector<std::vector<TextHypothesis>> out(lines.size());
+  const size_t limit = static_cast<size_t>(batching.max_length);
   for (size_t i = 0; i < lines.size(); ++i) {
     ids[i] = vocab_.encode(lines[i]);
-    lengths[i] = ids[i].size();
+    if (limit > 0 && ids[i].size() + 1 > limit) {  // Marian counts the eos
+      if (!batching.max_length_crop) {
+        Hypothesis empty;
+        empty.model_log_probs.assign(models_.size(), 0.0);
+        out[i].push_back({"", std::move(empty), true});
+        continue;
+      }
+      ids[i].resize(limit - 1);
+    }
+    kept.push_back(i);
+    lengths.push_back(ids[i].size());
   }
-  std::vector<std::vector<TextHypothesis>> out(lines.size());
-  for (const auto& batch : make_batches(lengths, batching)) {
+  for (auto batch : make_batches(lengths, batching)) {
+    for (size_t& j : batch) j = kept[j];
     std::vector<std::vector<int32_t>> sources;
     for (size_t i : batch) sources.push_back(std::move(ids[i]));
     auto hyps = search_->search(sources, options);

@@ -25,11 +25,16 @@ namespace realmt::search {
 struct BatchingOptions {
   int64_t mini_batch = 32;       // sentences a batch at most (0: no limit)
   int64_t mini_batch_words = 0;  // source tokens a batch at most, padding counted (0: no limit)
+  // Marian's max-length for the input: sources of more subwords (eos counted) are cropped to it
+  // with max_length_crop, else not translated (an empty, `skipped` hypothesis). 0: no limit.
+  int64_t max_length = 0;
+  bool max_length_crop = false;
 };
 
 struct TextHypothesis {
   std::string text;  // decoded with the vocabulary
   Hypothesis hyp;
+  bool skipped = false;  // the source was over max-length: not translated, text empty
 };
 
 class Translator {
