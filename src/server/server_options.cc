@@ -43,10 +43,10 @@ void ServerOptions::declare(OptionSet& o) {
         "A request's deadline (504 when passed); a request may ask for less with timeout_ms");
   o.add("Limits", "drain-timeout-ms", &drain_timeout_ms,
         "On SIGTERM, how long queued work may take before the server exits anyway");
-  o.add("Server", "quiet-translation", &quiet_translation, "Accepted for Marian configs: the server logs no translations");
   o.short_name("beam-size", 'b').short_name("port", 'p').short_name("normalize", 'n');
   o.implicit_value("normalize", "1");
   search::declare_marian_decoder_options(o, search::DecoderProgram::kServer);
+  o.add_no_effect("quiet-translation", OptionSet::Kind::kFlag, "the server logs no translations");
   o.add_unavailable("max-length-crop", OptionSet::Kind::kFlag, {},
                     "the server refuses over-long sentences (413) rather than cropping them");
   o.on_parsed([this](const OptionSet&) { validate(); });

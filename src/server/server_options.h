@@ -27,7 +27,6 @@ struct ServerOptions {
   double max_length_factor = 3.0;
   int64_t max_length = 1000;  // source subwords, eos counted (Marian's input limit)
   bool allow_unk = false;
-  bool quiet_translation = false;  // Marian's; the server never logs translations
   // Batching across requests
   int64_t max_batch_tokens = 4096;
   int64_t max_wait_ms = 5;
