@@ -3,12 +3,13 @@
 #include <iostream>
 
 #include "common/options.h"
+#include "common/program.h"
 #include "core/error.h"
 #include "search/average.h"
 
 int main(int argc, char** argv) {
   using namespace realmt;
-  try {
+  return run_program("realmt-average", [&] {
     std::vector<std::string> models;
     std::string output;
     OptionSet set("realmt-average", "Average model checkpoints of one architecture element-wise");
@@ -17,15 +18,12 @@ int main(int argc, char** argv) {
         .short_name("models", 'm')
         .short_name("output", 'o');
     if (!set.parse(argc, argv, std::cout)) return 0;
-    REALMT_CHECK(!models.empty(),
-                 "models: give the checkpoints to average (-m a.safetensors b.safetensors ...)");
-    REALMT_CHECK(!output.empty(), "output: give the file to write (-o average.safetensors)");
+    REALMT_USAGE_CHECK(!models.empty(),
+                       "models: give the checkpoints to average (-m a.safetensors b.safetensors ...)");
+    REALMT_USAGE_CHECK(!output.empty(), "output: give the file to write (-o average.safetensors)");
     const search::AverageReport r = search::average_checkpoints(models, output);
     std::cerr << "realmt-average: averaged " << r.checkpoints << " checkpoints (" << r.tensors
               << " tensors, " << r.elements << " values) into " << output << "\n";
     return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "realmt-average: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

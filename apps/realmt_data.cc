@@ -1,10 +1,16 @@
-// realmt-data: WMT data tooling. Dispatches to the subcommands in src/data/commands.h.
+// realmt-data: WMT data tooling. Dispatches to the subcommands in src/data/commands.h; each
+// parses its options with OptionSet (realmt-data COMMAND --help).
 #include <cstring>
 #include <iostream>
 
+#include "common/edit_distance.h"
+#include "common/program.h"
 #include "core/error.h"
-#include "data/cli.h"
 #include "data/commands.h"
+
+#ifndef REALMT_VERSION
+#define REALMT_VERSION "unknown"
+#endif
 
 namespace {
 
@@ -19,24 +25,19 @@ void usage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-    usage(argc < 2 ? std::cerr : std::cout);
-    return argc < 2 ? 2 : 0;
-  }
-  const std::string name = argv[1];
+  using namespace realmt;
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (first == "--help" || first == "-h") return usage(std::cout), 0;
+  if (first == "--version") return std::cout << "realmt-data " << REALMT_VERSION << "\n", 0;
+  if (first.empty()) return usage(std::cerr), 2;
   std::vector<std::string> names;
-  for (const auto& c : realmt::data::commands()) {
+  for (const auto& c : data::commands()) {
     names.push_back(c.name);
-    if (name != c.name) continue;
-    try {
-      return c.run(realmt::data::Args(argv + 1, argv + argc));
-    } catch (const std::exception& e) {
-      std::cerr << "realmt-data " << name << ": error: " << e.what() << "\n";
-      return 1;
-    }
+    if (first == c.name)
+      return run_program(std::string("realmt-data ") + c.name, [&] { return c.run(data::Args(argv + 1, argv + argc)); });
   }
-  std::cerr << "realmt-data: unknown command '" << name << "'; did you mean '"
-            << realmt::data::cli::closest(name, names) << "'?\n\n";
+  std::cerr << "realmt-data: error: unknown command '" << first << "'; did you mean '" << closest_name(first, names)
+            << "'?\n\n";
   usage(std::cerr);
   return 2;
 }

@@ -6,6 +6,7 @@
 
 #include "common/atomic_file.h"
 #include "common/options.h"
+#include "common/program.h"
 #include "core/error.h"
 #include "data/vocab.h"
 #include "models/checkpoint.h"
@@ -15,12 +16,11 @@
 
 int main(int argc, char** argv) {
   using namespace realmt;
-  try {
+  return run_program("realmt-init", [&] {
     training::TrainOptions o;
     OptionSet set("realmt-init", "ADMIN initialisation: profile omega on a real training batch, write the checkpoint");
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
-    o.validate();
     const data::Vocab vocab(o.vocabs[0]);
     o.model_config.vocab_size = vocab.size();
     models::Transformer model(o.model_config);
@@ -39,8 +39,5 @@ int main(int argc, char** argv) {
     std::cout << table;
     std::cerr << "realmt-init: wrote " << o.model << " and " << table_path << "\n";
     return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "realmt-init: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "common/options.h"
+#include "common/program.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "search/decode_options.h"
@@ -13,31 +14,28 @@
 
 int main(int argc, char** argv) {
   using namespace realmt;
-  try {
+  return run_program("realmt-score", [&] {
     search::ScoreCliOptions o;
     OptionSet set("realmt-score",
                   "Score sentence pairs or rescore an n-best list with realmt models");
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
-    o.validate();
     if (o.model.cpu_threads > 0) set_num_threads(o.model.cpu_threads);
     const search::Translator translator = search::Translator::load(
         o.model.models, o.model.vocab(), search::parse_decode_device(o.model.devices));
     const search::Scorer scorer(translator.models());
     std::ofstream file;
-    if (o.output != "-") {
+    if (!search::is_stdout(o.output)) {
       file.open(o.output, std::ios::binary);
       REALMT_CHECK(file.good(), "output: cannot write {}", o.output);
     }
-    std::ostream& out = o.output == "-" ? std::cout : file;
+    std::ostream& out = search::is_stdout(o.output) ? std::cout : file;
     const search::ScoreSummary s = search::score_files(o, scorer, translator.vocab(), out);
     out.flush();
     REALMT_CHECK(out.good(), "output: writing {} failed", o.output);
-    std::cerr << "realmt-score: " << s.sentences << " pairs, " << s.target_tokens
+    if (!o.quiet)
+      std::cerr << "realmt-score: " << s.sentences << " pairs, " << s.target_tokens
               << " target tokens (eos included), perplexity " << s.perplexity() << "\n";
     return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "realmt-score: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

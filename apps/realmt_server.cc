@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "common/options.h"
+#include "common/program.h"
 #include "core/parallel.h"
 #include "search/model_loader.h"
 #include "search/translator.h"
@@ -23,12 +24,11 @@ extern "C" void on_signal(int) { g_stop = true; }  // only an atomic store: sign
 
 int main(int argc, char** argv) {
   using namespace realmt;
-  try {
+  return run_program("realmt-server", [&] {
     server::ServerOptions o;
     OptionSet set("realmt-server", "Serve translations over HTTP with cross-request batching");
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
-    o.validate();
     if (o.model.cpu_threads > 0) set_num_threads(o.model.cpu_threads);
     const search::Translator translator = search::Translator::load(
         o.model.models, o.model.vocab(), search::parse_decode_device(o.model.devices));
@@ -60,8 +60,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "realmt-server: stopped%s\n",
                  drained ? "" : " (drain timeout: some queued requests were not answered)");
     return drained ? 0 : 1;
-  } catch (const std::exception& e) {
-    std::cerr << "realmt-server: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

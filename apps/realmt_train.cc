@@ -3,24 +3,22 @@
 #include <iostream>
 
 #include "common/options.h"
+#include "common/program.h"
 #include "core/error.h"
 #include "training/trainer.h"
 
 int main(int argc, char** argv) {
   using namespace realmt;
-  try {
+  return run_program("realmt-train", [&] {
     training::TrainOptions options;
     OptionSet set("realmt-train", "Train a Transformer encoder-decoder (RealFormer on ADMIN) from YAML configs");
     options.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
-    training::install_stop_signal_handlers();
+    if (options.sigterm == "save-and-exit") training::install_stop_signal_handlers();
     training::Trainer trainer(options);
     const training::TrainResult r = trainer.run();
     std::cerr << "realmt-train: stopped (" << r.stop_reason << ") after " << r.updates << " updates, " << r.epochs
               << " completed epochs\n";
     return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "realmt-train: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

@@ -30,7 +30,7 @@ find_library(REALMT_OPENBLAS_SO NAMES libopenblas.so.0 openblas PATHS ${_blas_di
 find_package(GTest REQUIRED)
 find_package(benchmark QUIET)
 find_package(yaml-cpp REQUIRED)  # realmt_base: config files (src/common/options)
-find_package(Boost QUIET COMPONENTS program_options)
+find_package(Boost REQUIRED COMPONENTS program_options)  # realmt_base: the command line (src/common/options)
 find_package(ICU QUIET COMPONENTS uc i18n data)
 find_package(ZLIB QUIET)
 pkg_check_modules(SENTENCEPIECE QUIET IMPORTED_TARGET sentencepiece)

@@ -140,8 +140,9 @@ EOF
   $compare full/model.state.safetensors split/model.state.safetensors || fail "resumed state differs"
   cmp <(train_curve full/model.metrics.jsonl) <(train_curve split/model.metrics.jsonl) ||
     fail "resumed losses differ from the uninterrupted run's"
-  # Only rank 0 wrote files: the model, its state and one metrics file.
-  [[ $(ls split | sort | tr '\n' ' ') == "model.metrics.jsonl model.safetensors model.state.safetensors " ]] ||
+  # Only rank 0 wrote files: the model, its decoder config, its state and one metrics file.
+  [[ $(ls split | sort | tr '\n' ' ') == \
+     "model.metrics.jsonl model.safetensors model.safetensors.decoder.yml model.state.safetensors " ]] ||
     fail "unexpected files: $(ls split)"
   echo "PASS equivalence"
   exit 0

@@ -133,7 +133,12 @@ expect_error "gz without trailer" "notrailer.gz: the gzip data is incomplete" $t
 mkdir refs.d
 expect_error "bleu on a directory" "is a directory" "$bin/realmt-bleu" refs.d -i in.txt
 python3 -c "open('long.txt', 'w').write(' '.join(['cat dog'] * 700000) + '\n')"
-expect_error "5 MB line" "long.txt: line 1: 1400000 subwords, more than max-input-length 1000" $tr -m model.safetensors -i long.txt
+# Over max-length (1000 subwords, eos counted): Marian's empty line and a warning, not a crash.
+timeout 120 "$bin/realmt-translate" -v vocab.spm -m model.safetensors -i long.txt -o long.out 2> err.txt \
+  || fail "5 MB line: exit $?: $(tail -3 err.txt)"
+grep -qF "long.txt: line 1: 1400001 subwords (eos counted), more than max-length 1000" err.txt \
+  || fail "5 MB line: no warning naming the line: $(tail -3 err.txt)"
+[[ "$(wc -l < long.out)" == 1 && ! -s <(tr -d '\n' < long.out) ]] || fail "5 MB line: output is not one empty line"
 expect_error "TER on 5 MB lines" "line 1: TER of a" "$bin/realmt-bleu" long.txt -i long.txt -m ter
 # ---- item 12: SGM line-break entities and SGM files without segments
 printf '<doc docid="d">\n<seg id="1">a&#13;b</seg>\n</doc>\n' > t.sgm

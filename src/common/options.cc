@@ -1,5 +1,5 @@
 // OptionSet: registration, lookup, error messages and --help. The command line is parsed in
-// options_cli.cc, YAML in options_yaml.cc.
+// options_cli.cc, YAML in options_yaml.cc, presets and Marian compatibility in options_compat.cc.
 #include "common/options.h"
 
 #include <algorithm>
@@ -12,7 +12,9 @@ namespace realmt {
 namespace {
 
 // Names the reader cannot bind: parse() handles them itself.
-bool reserved(const std::string& name) { return name == "config" || name == "dump-config" || name == "help"; }
+bool reserved(const std::string& name) {
+  return name == "config" || name == "dump-config" || name == "help" || name == "version";
+}
 
 bool valid_name(const std::string& name) {
   if (name.empty() || !std::isalnum(static_cast<unsigned char>(name[0]))) return false;
@@ -86,6 +88,26 @@ OptionSet& OptionSet::short_name(const std::string& name, char letter) {
   return *this;
 }
 
+OptionSet& OptionSet::implicit_value(const std::string& name, const std::string& text) {
+  detail::OptionSlot* slot = find(name);
+  REALMT_ASSERT(slot != nullptr, "implicit_value for unknown option '{}'", name);
+  REALMT_ASSERT(!slot->is_bool && !slot->is_list, "implicit_value is for scalar options, not '{}'", name);
+  slot->implicit = text;
+  return *this;
+}
+
+OptionSet& OptionSet::required(const std::string& name) {
+  detail::OptionSlot* slot = find(name);
+  REALMT_ASSERT(slot != nullptr, "required for unknown option '{}'", name);
+  slot->required = true;
+  return *this;
+}
+
+OptionSet& OptionSet::details(const std::string& text) {
+  details_ = text;
+  return *this;
+}
+
 OptionSet& OptionSet::positional(const std::string& name, std::vector<std::string>* field,
                                  const std::string& help) {
   REALMT_ASSERT(positional_ == nullptr, "only one positional argument list per OptionSet");
@@ -108,6 +130,7 @@ const detail::OptionSlot& OptionSet::get(const std::string& name) const {
 
 bool OptionSet::was_set(const std::string& name) const { return get(name).was_set; }
 std::string OptionSet::origin(const std::string& name) const { return get(name).origin; }
+std::vector<std::string> OptionSet::value_text(const std::string& name) const { return get(name).get(); }
 
 std::vector<std::string> OptionSet::names() const {
   std::vector<std::string> out;
@@ -120,17 +143,20 @@ void OptionSet::assign(detail::OptionSlot& slot, const std::vector<std::string>&
   if (auto bad = slot.set(values)) {
     const std::string where = origin == "command line" ? "on the command line" : "in " + origin;
     const bool whole = !slot.is_list || values.size() == 1;
-    REALMT_FAIL("{}: option '{}' {}: expected {}, got '{}'{}", program_, slot.name, where, slot.expected, *bad,
+    REALMT_USAGE_FAIL("{}: option '{}' {}: expected {}, got '{}'{}", program_, slot.name, where, slot.expected, *bad,
                 whole ? "" : " (one item of the list)");
   }
   slot.was_set = true;
   slot.origin = origin;
+  slot.from_preset = false;
 }
 
 void OptionSet::fail_unknown(const std::string& name, const std::string& where, const char* prefix) const {
-  std::vector<std::string> valid = names();
-  valid.insert(valid.end(), {"config", "dump-config", "help"});
-  REALMT_FAIL("{}: unknown option '{}{}' {}; did you mean '{}{}'? ({} --help lists all options)", program_,
+  std::vector<std::string> valid;
+  for (const auto& s : slots_)
+    if (s.compat != detail::OptionSlot::Compat::kUnavailable) valid.push_back(s.name);
+  valid.insert(valid.end(), {"config", "dump-config", "help", "version"});
+  REALMT_USAGE_FAIL("{}: unknown option '{}{}' {}; did you mean '{}{}'? ({} --help lists all options)", program_,
               prefix, name, where, prefix, closest_name(name, valid), program_);
 }
 
@@ -139,6 +165,7 @@ std::string OptionSet::help() const {
   os << program_ << ": " << summary_ << "\n\nUsage: " << program_ << " [options] [-c config.yml ...]";
   if (positional_) os << " [" << positional_name_ << "...]";
   os << "\n";
+  if (!details_.empty()) os << "\n" << details_ << "\n";
   if (positional_) {
     os << "\nArguments:\n";
     write_row(os, positional_name_ + "...", positional_help_);
@@ -146,17 +173,30 @@ std::string OptionSet::help() const {
   os << "\nConfig:\n";
   write_row(os, "-c, --config FILE...",
             "YAML config files (flat maps, Marian style), merged in order; the command line overrides them");
-  write_row(os, "--dump-config [full|minimal]",
-            "Print the effective config as YAML (minimal: only options that were set) and exit");
+  write_row(os, "--dump-config [full|minimal|expand]",
+            "Print the effective config as YAML (minimal: only options that were set; expand: also "
+            "what presets set) and exit");
   write_row(os, "-h, --help", "Print this help and exit");
+  write_row(os, "--version", "Print the program's version and exit");
+  write_row(os, "@FILE", "Read more arguments from FILE (whitespace-separated; quotes group words)");
   for (const auto& group : groups_) {
-    os << "\n" << group << ":\n";
+    bool header = false;
     for (const auto& s : slots_) {
-      if (s.group != group) continue;
+      if (s.group != group || s.compat == detail::OptionSlot::Compat::kUnavailable) continue;
+      if (!header) os << "\n" << group << ":\n", header = true;
       std::string left = s.short_name ? std::string("-") + s.short_name + ", --" : "--";
       left += s.name;
-      if (!s.is_bool) left += " " + s.metavar;
-      write_row(os, left, s.help + " (default: " + shown(s.default_text, s.is_list) + ")");
+      if (s.implicit) left += " [" + s.metavar + "]";
+      else if (!s.is_bool) left += " " + s.metavar;
+      std::string right = s.help;
+      if (s.compat == detail::OptionSlot::Compat::kNoEffect) {
+        right += " (accepted for Marian configs; no effect)";
+      } else {
+        right += " (default: " + shown(s.default_text, s.is_list);
+        if (s.implicit) right += "; alone: " + *s.implicit;
+        right += s.required ? "; required)" : ")";
+      }
+      write_row(os, left, right);
     }
   }
   return os.str();

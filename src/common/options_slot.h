@@ -28,7 +28,22 @@ struct OptionSlot {
   // The field's current value as text that `set` reads back to the same value.
   std::function<std::vector<std::string>()> get;
   bool was_set = false;
-  std::string origin = "default";  // "file.yml:12" or "command line" once set
+  std::string origin = "default";  // "file.yml:12", "command line" or "task <name>" once set
+  bool from_preset = false;        // set by a preset (Marian's --task), not by a file or the CLI
+  std::optional<std::string> implicit;  // the value when given alone on the command line
+  bool required = false;                // must be set by a file or the command line
+  // Marian compatibility: accepted without effect (a note), or refused unless harmless.
+  enum class Compat { kNone, kNoEffect, kUnavailable };
+  Compat compat = Compat::kNone;
+  std::string compat_reason;
+  std::vector<std::string> harmless;  // kUnavailable: accepted values (as text, e.g. "0", "false")
+};
+
+// The field of an option bound by OptionSet::add_no_effect / add_unavailable.
+struct OwnedValue {
+  bool flag = false;
+  std::string text;
+  std::vector<std::string> list;
 };
 
 // One factory per supported field type; the field holds the default.
@@ -45,6 +60,10 @@ OptionSlot make_slot(std::vector<double>* field);
 // A string (or list of strings) restricted to `allowed`.
 OptionSlot make_choice_slot(std::string* field, std::vector<std::string> allowed);
 OptionSlot make_choice_slot(std::vector<std::string>* field, std::vector<std::string> allowed);
+
+// Rethrows a realmt::Error from parsing a file or from an options check as the UsageError it is,
+// without the source location (it means nothing to a user), prefixed "<program>: " once.
+[[noreturn]] void throw_as_usage(const std::exception& e, const std::string& program);
 
 // Text forms shared by CLI and YAML: bool accepts true/false, yes/no, on/off, 1/0 (any case).
 bool parse_bool(const std::string& text, bool* out);

@@ -112,7 +112,7 @@ void OptionSet::load_yaml_string(const std::string& text, const std::string& ori
   }
 }
 
-std::string OptionSet::dump_yaml(bool only_set) const {
+std::string OptionSet::dump_yaml(bool only_set, bool with_presets) const {
   std::ostringstream os;
   os << "# " << program_ << ": effective config (" << (only_set ? "options set by files or the command line"
                                                                  : "all options")
@@ -120,7 +120,9 @@ std::string OptionSet::dump_yaml(bool only_set) const {
   for (const auto& group : groups_) {
     bool header = false;
     for (const auto& s : slots_) {
-      if (s.group != group || (only_set && !s.was_set)) continue;
+      // Marian-compatibility options appear only when set; presets' options only when asked for.
+      const bool set = s.was_set && (!s.from_preset || with_presets || !only_set);
+      if (s.group != group || ((only_set || s.compat != detail::OptionSlot::Compat::kNone) && !set)) continue;
       if (!header) os << "\n# ---- " << group << " ----\n", header = true;
       std::istringstream help(s.help);
       for (std::string line; std::getline(help, line);) os << "# " << line << "\n";

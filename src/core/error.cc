@@ -16,6 +16,10 @@ void throw_error(const char* file, int line, const std::string& message) {
   throw Error(format("{} ({}:{})", message, short_path(file), line), file, line);
 }
 
+void throw_usage(const char* file, int line, const std::string& message) {
+  throw UsageError(message, file, line);
+}
+
 void throw_internal(const char* file, int line, const char* cond, const std::string& message) {
   std::string m = format("internal error: '{}' failed at {}:{}", cond, short_path(file), line);
   if (!message.empty()) m += ": " + message;

@@ -23,6 +23,14 @@ class Error : public std::runtime_error {
   int line_;
 };
 
+// A mistake on the command line or in a config file: an unknown option, a value of the wrong
+// type, a missing or contradictory setting. Mains exit 2 for it (as argparse does) and 1 for
+// other errors; the message names the option and carries no source location.
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
+
 // A broken internal invariant (a bug in realmt, not in the input).
 class InternalError : public Error {
  public:
@@ -55,6 +63,7 @@ std::string format(std::string_view fmt, const Args&... args) {
 }
 
 [[noreturn]] void throw_error(const char* file, int line, const std::string& message);
+[[noreturn]] void throw_usage(const char* file, int line, const std::string& message);
 [[noreturn]] void throw_internal(const char* file, int line, const char* cond, const std::string& message);
 
 }  // namespace realmt
@@ -68,6 +77,14 @@ std::string format(std::string_view fmt, const Args&... args) {
 
 // REALMT_FAIL("message {}", x): unconditional user-facing error.
 #define REALMT_FAIL(...) ::realmt::throw_error(__FILE__, __LINE__, ::realmt::format(__VA_ARGS__))
+
+// REALMT_USAGE_CHECK(cond, "option 'x' ...", x) / REALMT_USAGE_FAIL(...): a realmt::UsageError.
+#define REALMT_USAGE_CHECK(cond, ...)                                             \
+  do {                                                                            \
+    if (!(cond)) [[unlikely]]                                                     \
+      ::realmt::throw_usage(__FILE__, __LINE__, ::realmt::format(__VA_ARGS__));   \
+  } while (0)
+#define REALMT_USAGE_FAIL(...) ::realmt::throw_usage(__FILE__, __LINE__, ::realmt::format(__VA_ARGS__))
 
 // REALMT_ASSERT(cond) / REALMT_ASSERT(cond, "why {}", x): internal invariant, on in release builds.
 #define REALMT_ASSERT(cond, ...)                                                               \

@@ -1,25 +1,21 @@
-// Option parsing shared by the realmt-data subcommands (Boost.Program_options).
-// Unknown options are errors that name the closest valid option.
+// Option parsing shared by the realmt-data subcommands: each binds its options to an OptionSet
+// named "realmt-data <command>" (common/options.h: the one command-line layer of realmt) and
+// parses its arguments with it.
 #pragma once
 
-#include <boost/program_options.hpp>
 #include <string>
 #include <vector>
 
+#include "common/options.h"
+
 namespace realmt::data::cli {
 
-namespace po = boost::program_options;
+// Parses args (args[0] is the subcommand's name) into the fields bound to `set`. Returns false
+// when --help, --version or --dump-config was printed to stdout. Throws realmt::UsageError.
+bool parse(OptionSet& set, const std::vector<std::string>& args);
 
-// Parses args (args[0] is the subcommand name) into vm. `usage` is the first help line.
-// Returns false when --help was asked for (help already printed to stdout).
-bool parse(const std::vector<std::string>& args, const std::string& usage,
-           const std::string& details, po::options_description& options,
-           const po::positional_options_description* positional, po::variables_map& vm);
-
-// The candidate closest to `word` by edit distance.
-std::string closest(const std::string& word, const std::vector<std::string>& candidates);
-
-// Splits "a,b,c" into its parts (empty parts dropped).
-std::vector<std::string> split_list(const std::string& text);
+// The one file of a command that takes it either as `-i FILE` or as its positional argument.
+std::string one_input(const std::string& option, const std::vector<std::string>& positionals,
+                      const std::string& command);
 
 }  // namespace realmt::data::cli

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <thread>
 
+#include "common/options.h"
 #include "core/error.h"
 #include "data/clean.h"
 #include "data/cli.h"
@@ -13,25 +14,30 @@ namespace realmt::data {
 
 namespace {
 
-namespace po = cli::po;
-
 // --src/--tgt or --tsv, shared by clean and split.
-void add_input_options(po::options_description& opts, ParallelReaderOptions& in) {
-  opts.add_options()
-      ("src", po::value(&in.src_path), "source side (plain or gzip)")
-      ("tgt", po::value(&in.tgt_path), "target side, line-aligned with --src")
-      ("tsv", po::value<std::string>(), "one source<TAB>target file instead of --src/--tgt")
-      ("swap-columns", po::bool_switch(&in.swap_tsv_columns), "--tsv: column 2 is the source");
-}
-
-void check_input(const po::variables_map& vm, ParallelReaderOptions& in, const std::string& cmd) {
-  if (vm.count("tsv")) {
-    REALMT_CHECK(in.src_path.empty() && in.tgt_path.empty(), "{}: give --tsv or --src/--tgt, not both", cmd);
-    in.src_path = vm["tsv"].as<std::string>();
-  } else {
-    REALMT_CHECK(!in.src_path.empty() && !in.tgt_path.empty(), "{}: give --src and --tgt (or --tsv)", cmd);
+struct InputOptions {
+  std::string src, tgt, tsv;
+  bool swap_columns = false;
+  void declare(OptionSet& set) {
+    set.add("Input", "src", &src, "Source side (plain or gzip)")
+        .add("Input", "tgt", &tgt, "Target side, line-aligned with --src")
+        .add("Input", "tsv", &tsv, "One source<TAB>target file instead of --src/--tgt")
+        .add("Input", "swap-columns", &swap_columns, "--tsv: column 2 is the source");
   }
-}
+  ParallelReaderOptions reader(const std::string& cmd) const {
+    ParallelReaderOptions in;
+    if (!tsv.empty()) {
+      REALMT_USAGE_CHECK(src.empty() && tgt.empty(), "realmt-data {}: give --tsv or --src/--tgt, not both", cmd);
+      in.src_path = tsv;
+    } else {
+      REALMT_USAGE_CHECK(!src.empty() && !tgt.empty(), "realmt-data {}: give --src and --tgt (or --tsv)", cmd);
+      in.src_path = src;
+      in.tgt_path = tgt;
+    }
+    in.swap_tsv_columns = swap_columns;
+    return in;
+  }
+};
 
 std::string suffix(const std::string& path, const std::string& fallback) {
   std::string p = path;
@@ -45,26 +51,28 @@ std::string suffix(const std::string& path, const std::string& fallback) {
 
 int run_clean(const Args& args) {
   CleanOptions o;
+  InputOptions in;
   std::string normalization = "none";
   bool keep_duplicates = false;
-  po::options_description opts("Options");
-  add_input_options(opts, o.input);
-  opts.add_options()
-      ("src-out", po::value(&o.src_out)->required(), "kept source lines")
-      ("tgt-out", po::value(&o.tgt_out)->required(), "kept target lines")
-      ("dropped", po::value(&o.dropped_out), "write reason<TAB>line<TAB>src<TAB>tgt of dropped pairs")
-      ("max-words", po::value(&o.max_words)->default_value(o.max_words), "drop pairs with a side over this many words (0: no limit)")
-      ("max-ratio", po::value(&o.max_ratio)->default_value(o.max_ratio), "drop pairs whose longer side has more than this times the characters of the shorter (0: off)")
-      ("ratio-min-chars", po::value(&o.ratio_min_chars)->default_value(o.ratio_min_chars), "check the ratio only when the longer side has this many characters")
-      ("keep-duplicates", po::bool_switch(&keep_duplicates), "keep exact duplicate pairs")
-      ("normalize", po::value(&normalization)->default_value(normalization), "Unicode normalization first: none, nfc or nfkc");
-  po::variables_map vm;
-  if (!cli::parse(args, "usage: realmt-data clean --src IN.en --tgt IN.fr --src-out OUT.en --tgt-out OUT.fr [options]",
-                  "Prints how many pairs were dropped for each reason (empty, too-long, ratio,\n"
-                  "duplicate); --dropped lists them one by one.", opts, nullptr, vm)) {
-    return 0;
-  }
-  check_input(vm, o.input, "clean");
+  OptionSet set("realmt-data clean", "Drop empty, over-long, badly proportioned and duplicate pairs; normalize Unicode");
+  set.details("e.g. realmt-data clean --src IN.en --tgt IN.fr --src-out OUT.en --tgt-out OUT.fr [options]\n"
+              "Prints how many pairs were dropped for each reason (empty, too-long, ratio,\n"
+              "duplicate); --dropped lists them one by one.");
+  in.declare(set);
+  const std::string g = "Cleaning";
+  set.add(g, "src-out", &o.src_out, "Kept source lines")
+      .add(g, "tgt-out", &o.tgt_out, "Kept target lines")
+      .add(g, "dropped", &o.dropped_out, "Write reason<TAB>line<TAB>src<TAB>tgt of dropped pairs here")
+      .add(g, "max-words", &o.max_words, "Drop pairs with a side over this many words (0: no limit)")
+      .add(g, "max-ratio", &o.max_ratio,
+           "Drop pairs whose longer side has more than this times the characters of the shorter (0: off)")
+      .add(g, "ratio-min-chars", &o.ratio_min_chars, "Check the ratio only when the longer side has this many characters")
+      .add(g, "keep-duplicates", &keep_duplicates, "Keep exact duplicate pairs")
+      .add_choice(g, "normalize", &normalization, {"none", "nfc", "nfkc"}, "Unicode normalization first")
+      .required("src-out")
+      .required("tgt-out");
+  if (!cli::parse(set, args)) return 0;
+  o.input = in.reader("clean");
   o.dedup = !keep_duplicates;
   o.normalization = parse_normalization(normalization);
   const CleanReport r = clean_corpus(o);
@@ -74,28 +82,34 @@ int run_clean(const Args& args) {
 
 int run_split(const Args& args) {
   SplitOptions o;
-  po::options_description opts("Options");
-  add_input_options(opts, o.input);
-  opts.add_options()
-      ("out-dir,o", po::value(&o.out_dir)->required(), "writes train.*, dev.*, test.* here")
-      ("dev", po::value(&o.dev)->default_value(o.dev), "distinct source sentences in dev")
-      ("test", po::value(&o.test)->default_value(o.test), "distinct source sentences in test")
-      ("seed", po::value(&o.seed)->default_value(o.seed), "random seed for choosing dev/test sources")
-      ("casefold", po::bool_switch(&o.casefold), "compare source sentences case-folded")
-      ("src-lang", po::value<std::string>(), "suffix of source files (default: --src's suffix, else en)")
-      ("tgt-lang", po::value<std::string>(), "suffix of target files (default: --tgt's suffix, else fr)");
-  po::variables_map vm;
-  if (!cli::parse(args, "usage: realmt-data split --src IN.en --tgt IN.fr -o DIR [--dev N] [--test N]",
-                  "dev and test hold one translation per source sentence; no source sentence\n"
-                  "appears in two splits. Pairs with an empty side are skipped and counted.",
-                  opts, nullptr, vm)) {
-    return 0;
-  }
-  check_input(vm, o.input, "split");
+  InputOptions in;
+  int64_t seed = static_cast<int64_t>(o.seed);
+  std::string src_lang, tgt_lang;
+  OptionSet set("realmt-data split", "Train/dev/test split by source sentence");
+  set.details("e.g. realmt-data split --src IN.en --tgt IN.fr -o DIR [--dev N] [--test N]\n"
+              "dev and test hold one translation per source sentence; no source sentence\n"
+              "appears in two splits. Pairs with an empty side are skipped and counted.");
+  in.declare(set);
+  const std::string g = "Splitting";
+  set.add(g, "out-dir", &o.out_dir, "Writes train.*, dev.*, test.* here")
+      .add(g, "dev", &o.dev, "Distinct source sentences in dev")
+      .add(g, "test", &o.test, "Distinct source sentences in test")
+      .add(g, "seed", &seed, "Random seed for choosing dev/test sources")
+      .add(g, "casefold", &o.casefold, "Compare source sentences case-folded")
+      .add(g, "src-lang", &src_lang, "Suffix of source files (default: --src's suffix, else en)")
+      .add(g, "tgt-lang", &tgt_lang, "Suffix of target files (default: --tgt's suffix, else fr)")
+      .short_name("out-dir", 'o')
+      .required("out-dir");
+  if (!cli::parse(set, args)) return 0;
+  REALMT_USAGE_CHECK(seed >= 0, "realmt-data split: --seed must be >= 0, got {}", seed);
+  o.seed = static_cast<uint64_t>(seed);
+  o.input = in.reader("split");
   const bool tsv = o.input.tgt_path.empty();
-  o.src_lang = vm.count("src-lang") ? vm["src-lang"].as<std::string>() : tsv ? "en" : suffix(o.input.src_path, "en");
-  o.tgt_lang = vm.count("tgt-lang") ? vm["tgt-lang"].as<std::string>() : tsv ? "fr" : suffix(o.input.tgt_path, "fr");
-  REALMT_CHECK(o.src_lang != o.tgt_lang, "split: source and target suffixes are both '{}'; set --src-lang/--tgt-lang", o.src_lang);
+  o.src_lang = !src_lang.empty() ? src_lang : tsv ? "en" : suffix(o.input.src_path, "en");
+  o.tgt_lang = !tgt_lang.empty() ? tgt_lang : tsv ? "fr" : suffix(o.input.tgt_path, "fr");
+  REALMT_USAGE_CHECK(o.src_lang != o.tgt_lang,
+                     "realmt-data split: source and target suffixes are both '{}'; set --src-lang/--tgt-lang",
+                     o.src_lang);
   const SplitReport r = split_corpus(o);
   std::cerr << "split: " << r.summary() << "\n";
   return 0;
@@ -104,29 +118,34 @@ int run_split(const Args& args) {
 int run_vocab(const Args& args) {
   VocabTrainOptions o;
   o.threads = int(std::max(1u, std::thread::hardware_concurrency()));
-  std::string symbols;
-  po::options_description opts("Options");
-  opts.add_options()
-      ("input,i", po::value(&o.inputs)->multitoken()->required(), "text files (plain or gzip); both sides for a joint vocabulary")
-      ("output,o", po::value(&o.output)->required(), "model to write (.spm); a .vocab listing goes beside it")
-      ("vocab-size", po::value(&o.vocab_size)->default_value(o.vocab_size), "pieces, the 4 special ones included")
-      ("character-coverage", po::value(&o.character_coverage)->default_value(o.character_coverage), "share of characters covered (0.9995 for CJK)")
-      ("sampled-lines", po::value(&o.sampled_lines)->default_value(o.sampled_lines), "lines sampled for training (0: all)")
-      ("special-symbols", po::value(&symbols), "extra symbols kept whole, comma-separated (ids 4, 5, ...)")
-      ("model-type", po::value(&o.model_type)->default_value(o.model_type), "unigram, bpe, char or word")
-      ("normalization", po::value(&o.normalization)->default_value(o.normalization), "SentencePiece rule: nmt_nfkc, nfkc, nmt_nfkc_cf, nfkc_cf, identity")
-      ("threads", po::value(&o.threads)->default_value(o.threads), "training threads")
-      ("seed", po::value(&o.seed)->default_value(o.seed), "random seed for sampling lines");
-  po::variables_map vm;
-  if (!cli::parse(args, "usage: realmt-data vocab -i train.en train.fr -o vocab.spm [options]",
-                  "Trains a SentencePiece model with libsentencepiece. Every realmt vocabulary has\n"
-                  "these fixed special ids (src/data/vocab.h):\n"
-                  "  0 <pad>   padding\n  1 <unk>   unknown\n  2 <s>     begin of sentence\n"
-                  "  3 </s>    end of sentence\n"
-                  "Extra --special-symbols follow from id 4.", opts, nullptr, vm)) {
-    return 0;
-  }
-  o.user_symbols = cli::split_list(symbols);
+  int64_t seed = o.seed;
+  OptionSet set("realmt-data vocab", "Train a joint SentencePiece vocabulary (pad=0 unk=1 bos=2 eos=3)");
+  set.details("e.g. realmt-data vocab -i train.en train.fr -o vocab.spm [options]\n"
+              "Trains a SentencePiece model with libsentencepiece. Every vocabulary it writes has\n"
+              "these special ids (any other SentencePiece model is accepted too; src/data/vocab.h):\n"
+              "  0 <pad>   padding\n  1 <unk>   unknown\n  2 <s>     begin of sentence\n"
+              "  3 </s>    end of sentence\n"
+              "Extra --special-symbols follow from id 4.");
+  const std::string g = "Vocabulary";
+  set.add(g, "input", &o.inputs, "Text files (plain or gzip); both sides for a joint vocabulary")
+      .add(g, "output", &o.output, "Model to write (.spm); a .vocab listing goes beside it")
+      .add(g, "vocab-size", &o.vocab_size, "Pieces, the 4 special ones included")
+      .add(g, "character-coverage", &o.character_coverage, "Share of characters covered (0.9995 for CJK)")
+      .add(g, "sampled-lines", &o.sampled_lines, "Lines sampled for training (0: all)")
+      .add(g, "special-symbols", &o.user_symbols, "Extra symbols kept whole (ids 4, 5, ...), e.g. '<sep>' '<2fr>'")
+      .add_choice(g, "model-type", &o.model_type, {"unigram", "bpe", "char", "word"}, "SentencePiece model type")
+      .add_choice(g, "normalization", &o.normalization, {"nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf", "identity"},
+                  "SentencePiece normalization rule")
+      .add(g, "threads", &o.threads, "Training threads")
+      .add(g, "seed", &seed, "Random seed for sampling lines")
+      .short_name("input", 'i')
+      .short_name("output", 'o')
+      .required("input")
+      .required("output");
+  if (!cli::parse(set, args)) return 0;
+  REALMT_USAGE_CHECK(seed >= 0 && seed <= 0xffffffffLL, "realmt-data vocab: --seed must be in [0, 2^32), got {}",
+                     seed);
+  o.seed = static_cast<uint32_t>(seed);
   const VocabTrainReport r = train_vocab(o);
   std::cerr << "vocab: " << r.vocab_size << " pieces trained on " << r.lines_read
             << " lines (" << r.empty_lines << " empty lines skipped) -> " << o.output << "\n";

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <map>
 
+#include "common/options.h"
 #include "core/error.h"
 #include "data/cli.h"
 #include "data/commands.h"
@@ -14,36 +15,35 @@
 namespace realmt::data {
 
 int run_mo2pairs(const Args& args) {
-  namespace po = cli::po;
-  std::vector<std::string> inputs;
+  std::vector<std::string> inputs, positionals;
   std::string list, src_out, tgt_out;
   MoFilterOptions f;
-  po::options_description opts("Options");
-  opts.add_options()
-      ("input,i", po::value(&inputs)->multitoken(), "French .mo catalogs (msgid English, msgstr French)")
-      ("list", po::value(&list), "file naming one .mo catalog a line (added to --input)")
-      ("src-out", po::value(&src_out)->required(), "English side")
-      ("tgt-out", po::value(&tgt_out)->required(), "French side")
-      ("max-words", po::value(&f.max_words)->default_value(f.max_words), "drop pairs with a side over this many words")
-      ("min-letters", po::value(&f.min_letters)->default_value(f.min_letters), "drop pairs with a side of fewer letters outside format directives")
-      ("max-ratio", po::value(&f.max_ratio)->default_value(f.max_ratio), "drop pairs with a character-length ratio beyond this");
-  po::positional_options_description pos;
-  pos.add("input", -1);
-  po::variables_map vm;
-  if (!cli::parse(args, "usage: realmt-data mo2pairs CATALOG.mo... [--list FILE] --src-out OUT.en --tgt-out OUT.fr",
-                  "For each entry: context dropped, singular form of plurals kept, markup and\n"
-                  "keyboard accelerators removed, white space folded, text NFC-normalized. Drops\n"
-                  "untranslated, multi-line, format-only, over-long and badly proportioned entries\n"
-                  "and exact duplicate pairs, and prints how many for each reason.",
-                  opts, &pos, vm)) {
-    return 0;
-  }
+  OptionSet set("realmt-data mo2pairs", "English-French pairs from gettext .mo catalogs (for tools/fetch-corpus)");
+  set.details("e.g. realmt-data mo2pairs CATALOG.mo... [--list FILE] --src-out OUT.en --tgt-out OUT.fr\n"
+              "For each entry: context dropped, singular form of plurals kept, markup and\n"
+              "keyboard accelerators removed, white space folded, text NFC-normalized. Drops\n"
+              "untranslated, multi-line, format-only, over-long and badly proportioned entries\n"
+              "and exact duplicate pairs, and prints how many for each reason.");
+  const std::string g = "Options";
+  set.add(g, "input", &inputs, "French .mo catalogs (msgid English, msgstr French); or give them as the arguments")
+      .add(g, "list", &list, "File naming one .mo catalog a line (added to --input)")
+      .add(g, "src-out", &src_out, "English side")
+      .add(g, "tgt-out", &tgt_out, "French side")
+      .add(g, "max-words", &f.max_words, "Drop pairs with a side over this many words")
+      .add(g, "min-letters", &f.min_letters, "Drop pairs with a side of fewer letters outside format directives")
+      .add(g, "max-ratio", &f.max_ratio, "Drop pairs with a character-length ratio beyond this")
+      .short_name("input", 'i')
+      .required("src-out")
+      .required("tgt-out")
+      .positional("CATALOG.mo", &positionals, "French .mo catalogs");
+  if (!cli::parse(set, args)) return 0;
+  inputs.insert(inputs.end(), positionals.begin(), positionals.end());
   if (!list.empty()) {
     for (const auto& line : read_lines(list)) {
       if (!line.empty()) inputs.push_back(line);
     }
   }
-  REALMT_CHECK(!inputs.empty(), "mo2pairs: no catalog given (CATALOG.mo... or --list FILE)");
+  REALMT_USAGE_CHECK(!inputs.empty(), "realmt-data mo2pairs: no catalog given (CATALOG.mo... or --list FILE)");
   std::ofstream en_out(src_out, std::ios::binary), fr_out(tgt_out, std::ios::binary);
   REALMT_CHECK(en_out.good() && fr_out.good(), "mo2pairs: cannot write {} / {}", src_out, tgt_out);
   std::map<std::string, int64_t> dropped;

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "common/options.h"
 #include "core/error.h"
 #include "data/cli.h"
 #include "data/commands.h"
@@ -15,20 +16,18 @@
 namespace realmt::data {
 
 int run_sgm2txt(const Args& args) {
-  namespace po = cli::po;
   std::string input, output;
-  po::options_description opts("Options");
-  opts.add_options()
-      ("input,i", po::value(&input)->required(), "SGM file (e.g. newstest2014-fren-src.en.sgm)")
-      ("output,o", po::value(&output), "text file to write (default: standard output)");
-  po::positional_options_description pos;
-  pos.add("input", 1);
-  po::variables_map vm;
-  if (!cli::parse(args, "usage: realmt-data sgm2txt IN.sgm [-o OUT.txt]",
-                  "Writes each <seg> on its own line, in document order, entities decoded.", opts,
-                  &pos, vm)) {
-    return 0;
-  }
+  std::vector<std::string> positionals;
+  OptionSet set("realmt-data sgm2txt", "WMT SGM test set to plain text, one segment a line, in document order");
+  set.details("e.g. realmt-data sgm2txt IN.sgm [-o OUT.txt]\n"
+              "Writes each <seg> on its own line, in document order, entities decoded.");
+  set.add("Options", "input", &input, "SGM file (e.g. newstest2014-fren-src.en.sgm); or give it as the argument")
+      .add("Options", "output", &output, "Text file to write (default: standard output)")
+      .short_name("input", 'i')
+      .short_name("output", 'o')
+      .positional("IN.sgm", &positionals, "The SGM file");
+  if (!cli::parse(set, args)) return 0;
+  input = cli::one_input(input, positionals, "sgm2txt");
   const SgmDocument doc = read_sgm(input);
   std::ofstream file;
   if (!output.empty()) {
@@ -75,23 +74,20 @@ struct Histogram {
 }  // namespace
 
 int run_stats(const Args& args) {
-  namespace po = cli::po;
-  std::vector<std::string> inputs;
+  std::vector<std::string> inputs, positionals;
   std::string vocab_path;
-  po::options_description opts("Options");
-  opts.add_options()
-      ("input,i", po::value(&inputs)->multitoken()->required(), "text files (plain or gzip)")
-      ("vocab", po::value(&vocab_path), "SentencePiece model: also count subword tokens and <unk>");
-  po::positional_options_description pos;
-  pos.add("input", -1);
-  po::variables_map vm;
-  if (!cli::parse(args, "usage: realmt-data stats FILE... [--vocab MODEL.spm]",
-                  "Prints, per file: lines, empty lines, words (white-space separated), characters,\n"
-                  "length histograms, and with --vocab subword tokens and vocabulary coverage\n"
-                  "(share of subword tokens that are not <unk>).",
-                  opts, &pos, vm)) {
-    return 0;
-  }
+  OptionSet set("realmt-data stats", "Lines, words, subword tokens, length histograms, vocabulary coverage");
+  set.details("e.g. realmt-data stats FILE... [--vocab MODEL.spm]\n"
+              "Prints, per file: lines, empty lines, words (white-space separated), characters,\n"
+              "length histograms, and with --vocab subword tokens and vocabulary coverage\n"
+              "(share of subword tokens that are not <unk>).");
+  set.add("Options", "input", &inputs, "Text files (plain or gzip); or give them as the arguments")
+      .add("Options", "vocab", &vocab_path, "SentencePiece model: also count subword tokens and <unk>")
+      .short_name("input", 'i')
+      .positional("FILE", &positionals, "Text files (plain or gzip)");
+  if (!cli::parse(set, args)) return 0;
+  inputs.insert(inputs.end(), positionals.begin(), positionals.end());
+  REALMT_USAGE_CHECK(!inputs.empty(), "realmt-data stats: give the text files (see realmt-data stats --help)");
   std::unique_ptr<Vocab> vocab;
   if (!vocab_path.empty()) vocab = std::make_unique<Vocab>(vocab_path);
   for (const auto& path : inputs) {

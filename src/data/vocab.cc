@@ -16,12 +16,28 @@ Vocab::Vocab(const std::string& path)
   const auto status = sp_->Load(path);
   REALMT_CHECK(status.ok(), "cannot load vocab {} as a SentencePiece model: {}", path,
                status.ToString());
-  const int pad = sp_->pad_id(), unk = sp_->unk_id(), bos = sp_->bos_id(), eos = sp_->eos_id();
-  REALMT_CHECK(pad == kPadId && unk == kUnkId && bos == kBosId && eos == kEosId,
-               "vocab {} has special ids pad={} unk={} bos={} eos={}, but realmt needs pad=0 "
-               "unk=1 bos=2 eos=3; train one with realmt-data vocab, or retrain with spm_train "
-               "--pad_id=0 --unk_id=1 --bos_id=2 --eos_id=3",
-               path, pad, unk, bos, eos);
+  // realmt ids 0..3 are the roles pad, unk, bos, eos; then the model's other pieces in order.
+  const int32_t pieces = sp_->GetPieceSize();
+  const int32_t roles[4] = {sp_->pad_id(), sp_->unk_id(), sp_->bos_id(), sp_->eos_id()};
+  from_model_.assign(static_cast<size_t>(pieces), -1);
+  for (int32_t r = 0; r < 4; ++r) {
+    const int32_t m = roles[r] >= 0 && roles[r] < pieces ? roles[r] : -1;
+    to_model_.push_back(m);
+    if (m >= 0) from_model_[static_cast<size_t>(m)] = r;
+  }
+  for (int32_t m = 0; m < pieces; ++m) {
+    if (from_model_[static_cast<size_t>(m)] >= 0) continue;
+    from_model_[static_cast<size_t>(m)] = static_cast<int32_t>(to_model_.size());
+    to_model_.push_back(m);
+  }
+}
+
+std::string Vocab::special_ids() const {
+  const char* names[4] = {"pad", "unk", "bos", "eos"};
+  std::string out;
+  for (int r = 0; r < 4; ++r)
+    out += format("{}{}={}", r ? " " : "", names[r], to_model_[r] < 0 ? "added" : std::to_string(to_model_[r]));
+  return out;
 }
 
 Vocab::~Vocab() = default;
@@ -32,7 +48,8 @@ void Vocab::encode(std::string_view text, std::vector<int32_t>& ids) const {
   std::vector<int> out;
   const auto status = sp_->Encode(text, &out);
   REALMT_CHECK(status.ok(), "cannot encode text with {}: {}", path_, status.ToString());
-  ids.assign(out.begin(), out.end());
+  ids.resize(out.size());
+  for (size_t i = 0; i < out.size(); ++i) ids[i] = from_model_[static_cast<size_t>(out[i])];
 }
 
 std::vector<int32_t> Vocab::encode(std::string_view text) const {
@@ -55,7 +72,7 @@ std::string Vocab::decode(const std::vector<int32_t>& ids) const {
     if (id == kEosId) break;
     if (id == kPadId || id == kBosId) continue;
     REALMT_CHECK(id >= 0 && id < size(), "id {} is outside vocab {} (size {})", id, path_, size());
-    kept.push_back(id);
+    kept.push_back(to_model_[static_cast<size_t>(id)]);
   }
   std::string text;
   const auto status = sp_->Decode(kept, &text);
@@ -63,7 +80,7 @@ std::string Vocab::decode(const std::vector<int32_t>& ids) const {
   return text;
 }
 
-int32_t Vocab::size() const { return sp_->GetPieceSize(); }
+int32_t Vocab::size() const { return static_cast<int32_t>(to_model_.size()); }
 
 std::string Vocab::fingerprint() const {
   // FNV-1a, 64 bits, over every piece (with its terminating NUL) and the bits of its score.
@@ -85,9 +102,17 @@ std::string Vocab::fingerprint() const {
 
 std::string Vocab::piece(int32_t id) const {
   REALMT_CHECK(id >= 0 && id < size(), "id {} is outside vocab {} (size {})", id, path_, size());
-  return sp_->IdToPiece(id);
+  static const char* kRolePieces[4] = {kPadPiece, kUnkPiece, kBosPiece, kEosPiece};
+  const int32_t m = to_model_[static_cast<size_t>(id)];
+  return m < 0 ? kRolePieces[id] : sp_->IdToPiece(m);
 }
 
-int32_t Vocab::id_of(std::string_view piece) const { return sp_->PieceToId(piece); }
+int32_t Vocab::id_of(std::string_view piece) const {
+  // An added role is found by realmt's name for it (the model cannot know it).
+  static const char* kRolePieces[4] = {kPadPiece, kUnkPiece, kBosPiece, kEosPiece};
+  for (int32_t r = 0; r < 4; ++r)
+    if (to_model_[static_cast<size_t>(r)] < 0 && piece == kRolePieces[r]) return r;
+  return from_model_[static_cast<size_t>(sp_->PieceToId(piece))];
+}
 
 }  // namespace realmt::data

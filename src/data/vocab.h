@@ -1,13 +1,18 @@
 // The subword vocabulary: a SentencePiece model (.spm), trained by `realmt-data vocab` or brought
-// by the user. Every model realmt uses has these fixed special ids:
+// by the user. Inside realmt every vocabulary has these fixed special ids:
 //
 //   id 0  <pad>   kPadId  padding in batches (never produced by encode)
 //   id 1  <unk>   kUnkId  unknown piece
 //   id 2  <s>     kBosId  begin of sentence (decoder start symbol)
 //   id 3  </s>    kEosId  end of sentence (ends every source and target sequence in a Batch)
 //
-// A model whose special ids differ (e.g. SentencePiece's default, where pad is disabled and unk=0)
-// is refused when loaded, with a message that says how to retrain it.
+// Any SentencePiece model is accepted: realmt's ids are mapped from the model's own. Each
+// special id takes the model's piece for that role (pad_id, unk_id, bos_id, eos_id); a role the
+// model lacks (spm_train's defaults have no pad; Marian's models have neither pad nor bos) is
+// added as a symbol of its own that no text encodes to, as Marian adds padding. The model's
+// other pieces follow from id 4 in the model's order. A model realmt-data vocab trained
+// (pad=0 unk=1 bos=2 eos=3) maps to itself; a model with spm_train's defaults (unk=0 bos=1
+// eos=2) gets size() = pieces + 1. The embedding table has size() rows.
 #pragma once
 
 #include <cstdint>
@@ -33,8 +38,7 @@ inline constexpr const char* kEosPiece = "</s>";
 
 class Vocab {
  public:
-  // Loads a .spm file; fails with a clear message when it is missing, not a SentencePiece model,
-  // or has special ids other than the fixed ones above.
+  // Loads a .spm file; fails with a clear message when it is missing or not a SentencePiece model.
   explicit Vocab(const std::string& path);
   ~Vocab();
   Vocab(Vocab&&) noexcept;
@@ -48,7 +52,7 @@ class Vocab {
   // Text of `ids`: pad and bos are skipped, decoding stops at the first eos.
   std::string decode(const std::vector<int32_t>& ids) const;
 
-  int32_t size() const;
+  int32_t size() const;  // realmt ids: the model's pieces plus the special roles it lacks
   std::string piece(int32_t id) const;
   int32_t id_of(std::string_view piece) const;  // kUnkId when the piece is not in the model
   const std::string& path() const { return path_; }
@@ -56,10 +60,14 @@ class Vocab {
   // Equal for the same vocabulary wherever its file lies; checkpoints record it
   // (models/checkpoint.h) so that a model is never used with another vocabulary of its size.
   std::string fingerprint() const;
+  // The model's own ids of the four roles ("pad=added unk=0 bos=1 eos=2"), for messages.
+  std::string special_ids() const;
 
  private:
   std::string path_;
   std::unique_ptr<sentencepiece::SentencePieceProcessor> sp_;
+  std::vector<int32_t> to_model_;    // realmt id -> model id; -1 for a role the model lacks
+  std::vector<int32_t> from_model_;  // model id -> realmt id
 };
 
 }  // namespace realmt::data

@@ -8,7 +8,10 @@ namespace realmt::models {
 void ModelConfig::declare(OptionSet& o) {
   const std::string g = "Model";
   o.add_choice(g, "type", &type, {"transformer"}, "Model type (the Transformer encoder-decoder)");
-  o.add(g, "dim-vocabs", &vocab_size, "Size of the joint vocabulary (set from the SentencePiece model when training)");
+  dim_vocabs = {static_cast<int>(vocab_size)};
+  o.add(g, "dim-vocabs", &dim_vocabs,
+        "Size of the joint vocabulary (training takes it from the SentencePiece model; Marian's one-a-side list is "
+        "accepted)");
   o.add(g, "enc-depth", &enc_depth, "Number of encoder layers");
   o.add(g, "dec-depth", &dec_depth, "Number of decoder layers");
   o.add(g, "dim-emb", &dim_emb, "Model (embedding) dimension D");
@@ -43,6 +46,8 @@ ModelConfig ModelConfig::from_yaml(const std::string& yaml, const std::string& o
   OptionSet o("model", "model configuration");
   c.declare(o);
   o.load_yaml_string(yaml, origin);
+  REALMT_CHECK(!c.dim_vocabs.empty(), "{}: dim-vocabs is empty", origin);
+  c.vocab_size = c.dim_vocabs[0];
   c.validate();
   return c;
 }

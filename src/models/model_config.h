@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace realmt {
 class OptionSet;
@@ -28,6 +29,9 @@ struct ModelConfig {
   std::string residual_attention_decoder = "mean";
   std::string residual_attention_cross = "mean";
   std::string admin_init = "profile";     // ADMIN omega init: profile | closed-form | none
+  // The dim-vocabs option as written: Marian gives one size a side ("dim-vocabs: [32000, 32000]");
+  // declare() fills it from vocab_size, from_yaml() reads vocab_size back from it.
+  std::vector<int> dim_vocabs;
 
   // Binds every field to its option (group "Model").
   void declare(OptionSet& options);

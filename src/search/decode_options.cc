@@ -1,64 +1,90 @@
 #include "search/decode_options.h"
 
+#include <cstdlib>
+
 #include "common/options.h"
 #include "core/error.h"
 
 namespace realmt::search {
 
+bool is_stdin(const std::string& path) { return path == "stdin" || path == "-"; }
+bool is_stdout(const std::string& path) { return path == "stdout" || path == "-"; }
+
+AlignmentChoice parse_alignment_choice(const std::string& text) {
+  if (text.empty() || text == "none") return {AlignmentKind::kNone, 1.0};
+  if (text == "hard") return {AlignmentKind::kHard, 1.0};
+  if (text == "soft") return {AlignmentKind::kSoft, 1.0};
+  char* end = nullptr;
+  const double t = std::strtod(text.c_str(), &end);
+  REALMT_CHECK(*end == '\0' && t > 0 && t <= 1,
+               "alignment: '{}' is not none, hard, soft or a threshold in (0, 1] (Marian's values)", text);
+  return {AlignmentKind::kHard, t};
+}
+
 void ModelOptions::declare(OptionSet& o, const std::string& g) {
   o.add(g, "models", &models, "Model checkpoints (.safetensors); several form an ensemble");
   o.add(g, "vocabs", &vocabs,
-        "The joint SentencePiece vocabulary (.spm) the models were trained with");
+        "The joint SentencePiece vocabulary (.spm) the models were trained with: once, or once a side");
   o.add(g, "weights", &weights, "Ensemble weights, one per model (default: 1 each)");
-  o.add("Hardware", "devices", &devices, "GPU to decode on (e.g. 0 or cuda:0); empty: the CPU");
+  o.add("Hardware", "devices", &devices, "GPU to decode on (e.g. 0 or cuda:0); empty or cpu: the CPU");
   o.add("Hardware", "cpu-threads", &cpu_threads, "CPU threads (0: all cores)");
   o.add("Batching", "mini-batch", &mini_batch, "Sentences a batch at most");
-  o.add("Batching", "max-input-length", &max_input_length,
-        "Subwords a source (and, when scoring, a target) sentence at most; a longer one is an error "
-        "naming its line (0: no limit)");
-  o.short_name("models", 'm').short_name("vocabs", 'v');
+  o.short_name("models", 'm').short_name("vocabs", 'v').short_name("devices", 'd');
 }
 
 void ModelOptions::validate() const {
   REALMT_CHECK(!models.empty(), "models: give at least one checkpoint (-m model.safetensors)");
   REALMT_CHECK(!vocabs.empty(), "vocabs: give the SentencePiece vocabulary (-v vocab.spm)");
-  REALMT_CHECK(vocabs.size() <= 2 && vocabs.front() == vocabs.back(),
-               "vocabs: realmt models share one joint vocabulary; give it once (got {})",
-               vocabs.size());
+  for (const auto& v : vocabs)
+    REALMT_CHECK(v == vocabs[0],
+                 "vocabs: realmt models share one joint vocabulary; give it once or once a side (got {} and {})",
+                 vocabs[0], v);
+  REALMT_CHECK(vocabs.size() <= 2, "vocabs: one vocabulary a side (source and target), got {}", vocabs.size());
   REALMT_CHECK(weights.empty() || weights.size() == models.size(),
                "weights: {} given for {} models (one per model)", weights.size(), models.size());
   REALMT_CHECK(cpu_threads >= 0, "cpu-threads must be >= 0, got {}", cpu_threads);
   REALMT_CHECK(mini_batch >= 1, "mini-batch must be at least 1, got {}", mini_batch);
-  REALMT_CHECK(max_input_length >= 0, "max-input-length must be >= 0, got {}", max_input_length);
 }
 
 void TranslateOptions::declare(OptionSet& o) {
   model.declare(o, "Model");
   o.add("Input/output", "input", &input,
-        "Text to translate, one sentence a line (-: stdin; gzip is read)");
-  o.add("Input/output", "output", &output, "Where translations go, in input order (-: stdout)");
+        "Text to translate, one sentence a line (stdin or -: standard input; gzip is read)");
+  o.add("Input/output", "output", &output, "Where translations go, in input order (stdout or -: standard output)");
   o.add("Search", "beam-size", &beam_size, "Hypotheses kept per sentence (1: greedy)");
-  o.add("Search", "normalize", &normalize, "Length normalisation: score / length^arg (0: off)");
-  o.add("Search", "word-penalty", &word_penalty,
-        "Subtract arg * translation length from the score");
+  o.add("Search", "normalize", &normalize, "Length normalisation: score / length^arg (0: off; alone: 1)");
+  o.add("Search", "word-penalty", &word_penalty, "Subtract arg * translation length from the score");
   o.add("Search", "max-length-factor", &max_length_factor,
         "Output length limit as a multiple of the source length");
-  o.add("Search", "max-length", &max_length, "Output length limit in subwords");
+  o.add("Search", "max-length", &max_length,
+        "Source sentences longer than this many subwords (eos counted) are not translated: their line is "
+        "empty, with a warning (see max-length-crop)");
+  o.add("Search", "max-length-crop", &max_length_crop, "Crop source sentences longer than max-length");
   o.add("Search", "n-best", &n_best, "Print the whole beam: id ||| text ||| F0= .. ||| score");
-  o.add_choice("Search", "alignment", &alignment, {"none", "hard", "soft"},
-               "Print subword alignments from cross-attention after ' ||| '");
+  o.add("Search", "alignment", &alignment,
+        "Print subword alignments after ' ||| ': hard, soft, or a threshold in (0, 1] (alone: 1 = hard)");
   o.add("Search", "allow-unk", &allow_unk, "Allow <unk> in translations");
+  o.add("Input/output", "no-spm-decode", &no_spm_decode, "Print the subword pieces instead of the text");
   o.add("Batching", "mini-batch-words", &mini_batch_words,
         "Source subwords a batch at most, padding counted (0: off)");
   o.add("Batching", "maxi-batch", &maxi_batch, "Mini-batches read and sorted by length together");
-  o.add("Input/output", "quiet", &quiet, "No progress or summary on stderr");
-  o.short_name("input", 'i').short_name("output", 'o').short_name("beam-size", 'b');
+  o.add_choice("Batching", "maxi-batch-sort", &maxi_batch_sort, {"src", "none"},
+               "realmt sorts each maxi-batch by source length either way; the output keeps the input order");
+  o.add("Input/output", "quiet", &quiet, "Nothing on stderr");
+  o.add("Input/output", "quiet-translation", &quiet_translation, "No 'Best translation' lines on stderr");
+  o.short_name("input", 'i').short_name("output", 'o').short_name("beam-size", 'b').short_name("normalize", 'n');
+  o.implicit_value("normalize", "1").implicit_value("alignment", "1");
+  declare_marian_decoder_options(o, DecoderProgram::kTranslate);
+  o.on_parsed([this](const OptionSet&) { validate(); });
 }
 
 void TranslateOptions::validate() const {
   model.validate();
+  REALMT_CHECK(input.size() == 1, "input: give one file (realmt translates one source side), got {}", input.size());
   REALMT_CHECK(maxi_batch >= 1, "maxi-batch must be at least 1, got {}", maxi_batch);
   REALMT_CHECK(mini_batch_words >= 0, "mini-batch-words must be >= 0, got {}", mini_batch_words);
+  REALMT_CHECK(max_length >= 2, "max-length must be at least 2 (a subword and eos), got {}", max_length);
+  parse_alignment_choice(alignment);
   search().validate(model.models.size());
 }
 
@@ -68,33 +94,43 @@ SearchOptions TranslateOptions::search() const {
   s.normalize = normalize;
   s.word_penalty = word_penalty;
   s.max_length_factor = max_length_factor;
-  s.max_length = max_length;
   s.n_best = n_best ? beam_size : 1;
   s.allow_unk = allow_unk;
-  s.alignment = parse_alignment(alignment);
+  s.alignment = parse_alignment_choice(alignment).kind;
   s.weights = model.weights;
   return s;
 }
 
 BatchingOptions TranslateOptions::batching() const {
-  return {model.mini_batch, mini_batch_words, model.max_input_length};
+  BatchingOptions b;
+  b.mini_batch = model.mini_batch;
+  b.mini_batch_words = mini_batch_words;
+  b.max_length = max_length;
+  b.max_length_crop = max_length_crop;
+  return b;
 }
 
 void ScoreCliOptions::declare(OptionSet& o) {
   model.declare(o, "Model");
   o.add("Input/output", "train-sets", &train_sets,
         "Source file and target file (or n-best list with --n-best)");
-  o.add("Input/output", "output", &output, "Where scores go (-: stdout)");
+  o.add("Input/output", "output", &output, "Where scores go (stdout or -: standard output)");
+  o.add("Input/output", "quiet", &quiet, "Nothing on stderr");
   o.add("Scoring", "n-best", &n_best,
         "Rescore an n-best list: append '<n-best-feature>= <score>' to each line");
   o.add("Scoring", "n-best-feature", &n_best_feature, "Feature name for n-best rescoring");
-  o.add_choice("Scoring", "summary", &summary, {"", "perplexity", "ce-sum", "ce-mean-words"},
-               "Print only a corpus summary instead of per-sentence scores");
+  o.add_choice("Scoring", "summary", &summary, {"", "cross-entropy", "ce-mean", "ce-mean-words", "ce-sum", "perplexity"},
+               "Print only a corpus summary instead of per-sentence scores (alone: cross-entropy, per sentence)");
   o.add("Scoring", "word-scores", &word_scores,
         "Also print each target token's log-probability (eos last)");
-  o.add("Scoring", "normalize", &normalize, "Length normalisation: score / length^arg (0: off)");
+  o.add("Scoring", "normalize", &normalize, "Length normalisation: score / length^arg (0: off; alone: 1)");
   o.add("Scoring", "word-penalty", &word_penalty, "Subtract arg * target length from the score");
-  o.short_name("train-sets", 't').short_name("output", 'o');
+  o.add("Scoring", "max-length", &max_length,
+        "Subwords a side at most (eos counted); a longer pair is an error naming its line");
+  o.short_name("train-sets", 't').short_name("output", 'o').short_name("normalize", 'n');
+  o.implicit_value("normalize", "1").implicit_value("summary", "cross-entropy");
+  declare_marian_decoder_options(o, DecoderProgram::kScore);
+  o.on_parsed([this](const OptionSet&) { validate(); });
 }
 
 void ScoreCliOptions::validate() const {
@@ -104,6 +140,7 @@ void ScoreCliOptions::validate() const {
   REALMT_CHECK(!n_best || summary.empty(), "summary and n-best exclude each other");
   REALMT_CHECK(!n_best_feature.empty() && n_best_feature.find(' ') == std::string::npos,
                "n-best-feature must be one word, got '{}'", n_best_feature);
+  REALMT_CHECK(max_length >= 2, "max-length must be at least 2 (a subword and eos), got {}", max_length);
 }
 
 }  // namespace realmt::search

@@ -1,4 +1,6 @@
-// Options of realmt-translate and realmt-score (Marian's names), parsed once into typed structs.
+// Options of realmt-translate, realmt-score and realmt-server (Marian's names, short options and
+// implicit values), parsed once into typed structs. Marian decoder options realmt accepts without
+// effect or refuses with a reason are declared in decode_options_marian.cc.
 #pragma once
 
 #include <cstdint>
@@ -14,51 +16,79 @@ class OptionSet;
 
 namespace realmt::search {
 
-// What both programs share: the models, the vocabulary, the hardware.
+// "stdin"/"-" and "stdout"/"-": Marian's names for the standard streams.
+bool is_stdin(const std::string& path);
+bool is_stdout(const std::string& path);
+
+// What the decoding programs share: the models, the vocabulary, the hardware.
 struct ModelOptions {
   std::vector<std::string> models;   // checkpoints (.safetensors); several: an ensemble
-  std::vector<std::string> vocabs;   // the joint SentencePiece model (.spm); twice is accepted
+  std::vector<std::string> vocabs;   // the joint SentencePiece model (.spm); once a side is accepted
   std::vector<double> weights;       // one per model (empty: all 1)
-  std::vector<std::string> devices;  // empty: the CPU; "0" or "cuda:0": that GPU
+  std::vector<std::string> devices;  // empty or cpu: the CPU; "0" or "cuda:0": that GPU
   int cpu_threads = 0;               // 0: all cores
   int64_t mini_batch = 32;           // sentences a batch
-  int64_t max_input_length = 1000;   // subwords a sentence at most (0: none); Marian's input limit
+  // Also declares Marian's decoder options that have no effect in realmt or that it refuses.
   void declare(OptionSet& o, const std::string& group);
   void validate() const;
   const std::string& vocab() const { return vocabs[0]; }
 };
 
+// Marian's alignment values: none, hard, soft, or a threshold in (0, 1] (1 = hard: each target
+// token's most attended source token; below 1: every pair attended above the threshold).
+struct AlignmentChoice {
+  AlignmentKind kind = AlignmentKind::kNone;
+  double threshold = 1.0;
+};
+AlignmentChoice parse_alignment_choice(const std::string& text);
+
+// Declares Marian's decoder options that realmt accepts without effect or refuses, for
+// realmt-translate, realmt-score or realmt-server (decode_options_marian.cc).
+enum class DecoderProgram { kTranslate, kScore, kServer };
+void declare_marian_decoder_options(OptionSet& o, DecoderProgram program);
+
 struct TranslateOptions {
   ModelOptions model;
-  std::string input = "-";   // text to translate, one sentence a line ("-": stdin; gzip read)
-  std::string output = "-";  // translations in input order ("-": stdout)
+  std::vector<std::string> input{"stdin"};  // text to translate, one sentence a line (stdin or -: standard
+                                             // input; gzip read); Marian's list holds one file here
+  std::string output = "stdout";  // translations in input order (stdout or -: standard output)
   int beam_size = 4;
-  double normalize = 0.0;
+  double normalize = 0.0;           // alone: 1
   double word_penalty = 0.0;
   double max_length_factor = 3.0;
-  int64_t max_length = 1000;
+  int64_t max_length = 1000;        // source subwords (eos counted) at most, as Marian
+  bool max_length_crop = false;     // crop longer sources instead of leaving their line empty
   bool n_best = false;  // print the whole beam as a Moses-style n-best list
-  std::string alignment = "none";
+  std::string alignment = "none";   // none | hard | soft | threshold; alone: 1 (hard)
   bool allow_unk = false;
+  bool no_spm_decode = false;       // print subword pieces instead of text
   int64_t mini_batch_words = 0;
-  int64_t maxi_batch = 10;  // mini-batches read and length-sorted together
-  bool quiet = false;       // no progress and summary lines on stderr
+  int64_t maxi_batch = 10;          // mini-batches read and length-sorted together
+  std::string maxi_batch_sort = "src";  // src | none: realmt sorts by length either way
+  bool quiet = false;               // nothing on stderr
+  bool quiet_translation = false;   // no "Best translation" lines
   void declare(OptionSet& o);
   void validate() const;
   SearchOptions search() const;
   BatchingOptions batching() const;
+  AlignmentChoice alignment_choice() const { return parse_alignment_choice(alignment); }
+  const std::string& input_path() const { return input[0]; }  // "stdin" and "-" mean standard input
 };
 
 struct ScoreCliOptions {
   ModelOptions model;
   std::vector<std::string> train_sets;  // source file and target file (or n-best list)
-  std::string output = "-";
+  std::string output = "stdout";         // stdout or -: standard output
   bool n_best = false;                   // the target file is an n-best list to rescore
   std::string n_best_feature = "Score";  // feature name appended to each n-best line
-  std::string summary;       // "" (per-sentence scores) | perplexity | ce-sum | ce-mean-words
+  // "" (per-sentence scores) | cross-entropy, ce-mean (per sentence) | ce-mean-words | ce-sum |
+  // perplexity; alone: cross-entropy (Marian's)
+  std::string summary;
+  bool quiet = false;        // nothing on stderr
   bool word_scores = false;  // also print every target token's log-probability
   double normalize = 0.0;
   double word_penalty = 0.0;
+  int64_t max_length = 1000;  // subwords a side (eos counted); a longer pair is an error naming its line
   void declare(OptionSet& o);
   void validate() const;
 };

@@ -14,12 +14,19 @@ std::string format_number(double x) {
   return std::string(buf, r.ptr);
 }
 
-std::string format_alignment(const Hypothesis& h, AlignmentKind kind) {
+std::string format_alignment(const Hypothesis& h, AlignmentKind kind, double threshold) {
   std::string out;
   if (kind == AlignmentKind::kNone) return out;
   for (size_t t = 0; t < h.alignment.size(); ++t) {
     const std::vector<float>& row = h.alignment[t];
-    if (kind == AlignmentKind::kHard) {
+    if (kind == AlignmentKind::kHard && threshold < 1.0) {
+      if (t >= h.tokens.size()) continue;  // eos
+      for (size_t s = 0; s + 1 < row.size(); ++s) {
+        if (row[s] <= threshold) continue;
+        if (!out.empty()) out += ' ';
+        out += std::to_string(s) + "-" + std::to_string(t);
+      }
+    } else if (kind == AlignmentKind::kHard) {
       if (t >= h.tokens.size() || row.empty()) continue;  // eos
       size_t best = 0;
       for (size_t s = 1; s < row.size(); ++s)
@@ -47,9 +54,9 @@ std::string format_features(const std::vector<double>& model_log_probs) {
 }
 
 std::string format_nbest(size_t id, const std::string& text, const Hypothesis& h,
-                         AlignmentKind kind) {
+                         AlignmentKind kind, double threshold) {
   std::string out = std::to_string(id) + " ||| " + text;
-  if (kind != AlignmentKind::kNone) out += " ||| " + format_alignment(h, kind);
+  if (kind != AlignmentKind::kNone) out += " ||| " + format_alignment(h, kind, threshold);
   return out + " ||| " + format_features(h.model_log_probs) + " ||| " + format_number(h.score);
 }
 

@@ -5,7 +5,8 @@
 //     With alignments, Marian's layout: "<id> ||| <text> ||| <alignment> ||| F0= .. ||| <score>".
 //   hard alignment: "s-t" pairs (0-based subword positions of source and target) for every
 //     target token but eos, each aligned to its most attended source token; tokens most
-//     attending the source eos get no pair.
+//     attending the source eos get no pair. With a threshold below 1 (Marian's --alignment 0.2):
+//     every pair whose attention is above it, the source eos excepted, in target order.
 //   soft alignment: one group per target token (eos included), space-separated; each group the
 //     attention over the source tokens (eos included), comma-separated.
 // Alignments are on the subword level, from the first model's last decoder layer (heads
@@ -19,10 +20,10 @@
 
 namespace realmt::search {
 
-std::string format_alignment(const Hypothesis& h, AlignmentKind kind);
+std::string format_alignment(const Hypothesis& h, AlignmentKind kind, double threshold = 1.0);
 std::string format_features(const std::vector<double>& model_log_probs);  // "F0= -1.5 F1= -2"
 std::string format_nbest(size_t id, const std::string& text, const Hypothesis& h,
-                         AlignmentKind kind);
+                         AlignmentKind kind, double threshold = 1.0);
 // Shortest text that reads back as the same double.
 std::string format_number(double x);
 

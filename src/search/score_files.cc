@@ -37,13 +37,16 @@ ScoreSummary score_files(const ScoreCliOptions& o, const Scorer& scorer, const d
     }
   }
   // A huge line would ask the scorer for O(length^2) attention memory: refuse it by name.
-  const int64_t limit = o.model.max_input_length;
-  for (size_t i = 0; i < src.size() && limit > 0; ++i) {
+  // Marian's max-length, eos counted; realmt-score refuses rather than skips (a score per line).
+  const int64_t limit = o.max_length;
+  for (size_t i = 0; i < src.size(); ++i) {
     const size_t line = o.n_best ? nbest[i].id + 1 : i + 1;
-    REALMT_CHECK(static_cast<int64_t>(src[i].size()) <= limit, "{}:{}: {} subwords, more than max-input-length {}",
-                 o.train_sets[0], line, src[i].size(), limit);
-    REALMT_CHECK(static_cast<int64_t>(tgt[i].size()) <= limit, "{}:{}: {} subwords, more than max-input-length {}",
-                 o.train_sets[1], i + 1, tgt[i].size(), limit);
+    REALMT_CHECK(static_cast<int64_t>(src[i].size()) + 1 <= limit,
+                 "{}:{}: {} subwords (eos counted), more than max-length {}", o.train_sets[0], line,
+                 src[i].size() + 1, limit);
+    REALMT_CHECK(static_cast<int64_t>(tgt[i].size()) + 1 <= limit,
+                 "{}:{}: {} subwords (eos counted), more than max-length {}", o.train_sets[1], i + 1,
+                 tgt[i].size() + 1, limit);
   }
   ScoreOptions so;
   so.normalize = o.normalize;
@@ -70,7 +73,9 @@ ScoreSummary score_files(const ScoreCliOptions& o, const Scorer& scorer, const d
       out << '\n';
     }
   }
-  if (o.summary == "perplexity")
+  if (o.summary == "cross-entropy" || o.summary == "ce-mean")  // Marian's: per sentence
+    out << format_number(-sum.log_prob / static_cast<double>(std::max<size_t>(sum.sentences, 1))) << '\n';
+  else if (o.summary == "perplexity")
     out << format_number(sum.perplexity()) << '\n';
   else if (o.summary == "ce-sum")
     out << format_number(-sum.log_prob) << '\n';

@@ -93,12 +93,18 @@ std::vector<LineTranslation> Translator::translate_lines(const std::vector<std::
   std::vector<LineTranslation> out(lines.size());
   std::vector<std::vector<int32_t>> ids;
   std::vector<size_t> lengths, line_of;  // of the lines that are decoded
+  const size_t limit = static_cast<size_t>(batching.max_length);
   for (size_t i = 0; i < lines.size(); ++i) {
     std::vector<int32_t> encoded = vocab_.encode(lines[i]);
-    if (batching.max_input_length > 0 && static_cast<int64_t>(encoded.size()) > batching.max_input_length) {
-      out[i].error = format("{} subwords, more than max-input-length {}; split the line or raise the limit",
-                            encoded.size(), batching.max_input_length);
-      continue;
+    if (limit > 0 && encoded.size() + 1 > limit) {  // Marian counts the eos
+      if (!batching.max_length_crop) {
+        out[i].error = format("{} subwords (eos counted), more than max-length {}; not translated "
+                              "(max-length-crop crops it)",
+                              encoded.size() + 1, limit);
+        out[i].skipped = true;
+        continue;
+      }
+      encoded.resize(limit - 1);
     }
     lengths.push_back(encoded.size());
     ids.push_back(std::move(encoded));

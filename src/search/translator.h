@@ -26,9 +26,10 @@ namespace realmt::search {
 struct BatchingOptions {
   int64_t mini_batch = 32;       // sentences a batch at most (0: no limit)
   int64_t mini_batch_words = 0;  // source tokens a batch at most, padding counted (0: no limit)
-  // Source subwords a sentence at most (0: no limit): a longer one is not decoded (its
-  // attention would need O(S^2) memory) and gets an error instead.
-  int64_t max_input_length = 0;
+  // Marian's max-length for the input: sources of more subwords (eos counted) are cropped to it
+  // with max_length_crop, else not translated (an error, `skipped`). 0: no limit.
+  int64_t max_length = 0;
+  bool max_length_crop = false;
 };
 
 struct TextHypothesis {
@@ -40,6 +41,7 @@ struct TextHypothesis {
 struct LineTranslation {
   std::vector<TextHypothesis> hypotheses;  // empty exactly when error is set
   std::string error;
+  bool skipped = false;  // error is the source's length over max-length (Marian: an empty line)
 };
 
 // Why translate() gave a sentence no hypothesis.
@@ -63,7 +65,8 @@ class Translator {
                                                  const SearchOptions& options) const;
   // Encodes the lines, sorts them by length, decodes them in mini-batches and returns the
   // results in input order (the caller's maxi-batch is `lines`). A line longer than
-  // batching.max_input_length, or without a finite-scoring hypothesis, gets an error instead.
+  // batching.max_length (without max_length_crop), or without a finite-scoring hypothesis, gets
+  // an error instead (`skipped` for the first).
   std::vector<LineTranslation> translate_lines(const std::vector<std::string>& lines,
                                                const SearchOptions& options,
                                                const BatchingOptions& batching) const;

@@ -1,5 +1,6 @@
 #include "server/server_options.h"
 
+#include <algorithm>
 #include <fstream>
 
 #include "common/options.h"
@@ -31,12 +32,13 @@ void ServerOptions::declare(OptionSet& o) {
   o.add("Connections", "max-header-bytes", &max_header_bytes,
         "Request line and header fields at most (414 / 431 beyond)");
   o.add("Search", "beam-size", &beam_size, "Default beam size (a request may set beam_size)");
-  o.add("Search", "normalize", &normalize, "Length normalisation: score / length^arg (0: off)");
+  o.add("Search", "normalize", &normalize, "Length normalisation: score / length^arg (0: off; alone: 1)");
   o.add("Search", "word-penalty", &word_penalty,
         "Subtract arg * translation length from the score");
   o.add("Search", "max-length-factor", &max_length_factor,
         "Output length limit as a multiple of the source length");
-  o.add("Search", "max-length", &max_length, "Output length limit in subwords");
+  o.add("Search", "max-length", &max_length,
+        "Source subwords (eos counted) a sentence at most, as Marian; longer ones get 413 like max-sentence-tokens");
   o.add("Search", "allow-unk", &allow_unk, "Allow <unk> in translations");
   o.add("Batching", "max-batch-tokens", &max_batch_tokens,
         "Source subwords a batch at most, padding counted (0: off)");
@@ -58,7 +60,13 @@ void ServerOptions::declare(OptionSet& o) {
         "A request's deadline (504 when passed); a request may ask for less with timeout_ms");
   o.add("Limits", "drain-timeout-ms", &drain_timeout_ms,
         "On SIGTERM, how long queued work may take before the server exits anyway");
-  o.short_name("beam-size", 'b').short_name("port", 'p');
+  o.short_name("beam-size", 'b').short_name("port", 'p').short_name("normalize", 'n');
+  o.implicit_value("normalize", "1");
+  search::declare_marian_decoder_options(o, search::DecoderProgram::kServer);
+  o.add_no_effect("quiet-translation", OptionSet::Kind::kFlag, "the server logs no translations");
+  o.add_unavailable("max-length-crop", OptionSet::Kind::kFlag, {},
+                    "the server refuses over-long sentences (413) rather than cropping them");
+  o.on_parsed([this](const OptionSet&) { validate(); });
 }
 
 void ServerOptions::validate() const {
@@ -73,6 +81,7 @@ void ServerOptions::validate() const {
   REALMT_CHECK(max_body_bytes >= 1, "max-body-bytes must be >= 1, got {}", max_body_bytes);
   REALMT_CHECK(request_timeout_ms >= 1, "request-timeout-ms must be >= 1, got {}",
                request_timeout_ms);
+  REALMT_CHECK(max_length >= 2, "max-length must be at least 2 (a subword and eos), got {}", max_length);
   REALMT_CHECK(max_sentence_tokens + 1 <= max_queue_tokens,
                "max-queue-tokens ({}) must hold one sentence of max-sentence-tokens ({})",
                max_queue_tokens, max_sentence_tokens);
@@ -106,8 +115,10 @@ HttpConfig ServerOptions::http_config() const {
   c.default_timeout_ms = request_timeout_ms;
   c.limits.max_sentences = max_request_sentences;
   // A sentence's byte limit follows from its subword limit: a subword is rarely over 16 bytes.
-  c.limits.max_sentence_bytes = max_sentence_tokens * 16;
-  c.limits.max_sentence_tokens = max_sentence_tokens;
+  // max-length counts the eos, as Marian's; max-sentence-tokens does not.
+  const int64_t tokens = std::min<int64_t>(max_sentence_tokens, max_length - 1);
+  c.limits.max_sentence_bytes = tokens * 16;
+  c.limits.max_sentence_tokens = tokens;
   c.limits.max_beam_size = max_beam_size;
   c.limits.max_n_best = max_n_best;
   c.limits.max_timeout_ms = request_timeout_ms;
@@ -115,7 +126,6 @@ HttpConfig ServerOptions::http_config() const {
   c.search.normalize = normalize;
   c.search.word_penalty = word_penalty;
   c.search.max_length_factor = max_length_factor;
-  c.search.max_length = max_length;
   c.search.allow_unk = allow_unk;
   c.search.weights = model.weights;
   c.scheduler.max_batch_sentences = model.mini_batch;

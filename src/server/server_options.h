@@ -33,7 +33,7 @@ struct ServerOptions {
   double normalize = 0.0;
   double word_penalty = 0.0;
   double max_length_factor = 3.0;
-  int64_t max_length = 1000;
+  int64_t max_length = 1000;  // source subwords, eos counted (Marian's input limit)
   bool allow_unk = false;
   // Batching across requests
   int64_t max_batch_tokens = 4096;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <ctime>
@@ -9,6 +10,49 @@
 #include "core/error.h"
 
 namespace realmt::training {
+
+namespace {
+
+std::string printf_text(const char* fmt, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, x);
+  return buf;
+}
+
+FILE* open_append(const std::string& path, const char* option) {
+  if (path.empty()) return nullptr;
+  FILE* f = std::fopen(path.c_str(), "a");
+  REALMT_CHECK(f != nullptr, "{}: cannot open '{}' for appending: {}", option, path, std::strerror(errno));
+  return f;
+}
+
+// Marian writes costs with 8 decimals, times and speeds with 2, gNorm with 4, L.r. as %.4e,
+// and validation values as fmt's "{}" of a float: 6 significant digits.
+std::string cost_text(const DisplayStats& s, const DisplayFormat& f) {
+  const double per_label = s.labels > 0 ? s.cost_sum / static_cast<double>(s.labels) : 0.0;
+  std::string out = "Cost ";
+  if (f.cost_type == "ce-sum" && f.disp_label_counts) {
+    out += printf_text("%.8f", per_label) + " * " + with_commas(s.labels);
+    if (s.batch_labels > 0) out += " @ " + with_commas(s.batch_labels);
+    return out + " after " + with_commas(s.labels_total);
+  }
+  if (f.cost_type == "ce-sum") return out + printf_text("%.8f", s.cost_sum / std::max<int64_t>(s.updates_since, 1));
+  if (f.cost_type == "perplexity") return out + printf_text("%.8f", std::exp(per_label));
+  if (f.cost_type == "cross-entropy" || f.cost_type == "ce-mean")
+    return out + printf_text("%.8f", s.cost_sum / std::max<int64_t>(s.sentences, 1));
+  return out + printf_text("%.8f", per_label);  // ce-mean-words
+}
+
+}  // namespace
+
+std::string with_commas(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
 
 std::string format_duration(double seconds) {
   if (!(seconds >= 0) || !std::isfinite(seconds)) return "?";
@@ -18,66 +62,79 @@ std::string format_duration(double seconds) {
   return buf;
 }
 
-TrainLog::TrainLog(const std::string& log_path, const std::string& metrics_path, bool progress_bar) {
-  if (!log_path.empty()) {
-    log_ = std::fopen(log_path.c_str(), "a");
-    REALMT_CHECK(log_ != nullptr, "log: cannot open '{}' for appending: {}", log_path, std::strerror(errno));
-  }
-  if (!metrics_path.empty()) {
-    metrics_ = std::fopen(metrics_path.c_str(), "a");
-    REALMT_CHECK(metrics_ != nullptr, "metrics-file: cannot open '{}' for appending: {}", metrics_path,
-                 std::strerror(errno));
-  }
-  bar_ = progress_bar && isatty(STDERR_FILENO);
+std::string format_train_line(const DisplayStats& s, const DisplayFormat& f) {
+  std::string text = "Ep. " + std::to_string(s.epoch) + " : Up. " + std::to_string(s.updates) + " : Sen. " +
+                     with_commas(s.sentences_in_epoch) + " : " + cost_text(s, f);
+  text += " : Time " + printf_text("%.2f", s.seconds) + "s : " +
+          printf_text("%.2f", s.seconds > 0 ? static_cast<double>(s.labels) / s.seconds : 0.0) + " words/s : gNorm " +
+          printf_text("%.4f", s.grad_norm_avg);
+  if (f.lr_report) text += " : L.r. " + printf_text("%.4e", s.lr);
+  // realmt's fields follow Marian's.
+  text += " : Mem " + printf_text("%.1f", s.mem_bytes / 1048576.0) + " MB";
+  if (s.mem_reserved_bytes > 0) text += " (reserved " + printf_text("%.1f", s.mem_reserved_bytes / 1048576.0) + " MB)";
+  text += " : ETA " + (s.eta_seconds < 0 ? std::string("?") : format_duration(s.eta_seconds));
+  if (s.loss_scale > 0)
+    text += " : Loss scale " + printf_text("%g", s.loss_scale) + " (" + std::to_string(s.skipped_updates) + " skipped)";
+  return text;
+}
+
+std::string format_valid_line(int64_t epoch, int64_t updates, const ValidResult& r) {
+  std::string text = "[valid] Ep. " + std::to_string(epoch) + " : Up. " + std::to_string(updates) + " : " + r.metric +
+                     " : " + printf_text("%g", r.value) + " : ";
+  if (r.improved) return text + "new best";
+  return text + "stalled " + std::to_string(r.stalled) + " times (last best: " + printf_text("%g", r.last_best) + ")";
+}
+
+TrainLog::TrainLog(const Options& o) : quiet_(o.quiet), format_(o.format) {
+  log_ = open_append(o.log_path, "log");
+  valid_log_ = open_append(o.valid_log_path, "valid-log");
+  metrics_ = open_append(o.metrics_path, "metrics-file");
+  bar_ = o.progress_bar && !o.quiet && isatty(STDERR_FILENO);
 }
 
 TrainLog::~TrainLog() {
-  if (log_) std::fclose(log_);
-  if (metrics_) std::fclose(metrics_);
+  for (FILE* f : {log_, valid_log_, metrics_})
+    if (f) std::fclose(f);
 }
 
-void TrainLog::line(const std::string& text) {
+void TrainLog::write(const std::string& text, FILE* also) {
   char stamp[32];
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
   localtime_r(&t, &tm);
   std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
-  if (bar_shown_) {
-    std::fprintf(stderr, "\r\033[K");
-    bar_shown_ = false;
+  if (!quiet_) {
+    if (bar_shown_) {
+      std::fprintf(stderr, "\r\033[K");
+      bar_shown_ = false;
+    }
+    std::fprintf(stderr, "[%s] %s\n", stamp, text.c_str());
   }
-  std::fprintf(stderr, "[%s] %s\n", stamp, text.c_str());
-  if (log_) {
-    std::fprintf(log_, "[%s] %s\n", stamp, text.c_str());
-    std::fflush(log_);
+  for (FILE* f : {log_, also}) {
+    if (!f) continue;
+    std::fprintf(f, "[%s] %s\n", stamp, text.c_str());
+    std::fflush(f);
   }
 }
 
+void TrainLog::line(const std::string& text) { write(text, nullptr); }
+
 void TrainLog::display(const DisplayStats& s) {
+  line(format_train_line(s, format_));
   char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "Ep. %lld : Up. %lld : Sen. %lld : Cost %.6f : Time %.1fs : %.1f tgt tokens/s : L.r. %.4e : "
-                "gNorm %.4f : Mem %.1f MB : ETA %s",
-                static_cast<long long>(s.epoch), static_cast<long long>(s.updates),
-                static_cast<long long>(s.sentences), s.loss_per_token, s.seconds, s.tgt_tokens_per_s, s.lr,
-                s.grad_norm, s.mem_bytes / 1048576.0, s.eta_seconds < 0 ? "?" : format_duration(s.eta_seconds).c_str());
-  std::string text = buf;
-  std::snprintf(buf, sizeof buf, " (reserved %.1f MB)", s.mem_reserved_bytes / 1048576.0);
-  if (s.mem_reserved_bytes > 0) text.insert(text.find(" MB : ETA") + 3, buf);
-  if (s.loss_scale > 0) {
-    std::snprintf(buf, sizeof buf, " : Loss scale %g (%lld skipped)", s.loss_scale,
-                  static_cast<long long>(s.skipped_updates));
-    text += buf;
-  }
-  line(text);
+  const double per_label = s.labels ? s.cost_sum / static_cast<double>(s.labels) : 0;
   std::snprintf(buf, sizeof buf,
                 "{\"type\":\"train\",\"epoch\":%lld,\"updates\":%lld,\"sentences\":%lld,\"loss_per_token\":%.9g,"
                 "\"tgt_tokens_per_s\":%.6g,\"lr\":%.9g,\"grad_norm\":%.9g,\"mem_bytes\":%zu,"
                 "\"mem_reserved_bytes\":%zu,\"seconds\":%.3f",
                 static_cast<long long>(s.epoch), static_cast<long long>(s.updates),
-                static_cast<long long>(s.sentences), s.loss_per_token, s.tgt_tokens_per_s, s.lr, s.grad_norm,
-                s.mem_bytes, s.mem_reserved_bytes, s.seconds);
+                static_cast<long long>(s.sentences_total), per_label,
+                s.seconds > 0 ? static_cast<double>(s.labels) / s.seconds : 0.0, s.lr, s.grad_norm, s.mem_bytes,
+                s.mem_reserved_bytes, s.elapsed_seconds);
   std::string json = buf;
+  std::snprintf(buf, sizeof buf, ",\"grad_norm_avg\":%.9g,\"epoch_sentences\":%lld", s.grad_norm_avg,
+                static_cast<long long>(s.sentences_in_epoch));
+  json += buf;
   if (s.loss_scale > 0) {
     std::snprintf(buf, sizeof buf, ",\"loss_scale\":%.9g,\"skipped_updates\":%lld", s.loss_scale,
                   static_cast<long long>(s.skipped_updates));
@@ -86,19 +143,15 @@ void TrainLog::display(const DisplayStats& s) {
   metrics(json + "}");
 }
 
-void TrainLog::validation(int64_t updates, const std::map<std::string, double>& m, bool improved, int stalled) {
-  std::string text = "Up. " + std::to_string(updates) + " : Valid";
+void TrainLog::validation(int64_t epoch, int64_t updates, const std::vector<ValidResult>& results) {
   std::string json = "{\"type\":\"valid\",\"updates\":" + std::to_string(updates);
-  char buf[128];
-  for (const auto& [name, value] : m) {
-    std::snprintf(buf, sizeof buf, " : %s %.6f", name.c_str(), value);
-    text += buf;
-    std::snprintf(buf, sizeof buf, ",\"%s\":%.9g", name.c_str(), value);
+  char buf[160];
+  for (const ValidResult& r : results) {
+    write(format_valid_line(epoch, updates, r), valid_log_);
+    std::snprintf(buf, sizeof buf, ",\"%s\":%.9g", r.metric.c_str(), r.value);
     json += buf;
   }
-  text += improved ? " : new best" : " : stalled " + std::to_string(stalled) + " times";
-  json += ",\"stalled\":" + std::to_string(stalled) + "}";
-  line(text);
+  json += ",\"stalled\":" + std::to_string(results.empty() ? 0 : results[0].stalled) + "}";
   metrics(json);
 }
 

@@ -2,37 +2,62 @@
 
 #include "common/options.h"
 #include "core/error.h"
+#include "training/validator.h"
 
 namespace realmt::training {
 
 void TrainOptions::declare(OptionSet& o) {
   std::string g = "Data";
   o.add(g, "train-sets", &train_sets, "Training corpus: source and target files (plain or .gz), or one TSV file");
-  o.add(g, "vocabs", &vocabs, "Joint SentencePiece model (.spm) for both sides");
+  o.add(g, "vocabs", &vocabs, "Joint SentencePiece model (.spm) for both sides: once, or once a side (v.spm v.spm)");
   o.add(g, "valid-sets", &valid_sets, "Validation corpus: source and target files");
-  o.add(g, "model", &model, "Checkpoint path; training state and metrics are written beside it");
+  o.add(g, "model", &model, "Checkpoint path; training state, metrics and decoder config are written beside it");
   o.add(g, "pretrained-model", &pretrained_model, "Initial weights (e.g. realmt-init's output) instead of random");
+  o.add(g, "no-reload", &no_reload, "Start afresh even when a training state lies beside the model");
   o.add(g, "mini-batch-words", &mini_batch_words, "Target-token budget of a mini-batch (per process under mpirun)");
   o.add(g, "mini-batch", &mini_batch, "Sentences in a mini-batch at most (0: no limit)");
   o.add(g, "maxi-batch", &maxi_batch, "Sentences are length-sorted inside pools of this many mini-batches");
   o.add(g, "max-length", &max_length, "Maximum subwords a side; longer pairs are skipped (see max-length-crop)");
   o.add(g, "max-length-crop", &max_length_crop, "Crop pairs longer than max-length instead of skipping them");
   o.add_choice(g, "shuffle", &shuffle, {"data", "none"}, "Shuffle the corpus each epoch (data) or not (none)");
+  o.add(g, "no-restore-corpus", &no_restore_corpus, "Resuming: start the epoch's data afresh (Marian's option)");
+  g = "Validation";
+  o.add(g, "valid-freq", &valid_freq, "Validate every this long (u/t/e)");
+  o.add_choice(g, "valid-metrics", &valid_metrics, validation_metric_names(),
+               "Validation metrics (Marian's); the first decides early stopping");
   o.add(g, "valid-mini-batch", &valid_mini_batch, "Sentences in a validation batch");
-  o.add(g, "beam-size", &valid_beam_size, "Beam size when validation translates (bleu, chrf)");
-  o.add(g, "normalize", &valid_normalize, "Length normalisation when validation translates");
+  o.add(g, "valid-max-length", &valid_max_length, "Validation sentences longer than this are cropped");
+  o.add(g, "beam-size", &valid_beam_size, "Beam size when validation translates");
+  o.add(g, "normalize", &valid_normalize, "Length normalisation when validation translates (alone: 1)");
+  o.add(g, "word-penalty", &valid_word_penalty, "Word penalty when validation translates");
   o.add(g, "max-length-factor", &valid_max_length_factor, "Output length limit (x source length) in validation");
+  o.add(g, "allow-unk", &valid_allow_unk, "Allow <unk> in validation translations");
+  o.add(g, "valid-script-path", &valid_script_path,
+        "Command (run by the shell) that prints the score: with the translation metric it gets the translations' "
+        "file as its last argument");
+  o.add(g, "valid-script-args", &valid_script_args, "Arguments put between valid-script-path and the file");
+  o.add(g, "valid-translation-output", &valid_translation_output,
+        "Write validation translations here; {E} {U} {B} {T}: epoch, updates, updates in epoch, target tokens");
+  o.add(g, "valid-log", &valid_log, "Also append the validation lines to this file");
+  o.add(g, "early-stopping", &early_stopping, "Stop after this many validations without improvement (0: off)");
+  o.add_choice(g, "early-stopping-on", &early_stopping_on, {"first", "all", "any"},
+               "Which metrics must stall for early stopping: the first, all, or any");
+  o.add(g, "valid-reset-stalled", &valid_reset_stalled, "Resuming: reset the stalled counts of every metric");
+  o.add(g, "valid-reset-all", &valid_reset_all, "Resuming: reset the stalled counts and the best values");
+  o.add(g, "keep-best", &keep_best, "Also save the best model of each validation metric (<model>.best-<metric><ext>)");
   g = "Training";
   o.add(g, "after", &after, "Stop after this long: updates (u), target tokens (t) or epochs (e); 0 = never");
   o.add(g, "time-limit", &time_limit_minutes, "Also stop and save after this many minutes of wall time (0: none)");
   o.add(g, "disp-freq", &disp_freq, "Log every this long (u/t/e)");
+  o.add(g, "disp-first", &disp_first, "Also log each of the first N updates");
+  o.add(g, "disp-label-counts", &disp_label_counts, "cost-type ce-sum: show the label counts in the cost");
+  o.add(g, "lr-report", &lr_report, "Show the learning rate (L.r.) in the training line");
+  o.add(g, "gradient-norm-average-window", &gradient_norm_average_window,
+        "gNorm in the training line is an exponential average over this many updates");
+  o.add_choice(g, "cost-type", &cost_type, {"ce-mean-words", "ce-sum", "ce-mean", "cross-entropy", "perplexity"},
+               "How the training line shows the cost (realmt always trains on the per-token mean)");
   o.add(g, "save-freq", &save_freq, "Save a checkpoint every this long (u/t/e)");
-  o.add(g, "valid-freq", &valid_freq, "Validate every this long (u/t/e)");
-  o.add_choice(g, "valid-metrics", &valid_metrics, {"ce-mean-words", "perplexity", "bleu", "chrf"},
-               "Validation metrics; the first decides early stopping and keep-best");
-  o.add(g, "early-stopping", &early_stopping, "Stop after this many validations without improvement (0: off)");
-  o.add(g, "keep-best", &keep_best, "Also save the best model by the first validation metric");
-  o.add(g, "overwrite", &overwrite, "Only keep the latest checkpoint (else also model.iter<N>.safetensors)");
+  o.add(g, "overwrite", &overwrite, "Only keep the latest checkpoint (else also model.iter<N><ext>)");
   o.add_choice(g, "optimizer", &optimizer, {"adam", "radam"}, "Optimizer");
   o.add(g, "optimizer-params", &optimizer_params, "beta1 beta2 epsilon");
   o.add(g, "learn-rate", &learn_rate, "Peak learning rate");
@@ -41,32 +66,53 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "lr-decay-linear", &lr_decay_linear, "Linear decay to 0 at this update (the RealFormer recipe)");
   o.add(g, "clip-norm", &clip_norm, "Clip the global gradient norm to this value (0: off)");
   o.add(g, "optimizer-delay", &optimizer_delay, "Accumulate gradients of this many batches per update");
-  o.add(g, "exponential-smoothing", &exponential_smoothing, "Exponential smoothing factor of the weights (0: off)");
+  o.add(g, "exponential-smoothing", &exponential_smoothing,
+        "Exponential smoothing factor of the weights (0: off; alone: 1e-4)");
   o.add(g, "label-smoothing", &label_smoothing, "Label smoothing of the cross-entropy");
   g = "Hardware and logging";
   o.add(g, "devices", &devices,
-        "GPUs to train on (e.g. 0 or cuda:0; under mpirun local rank i takes the i-th); empty: the CPU");
-  o.add_choice(g, "precision", &precision, {"f32", "tf32", "bf16", "f16"},
-               "Compute precision: f32 (exact); on a GPU also tf32 (TF32 tensor-core GEMMs), bf16 or f16 (f32 "
-               "master weights; f16 with dynamic loss scaling)");
+        "GPUs to train on (e.g. 0 or cuda:0; under mpirun local rank i takes the i-th); empty or cpu: the CPU");
+  o.add(g, "precision", &precision,
+        "Compute precision: f32 (exact); on a GPU also tf32 (TF32 tensor-core GEMMs), bf16 or f16 (f32 master "
+        "weights; f16 with dynamic loss scaling). Marian's float32/float16/bfloat16 lists are accepted");
   o.add(g, "loss-scale", &loss_scale, "f16: initial loss scale (halved on overflow, doubled after loss-scale-window)");
   o.add(g, "loss-scale-window", &loss_scale_window, "f16: updates without overflow before the loss scale doubles");
   o.add(g, "cpu-threads", &cpu_threads, "CPU threads (0: all cores)");
   o.add(g, "comm-timeout", &comm_timeout,
         "mpirun: seconds a collective (all-reduce, rank 0's validation and saving) may wait for the other ranks "
         "before the job stops with an error");
-  o.add(g, "seed", &seed, "Random seed (initialisation, dropout, data order)");
+  o.add(g, "seed", &seed, "Random seed (initialisation, dropout, data order); 0: a random one, logged");
   o.add(g, "metrics-file", &metrics_file, "JSON-lines metrics for plotting; default <model>.metrics.jsonl");
   o.add(g, "log", &log, "Also append the log to this file");
+  o.add(g, "quiet", &quiet, "Nothing on stderr (the log files are still written)");
+  o.add(g, "quiet-translation", &quiet_translation, "No translation lines while validating");
   o.add(g, "quiet-progress", &quiet_progress, "No progress bar on a terminal");
+  o.add_choice(g, "sigterm", &sigterm, {"save-and-exit", "exit-immediately"},
+               "On SIGTERM: save a checkpoint and stop, or stop at once");
   model_config.declare(o);
+  o.short_name("model", 'm').short_name("train-sets", 't').short_name("vocabs", 'v').short_name("devices", 'd');
+  o.short_name("learn-rate", 'l').short_name("after", 'a').short_name("beam-size", 'b').short_name("normalize", 'n');
+  o.implicit_value("normalize", "1").implicit_value("exponential-smoothing", "1e-4");
+  declare_marian(o);
+  o.on_parsed([this](const OptionSet& set) {
+    apply_marian(set);
+    validate();
+  });
 }
 
 void TrainOptions::validate() const {
   REALMT_CHECK(train_sets.size() == 1 || train_sets.size() == 2,
                "train-sets: give the source and target files, or one TSV file (got {} files)", train_sets.size());
-  REALMT_CHECK(vocabs.size() == 1, "vocabs: give one joint SentencePiece model (got {}); train one with realmt-data vocab",
-               vocabs.size());
+  REALMT_CHECK(!vocabs.empty(), "vocabs: give the joint SentencePiece model (.spm); train one with realmt-data vocab");
+  for (const auto& v : vocabs)
+    REALMT_CHECK(v == vocabs[0],
+                 "vocabs: realmt models share one joint vocabulary (tied-embeddings-all), got {} and {}; give one "
+                 ".spm for both sides (v.spm v.spm)",
+                 vocabs[0], v);
+  REALMT_CHECK(vocabs.size() <= 2, "vocabs: one vocabulary a side (source and target), got {}", vocabs.size());
+  REALMT_CHECK(vocabs.size() == 1 || vocabs.size() == train_sets.size(),
+               "vocabs: {} vocabularies for {} train-sets files (one a side, as in Marian)", vocabs.size(),
+               train_sets.size());
   REALMT_CHECK(valid_sets.empty() || valid_sets.size() == 2, "valid-sets: give a source and a target file (got {})",
                valid_sets.size());
   REALMT_CHECK(!model.empty(), "model: a checkpoint path is needed");
@@ -91,7 +137,39 @@ void TrainOptions::validate() const {
   REALMT_CHECK(comm_timeout > 0, "comm-timeout must be positive seconds, got {}", comm_timeout);
   REALMT_CHECK(!disp_freq.off(), "disp-freq must not be 0");
   REALMT_CHECK(time_limit_minutes >= 0, "time-limit must be >= 0 minutes, got {}", time_limit_minutes);
+  REALMT_CHECK(disp_first >= 0, "disp-first must be >= 0, got {}", disp_first);
+  REALMT_CHECK(gradient_norm_average_window >= 1, "gradient-norm-average-window must be >= 1, got {}",
+               gradient_norm_average_window);
+  REALMT_CHECK(valid_max_length >= 1, "valid-max-length must be >= 1, got {}", valid_max_length);
+  REALMT_CHECK(seed >= 0, "seed must be >= 0 (0: a random seed), got {}", seed);
+  for (const auto& m : valid_metrics)
+    REALMT_CHECK((m != "translation" && m != "valid-script") || !valid_script_path.empty(),
+                 "valid-metrics {}: set valid-script-path to the command that prints the score (Marian's "
+                 "validate.sh); it gets the translations' file as its last argument",
+                 m);
+  compute_precision();  // checks the spelling
   model_config.validate();
+}
+
+std::string TrainOptions::compute_precision() const {
+  // Marian: "float16 float32" = forward/backward in f16, optimizer in f32 (realmt's master weights).
+  REALMT_CHECK(!precision.empty() && precision.size() <= 3, "precision: give one type (f32, tf32, bf16, f16), got {}",
+               precision.size());
+  auto name = [](const std::string& p) -> std::string {
+    if (p == "float32") return "f32";
+    if (p == "float16") return "f16";
+    if (p == "bfloat16") return "bf16";
+    return p;
+  };
+  const std::string compute = name(precision[0]);
+  REALMT_CHECK(compute == "f32" || compute == "tf32" || compute == "bf16" || compute == "f16",
+               "precision: '{}' is not one of f32, tf32, bf16, f16 (or Marian's float32, float16, bfloat16)",
+               precision[0]);
+  for (size_t i = 1; i < precision.size(); ++i)
+    REALMT_CHECK(name(precision[i]) == "f32",
+                 "precision: realmt keeps f32 master weights and optimizer state; '{}' (item {}) must be float32",
+                 precision[i], i + 1);
+  return compute;
 }
 
 data::BatchGeneratorOptions TrainOptions::loader_options() const {

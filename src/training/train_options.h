@@ -1,4 +1,7 @@
 // realmt-train's options (Marian names and units where the feature matches), parsed once.
+// Marian's options that realmt maps onto its own (after-epochs, fp16, transformer-postprocess,
+// cost-scaling, --task, ...), accepts without effect (workspace, sync-sgd, ...) or refuses with a
+// reason (RNN and factored-vocabulary options, ...) are declared in train_options_marian.cc.
 #pragma once
 
 #include <cstdint>
@@ -15,33 +18,68 @@ class OptionSet;
 
 namespace realmt::training {
 
+// Marian options that realmt turns into its own after parsing (train_options_marian.cc).
+struct MarianAliases {
+  int64_t after_epochs = 0;   // after-epochs N = after Ne (deprecated in Marian)
+  int64_t after_batches = 0;  // after-batches N = after Nu (deprecated in Marian)
+  bool no_shuffle = false;    // = shuffle none
+  bool fp16 = false;          // = precision f16 with dynamic loss scaling
+  std::vector<std::string> cost_scaling;  // Marian: power-of-2 window factor ...: initial scale 2^power, window
+  std::string preprocess;                 // transformer-preprocess "" | d | n | dn: n means Pre-LN
+  std::string postprocess = "dan";        // transformer-postprocess dan (Post-LN) | da (Pre-LN)
+  std::string postprocess_emb = "d";      // transformer-postprocess-emb: d (dropout) only
+  std::string postprocess_top;            // transformer-postprocess-top: "" (Post-LN) | n (Pre-LN's final norm)
+  bool tied_embeddings = false, tied_embeddings_src = false;  // realmt ties all three
+  bool tsv = false;                       // one train-sets file: realmt reads TSV by itself
+  int64_t num_devices = 0;                // 0 or 1: one device a process
+  std::vector<std::string> task;          // presets: transformer-base, transformer-big (transformer)
+};
+
 struct TrainOptions {
   // Data
   std::vector<std::string> train_sets;   // source and target files, or one TSV file
-  std::vector<std::string> vocabs;       // the joint SentencePiece model (.spm)
+  std::vector<std::string> vocabs;       // the joint SentencePiece model (.spm), once or once a side
   std::vector<std::string> valid_sets;   // source and target files for validation
   std::string model = "model.safetensors";  // where checkpoints go (state files beside it)
   std::string pretrained_model;          // initial weights (e.g. from realmt-init); "" = random init
-  int64_t mini_batch_words = 4000;       // target-token budget a batch, per rank under mpirun
+  bool no_reload = false;                // start afresh even when a training state is beside model
+  int64_t mini_batch_words = 4000;       // target-token budget a batch, per rank under mpirun (Marian's)
   int64_t mini_batch = 0;                // sentences a batch at most (0: no limit)
   int64_t maxi_batch = 100;              // length-sorting pool, in mini-batches
   int64_t max_length = 100;              // subwords a side; longer pairs are skipped (or cropped)
   bool max_length_crop = false;
   std::string shuffle = "data";          // data | none
+  bool no_restore_corpus = false;        // resume at the start of an epoch instead of the data position
+  // Validation (Marian: valid-*; beam-size, normalize, ... are the validation translator's)
   int64_t valid_mini_batch = 32;         // sentences a validation batch
-  int valid_beam_size = 4;               // beam search for bleu/chrf validation (Marian: beam-size)
-  double valid_normalize = 0.6;          // length normalisation for it (Marian: normalize)
+  int64_t valid_max_length = 1000;       // longer validation sentences are cropped
+  int valid_beam_size = 4;               // beam search of the translation metrics (Marian: beam-size)
+  double valid_normalize = 0.0;          // length normalisation for it (Marian: normalize)
+  double valid_word_penalty = 0.0;       // word penalty for it (Marian: word-penalty)
   double valid_max_length_factor = 3.0;  // output length limit for it (Marian: max-length-factor)
+  bool valid_allow_unk = false;          // allow <unk> in its output (Marian: allow-unk)
+  std::string valid_script_path;         // command that prints the score (translation, valid-script)
+  std::vector<std::string> valid_script_args;
+  std::string valid_translation_output;  // where validation translations go ({E} {U} {B} {T})
+  std::string valid_log;                 // also append the [valid] lines here
+  bool valid_reset_stalled = false;      // resuming: forget the stalled counts
+  bool valid_reset_all = false;          // resuming: also forget the best values
+  std::string early_stopping_on = "first";  // first | all | any metric stalled early-stopping times
   // Schedule and optimisation
   Duration after;                        // stop after (u/t/e); 0 = never
   double time_limit_minutes = 0;         // also stop (and save) after this much wall time; 0 = none
   Duration disp_freq = Duration::parse("100u");
+  int64_t disp_first = 0;                // also display each of the first N updates
+  bool disp_label_counts = true;         // ce-sum display: "Cost x * labels @ batch after total"
+  bool lr_report = false;                // show L.r. in the training line
+  int64_t gradient_norm_average_window = 100;  // gNorm is an exponential average over this many updates
+  std::string cost_type = "ce-mean-words";  // how the cost is displayed; training is always per token
   Duration save_freq = Duration::parse("1000u");
   Duration valid_freq = Duration::parse("1000u");
   std::vector<std::string> valid_metrics{"ce-mean-words"};
   int early_stopping = 10;               // stop after this many validations without improvement (0: off)
-  bool keep_best = false;                // also keep the best model per first metric
-  bool overwrite = false;                // false: also keep model.iter<N>.safetensors at each save
+  bool keep_best = false;                // also keep the best model per validation metric
+  bool overwrite = false;                // false: also keep model.iter<N>.<ext> at each save
   std::string optimizer = "adam";        // adam | radam
   std::vector<double> optimizer_params{0.9, 0.98, 1e-9};  // beta1, beta2, eps
   double learn_rate = 3e-4;
@@ -50,27 +88,40 @@ struct TrainOptions {
   Duration lr_decay_linear;              // linear decay to 0 at this update (RealFormer), u only
   double clip_norm = 0.0;                // global gradient-norm clipping (0: off)
   int optimizer_delay = 1;               // batches accumulated a update
-  double exponential_smoothing = 0.0;    // EMA factor of the weights (0: off)
+  double exponential_smoothing = 0.0;    // EMA factor of the weights (0: off; alone: 1e-4)
   double label_smoothing = 0.1;
   // Hardware and logging
   std::vector<std::string> devices;      // empty: CPU; "0" or "cuda:0": that GPU
   // Mixed precision (training/mixed_precision.h): f32 | tf32 | bf16 | f16; all but f32 need a GPU.
-  std::string precision = "f32";
+  // Marian's spellings (float32, float16, bfloat16, and a list "float16 float32") are accepted.
+  std::vector<std::string> precision{"f32"};
   double loss_scale = 128;               // f16: initial dynamic loss scale
   int64_t loss_scale_window = 2000;      // f16: clean updates in a row before the scale doubles
   int cpu_threads = 0;                   // 0: all cores
   double comm_timeout = 600;             // mpirun: seconds a collective may wait for the other ranks
-  int64_t seed = 1234;
+  int64_t seed = 1234;                   // 0: a random seed (logged), as Marian
   std::string metrics_file;              // JSON lines; default <model>.metrics.jsonl
   std::string log;                       // also write the log here
+  bool quiet = false;                    // nothing on stderr (log files still written)
+  bool quiet_translation = false;        // no translation lines while validating
   bool quiet_progress = false;           // no progress bar even on a terminal
+  std::string sigterm = "save-and-exit"; // save-and-exit | exit-immediately
+  MarianAliases marian;
 
   models::ModelConfig model_config;
 
+  // Binds every option; registers the Marian mapping and validate() to run after parsing.
   void declare(OptionSet& options);
   void validate() const;  // after parsing: combinations and ranges, naming the option
   // The data loader's options for train-sets (realmt-train and realmt-init read the same order).
   data::BatchGeneratorOptions loader_options() const;
+  // The compute precision's realmt name (f32, tf32, bf16, f16) from `precision`.
+  std::string compute_precision() const;
+
+ private:
+  void declare_marian(OptionSet& options);
+  // Turns the Marian aliases into realmt's options and logs where realmt differs.
+  void apply_marian(const OptionSet& options);
 };
 
 }  // namespace realmt::training

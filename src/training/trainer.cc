@@ -103,7 +103,7 @@ TrainResult Trainer::run() {
   const Progress run_start = s.progress;
   Progress last_display = s.progress;
   double display_time = 0, display_loss = 0;
-  int64_t display_tokens = 0;
+  int64_t display_tokens = 0, last_tokens = 0;
   double grad_norm = 0;
   while (true) {
     if (s.reached(s.o.after)) {
@@ -185,28 +185,40 @@ TrainResult Trainer::run() {
       s.mp->refresh();  // master -> compute copy
       s.progress.updates += 1;
       s.progress.tokens += tokens;
+      s.average_grad_norm(grad_norm);
+      last_tokens = tokens;
       result.losses.push_back(loss_sum / tokens);
       display_loss += loss_sum;
       display_tokens += tokens;
     }
     if (epoch_ended) {
       s.progress.epoch += 1;
-      if (s.lead())
-        s.log->line("epoch " + std::to_string(s.progress.epoch) + " finished: " + std::to_string(s.progress.updates) +
-                    " updates, " + std::to_string(s.progress.sentences) + " sentences");
+      if (s.lead()) {  // Marian's lines
+        s.log->line("Seen " + with_commas(s.progress.sentences - s.epoch_start.sentences) + " samples");
+        s.log->line("Starting epoch " + std::to_string(s.progress.epoch + 1));
+      }
+      s.epoch_start = s.progress;
     }
     const Progress after = s.progress;
-    if (due(s.o.disp_freq, last_display, after) || (s.reached(s.o.after) && display_tokens > 0)) {
+    const bool first = after.updates > before.updates && after.updates <= s.o.disp_first;  // Marian's disp-first
+    if (due(s.o.disp_freq, last_display, after) || first || (s.reached(s.o.after) && display_tokens > 0)) {
       DisplayStats d;
       d.epoch = after.epoch + 1;
       d.updates = after.updates;
-      d.sentences = after.sentences;
-      d.loss_per_token = display_tokens ? display_loss / display_tokens : 0;
+      d.sentences_in_epoch = after.sentences - s.epoch_start.sentences;
+      d.sentences_total = after.sentences;
+      d.cost_sum = display_loss;
+      d.labels = display_tokens;
+      d.sentences = after.sentences - last_display.sentences;
+      d.updates_since = after.updates - last_display.updates;
+      d.batch_labels = last_tokens;
+      d.labels_total = after.tokens;
       const double t = now();
-      d.tgt_tokens_per_s = display_tokens / std::max(1e-9, t - display_time);
+      d.seconds = std::max(1e-9, t - display_time);
+      d.elapsed_seconds = t;
       d.lr = s.schedule.at(std::max<int64_t>(after.updates, 1));
       d.grad_norm = grad_norm;
-      d.seconds = t;
+      d.grad_norm_avg = s.grad_norm_avg;
       const AllocatorStats m = mem.stats();
       d.mem_bytes = m.peak_allocated_bytes;
       d.mem_reserved_bytes = m.reserved_bytes;
@@ -231,7 +243,7 @@ TrainResult Trainer::run() {
     bool stop_early = false;
     if (due(s.o.valid_freq, before, after) && s.lead()) {
       s.validate_now();
-      stop_early = s.o.early_stopping > 0 && s.stalled >= s.o.early_stopping;
+      stop_early = s.o.early_stopping > 0 && s.stalled() >= s.o.early_stopping;
     }
     bool out_of_time = s.o.time_limit_minutes > 0 && now() >= 60.0 * s.o.time_limit_minutes;
     bool signalled = g_stop.load();
@@ -249,7 +261,7 @@ TrainResult Trainer::run() {
     if (due(s.o.save_freq, before, after) || finished) s.save(due(s.o.save_freq, before, after));
     if (stop_early) {
       result.stop_reason = "early-stopping";
-      if (s.lead()) s.log->line("stopping: no improvement in " + std::to_string(s.stalled) + " validations");
+      if (s.lead()) s.log->line("stopping: no improvement in " + std::to_string(s.stalled()) + " validations");
       break;
     }
     if (out_of_time) {

@@ -3,15 +3,21 @@
 // RAdam with the learning-rate schedule, exponential smoothing, display, validation with early
 // stopping, checkpoints, exact resume, and a clean stop on SIGTERM.
 //
-// Files, for model: <dir>/<name>.safetensors
-//   <name>.safetensors                 the model (smoothed weights when exponential-smoothing > 0),
+// Files, for model <dir>/<name><ext> (ext: the model path's extension, .safetensors by default;
+// Marian's names, so model.npz gives model.iter5000.npz and model.npz.best-bleu.npz; the files
+// are safetensors whatever the extension):
+//   <name><ext>                        the model (smoothed weights when exponential-smoothing > 0),
 //                                      its config in the metadata: enough to translate
+//   <name><ext>.decoder.yml            beside every saved model: models, vocabs, beam-size,
+//                                      normalize, word-penalty, mini-batch (realmt-translate -c)
 //   <name>.state.safetensors           raw weights, Adam moments, smoothed weights (with
 //                                      exponential-smoothing), and the progress (updates, epoch,
-//                                      data position, dropout RNG, validation history): all that
-//                                      resume reads, in one atomic write after the model files
-//   <name>.iter<N>.safetensors         each save when overwrite is false
-//   <name>.best-<metric>.safetensors   with keep-best
+//                                      data position, dropout RNG, each validation metric's best
+//                                      value and stalled count): all that resume reads, in one
+//                                      atomic write after the model files
+//   <name>.iter<N><ext>                each save when overwrite is false
+//   <name><ext>.best-<metric><ext>     with keep-best, one per validation metric
+//   <name><ext>.dev<ext>               the model valid-script scores
 //   <name>.metrics.jsonl               one JSON object per display and validation
 // A run whose state file exists continues exactly where it stopped: the same batches, dropout
 // masks and updates as an uninterrupted run, also after a crash between the writes of a save.

@@ -41,12 +41,27 @@ inline bool due(const Duration& d, const Progress& before, const Progress& after
   return units(after, d.unit) / d.value > units(before, d.unit) / d.value;
 }
 
+// The model path's extension ("model.npz" -> ".npz"); ".safetensors" for a name without one.
+// Marian's names are kept whatever the extension: model.iter<N><ext>, <model>.best-<metric><ext>.
+inline std::string model_extension(const std::string& path) {
+  const size_t slash = path.rfind('/'), dot = path.rfind('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot + 1 == path.size() ||
+      dot == (slash == std::string::npos ? 0 : slash + 1))
+    return ".safetensors";
+  return path.substr(dot);
+}
 inline std::string strip_suffix(const std::string& path) {
-  const std::string ext = ".safetensors";
+  const std::string ext = model_extension(path);
   if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
     return path.substr(0, path.size() - ext.size());
   return path;
 }
+
+// A validation metric's history: its best value and the validations since it last improved.
+struct MetricTrack {
+  double best = INFINITY;  // INFINITY: not validated yet (Validator::better beats it)
+  int stalled = 0;
+};
 
 // Data parallelism: with several processes on a machine, local rank i takes devices[i % n].
 inline Device pick_device(const std::vector<std::string>& devices, int local_rank = 0) {
@@ -60,9 +75,13 @@ inline uint64_t dropout_seed(int64_t seed, int rank) {
   return static_cast<uint64_t>(seed) * 7919 + 17 + static_cast<uint64_t>(rank) * 0x9E3779B97F4A7C15ull;
 }
 
+// <model>.decoder.yml's text for the checkpoint at `model_path` (decoder_config.cc).
+std::string decoder_config_yaml(const std::string& model_path, const TrainOptions& o);
+
 struct Trainer::Impl {
   TrainOptions o;
-  std::string base;  // model path without .safetensors
+  std::string base;  // model path without its extension
+  std::string ext;   // the model path's extension (model_extension)
   Device device;
   std::unique_ptr<data::BatchGenerator> data;
   std::unique_ptr<models::Transformer> model;
@@ -76,11 +95,16 @@ struct Trainer::Impl {
   Generator dropout_gen;
   LrSchedule schedule;
   Progress progress;
-  double best = INFINITY;
-  int stalled = 0;
+  Progress epoch_start;                // where the current epoch began (Marian's Sen. and {B})
+  std::vector<MetricTrack> tracks;     // one per valid-metrics entry
+  double grad_norm_avg = 0;            // Marian's gNorm: exponential average of the gradient norm
 
 
   std::string state_path() const { return base + ".state.safetensors"; }
+  // Validations the early-stopping-on choice counts as stalled (first, all: the fewest, any: the most).
+  int stalled() const;
+  // Marian's gNorm average over gradient-norm-average-window updates (alpha 2 / (window + 1)).
+  void average_grad_norm(double norm);
 
   // ---- data parallelism
   bool lead() const { return comm->rank() == 0; }  // rank 0 logs, validates and writes files
@@ -107,6 +131,7 @@ struct Trainer::Impl {
   void save_model(const std::string& path);
   std::vector<models::NamedArena> state_arenas() const;  // what the state file holds
   static void kill_here_if_asked(int64_t update);  // fault injection between the model and the state
+  void write_decoder_config(const std::string& model_path) const;
   void validate_now();
 };
 

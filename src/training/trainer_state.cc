@@ -31,7 +31,8 @@
 
 namespace realmt::training {
 
-Trainer::Impl::Impl(TrainOptions options) : o(std::move(options)), base(strip_suffix(o.model)) {
+Trainer::Impl::Impl(TrainOptions options)
+    : o(std::move(options)), base(strip_suffix(o.model)), ext(model_extension(o.model)) {
   o.validate();
   if (o.cpu_threads > 0) set_num_threads(o.cpu_threads);
   // ---- data parallelism: the job's ranks (one process without mpirun), then this rank's device
@@ -42,9 +43,10 @@ Trainer::Impl::Impl(TrainOptions options) : o(std::move(options)), base(strip_su
   device = pick_device(o.devices, comm->local_rank());
   comm = distributed::for_device(std::move(comm), device, {o.comm_timeout});
   // ----
-  precision = parse_precision(o.precision);
+  precision = parse_precision(o.compute_precision());
   REALMT_CHECK(precision == Precision::kF32 || device.is_cuda(),
-               "precision {} needs a CUDA device (e.g. devices: [0]); on the CPU use precision: f32", o.precision);
+               "precision {} needs a CUDA device (e.g. devices: [0]); on the CPU use precision: f32",
+               o.compute_precision());
   data = std::make_unique<data::BatchGenerator>(o.loader_options());
   // The vocabulary decides the embedding table's size.
   o.model_config.vocab_size = data->src_vocab().size();
@@ -63,19 +65,46 @@ Trainer::Impl::Impl(TrainOptions options) : o(std::move(options)), base(strip_su
     ema = std::make_unique<Arena>(model->params().shapes(), model->params().values().dtype(), device);
   schedule = {o.learn_rate, o.lr_warmup.value, o.lr_decay_inv_sqrt.value, o.lr_decay_linear.value};
   dropout_gen = Generator(dropout_seed(o.seed, comm->rank()));
-  if (!o.valid_sets.empty() && lead())  // data parallelism: rank 0 validates, logs and saves
-    validator = std::make_unique<Validator>(o.valid_sets[0], o.valid_sets[1], data->src_vocab(),
-                                            o.valid_mini_batch, o.max_length);
-  if (validator) {
+  if (!o.valid_sets.empty() && lead()) {  // data parallelism: rank 0 validates, logs and saves
+    ValidatorOptions vo;
+    vo.batch_sentences = o.valid_mini_batch;
+    vo.max_length = o.valid_max_length;
+    vo.script_path = o.valid_script_path;
+    vo.script_args = o.valid_script_args;
+    vo.translation_output = o.valid_translation_output;
+    validator = std::make_unique<Validator>(o.valid_sets[0], o.valid_sets[1], data->src_vocab(), vo);
     search::SearchOptions so = validator->search_options();
     so.beam_size = o.valid_beam_size;
     so.normalize = o.valid_normalize;
+    so.word_penalty = o.valid_word_penalty;
+    so.allow_unk = o.valid_allow_unk;
     so.max_length_factor = o.valid_max_length_factor;
     validator->set_search_options(so);
   }
-  log = std::make_unique<TrainLog>(lead() ? o.log : "",
-                                   !lead() ? "" : o.metrics_file.empty() ? base + ".metrics.jsonl" : o.metrics_file,
-                                   !o.quiet_progress);
+  tracks.assign(o.valid_metrics.size(), MetricTrack{});
+  TrainLog::Options lo;
+  if (lead()) {
+    lo.log_path = o.log;
+    lo.valid_log_path = o.valid_log;
+    lo.metrics_path = o.metrics_file.empty() ? base + ".metrics.jsonl" : o.metrics_file;
+  }
+  lo.progress_bar = !o.quiet_progress;
+  lo.quiet = o.quiet || !lead();
+  lo.format = {o.cost_type, o.disp_label_counts, o.lr_report};
+  log = std::make_unique<TrainLog>(lo);
+}
+
+int Trainer::Impl::stalled() const {
+  if (tracks.empty()) return 0;
+  int lo = tracks[0].stalled, hi = tracks[0].stalled;
+  for (const MetricTrack& t : tracks) lo = std::min(lo, t.stalled), hi = std::max(hi, t.stalled);
+  return o.early_stopping_on == "all" ? lo : o.early_stopping_on == "any" ? hi : tracks[0].stalled;
+}
+
+void Trainer::Impl::average_grad_norm(double norm) {
+  const double window = static_cast<double>(std::min<int64_t>(o.gradient_norm_average_window, progress.updates));
+  const double alpha = 2.0 / (std::max(window, 1.0) + 1.0);
+  grad_norm_avg += alpha * (norm - grad_norm_avg);
 }
 
 void Trainer::Impl::restore_rank_rng(const models::Metadata& m) {
@@ -105,7 +134,9 @@ void Trainer::Impl::start() {
                "{} is visible to {} of {} ranks: resuming a multi-process run needs the model directory on a "
                "filesystem that every rank sees",
                state_path(), have_state[0], comm->size());
-  if (have_state[0] > 0) {
+  if (have_state[0] > 0 && o.no_reload && lead())
+    log->line("no-reload: starting afresh; " + state_path() + " is overwritten at the first save");
+  if (have_state[0] > 0 && !o.no_reload) {
     resume();
     return;
   }
@@ -174,14 +205,34 @@ void Trainer::Impl::resume() {
   progress.tokens = num("realmt.tokens");
   progress.sentences = num("realmt.sentences");
   optimizer->set_steps(num("realmt.optimizer_steps"));
-  stalled = static_cast<int>(num("realmt.stalled"));
-  best = parsed("realmt.best", 0.0);
+  // Each metric's history (states written before there was one per metric: the first's only).
+  for (size_t i = 0; i < tracks.size(); ++i) {
+    const std::string& name = o.valid_metrics[i];
+    const std::string best_key = "realmt.best." + name, stalled_key = "realmt.stalled." + name;
+    if (m.count(best_key) && m.count(stalled_key)) {
+      tracks[i] = {parsed(best_key.c_str(), 0.0), static_cast<int>(num(stalled_key.c_str()))};
+    } else if (i == 0) {
+      tracks[i] = {parsed("realmt.best", 0.0), static_cast<int>(num("realmt.stalled"))};
+    }
+    if (o.valid_reset_stalled || o.valid_reset_all) tracks[i].stalled = 0;
+    if (o.valid_reset_all) tracks[i].best = INFINITY;
+  }
+  if (m.count("realmt.epoch_start_updates")) {
+    epoch_start.updates = num("realmt.epoch_start_updates");
+    epoch_start.sentences = num("realmt.epoch_start_sentences");
+  }
+  if (m.count("realmt.grad_norm_avg")) grad_norm_avg = parsed("realmt.grad_norm_avg", 0.0);
   dropout_gen.restore(text(models::kRngStateKey));
   restore_rank_rng(m);  // data parallelism: ranks > 0 continue their own dropout streams
   if (mp->scaler() && m.count("realmt.loss_scale"))
     mp->scaler()->restore(parsed("realmt.loss_scale", 0.0), num("realmt.loss_scale_clean"),
                           num("realmt.skipped_updates"));
-  data->restore(text(models::kDataPositionKey));
+  if (o.no_restore_corpus) {
+    if (lead()) log->line("no-restore-corpus: the data starts afresh");  // the epoch count goes on
+    epoch_start = progress;
+  } else {
+    data->restore(text(models::kDataPositionKey));
+  }
   if (ema && !ema_in_state) {
     // Only for such an older state: the model file holds the smoothed weights of the same save
     // unless the run crashed between its two writes.
@@ -217,10 +268,20 @@ void Trainer::Impl::save(bool also_iter) {
   m["realmt.tokens"] = std::to_string(progress.tokens);
   m["realmt.sentences"] = std::to_string(progress.sentences);
   m["realmt.optimizer_steps"] = std::to_string(optimizer->steps());
-  m["realmt.stalled"] = std::to_string(stalled);
   char best_text[64];
-  std::snprintf(best_text, sizeof best_text, "%.17g", best);
+  for (size_t i = 0; i < tracks.size(); ++i) {
+    std::snprintf(best_text, sizeof best_text, "%.17g", tracks[i].best);
+    m["realmt.best." + o.valid_metrics[i]] = best_text;
+    m["realmt.stalled." + o.valid_metrics[i]] = std::to_string(tracks[i].stalled);
+  }
+  // The first metric's, as states had it before there was one per metric.
+  std::snprintf(best_text, sizeof best_text, "%.17g", tracks.empty() ? INFINITY : tracks[0].best);
   m["realmt.best"] = best_text;
+  m["realmt.stalled"] = std::to_string(tracks.empty() ? 0 : tracks[0].stalled);
+  m["realmt.epoch_start_updates"] = std::to_string(epoch_start.updates);
+  m["realmt.epoch_start_sentences"] = std::to_string(epoch_start.sentences);
+  std::snprintf(best_text, sizeof best_text, "%.17g", grad_norm_avg);
+  m["realmt.grad_norm_avg"] = best_text;
   m[models::kRngStateKey] = dropout_gen.state_string();
   if (const LossScaler* ls = mp->scaler()) {
     std::snprintf(best_text, sizeof best_text, "%.17g", ls->scale());
@@ -234,7 +295,7 @@ void Trainer::Impl::save(bool also_iter) {
   // written last and atomically: a crash at any point leaves a consistent state from this save
   // or the last, whatever the model files beside it hold.
   save_model(o.model);
-  if (also_iter && !o.overwrite) save_model(base + ".iter" + std::to_string(progress.updates) + ".safetensors");
+  if (also_iter && !o.overwrite) save_model(base + ".iter" + std::to_string(progress.updates) + ext);
   kill_here_if_asked(progress.updates);
   models::save_arenas(state_path(), state_arenas(), params.names(), m);
   log->line("saved " + o.model + " and " + state_path() + " at update " + std::to_string(progress.updates));
@@ -255,6 +316,7 @@ void Trainer::Impl::kill_here_if_asked(int64_t update) {
 
 void Trainer::Impl::save_model(const std::string& path) {
   graph::ParameterSet& params = model->params();
+  write_decoder_config(path);
   if (!ema) {
     models::save_parameters(path, params, model_metadata());
     return;
@@ -272,18 +334,33 @@ void Trainer::Impl::validate_now() {
     raw = model->params().values().flat().clone();
     model->params().values().flat().copy_from(ema->flat());
   }
-  const auto metrics = validator->run(*model, o.valid_metrics);
-  if (ema) model->params().values().flat().copy_from(raw);
-  const double first = metrics.at(o.valid_metrics[0]);
-  const bool improved = Validator::better(o.valid_metrics[0], first, best);
-  if (improved) {
-    best = first;
-    stalled = 0;
-    if (o.keep_best) save_model(base + ".best-" + o.valid_metrics[0] + ".safetensors");
-  } else {
-    ++stalled;
+  ValidationContext c;
+  c.epoch = progress.epoch + 1;
+  c.updates = progress.updates;
+  c.updates_in_epoch = progress.updates - epoch_start.updates;
+  c.tokens = progress.tokens;
+  if (!o.quiet_translation) c.log = [this](const std::string& text) { log->line(text); };
+  // valid-script scores the weights being validated: the smoothed ones are in the model now.
+  c.save_model = [this](const std::string& path) { models::save_parameters(path, model->params(), model_metadata()); };
+  c.dev_model_path = o.model + ".dev" + ext;  // Marian's <model>.dev<ext>
+  const auto metrics = validator->run(*model, o.valid_metrics, c);
+  std::vector<ValidResult> results;
+  for (size_t i = 0; i < o.valid_metrics.size(); ++i) {
+    const std::string& name = o.valid_metrics[i];
+    MetricTrack& t = tracks[i];
+    ValidResult r{name, metrics.at(name), Validator::better(name, metrics.at(name), t.best), 0, t.best};
+    if (r.improved) {
+      t.best = r.value;
+      t.stalled = 0;
+      // Marian keeps the best model of each metric: <model>.best-<metric><ext>.
+      if (o.keep_best) save_model(o.model + ".best-" + name + ext);
+    } else {
+      r.stalled = ++t.stalled;
+    }
+    results.push_back(r);
   }
-  log->validation(progress.updates, metrics, improved, stalled);
+  if (ema) model->params().values().flat().copy_from(raw);
+  log->validation(progress.epoch + 1, progress.updates, results);
 }
 
 }  // namespace realmt::training

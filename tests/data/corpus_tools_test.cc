@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "data/clean.h"
 #include "data/cli.h"
+#include "data/commands.h"
 #include "data/line_reader.h"
 #include "data/normalize.h"
 #include "data/split.h"
@@ -98,20 +99,22 @@ TEST(Normalize, NfcNfkcAndCasefold) {
   EXPECT_THROW(parse_normalization("nfd"), Error);
 }
 
-TEST(Cli, SuggestsTheClosestOption) {
-  EXPECT_EQ(cli::closest("--max-word", {"--max-words", "--max-ratio", "--src"}), "--max-words");
-  EXPECT_EQ(cli::closest("--tgt-ot", {"--src-out", "--tgt-out"}), "--tgt-out");
-  cli::po::options_description opts("o");
-  int64_t n = 0;
-  opts.add_options()("max-words", cli::po::value(&n), "x");
-  cli::po::variables_map vm;
+TEST(Cli, SubcommandsParseWithOptionSet) {
+  // A misspelt option is a usage error naming the closest one (realmt-data exits 2 for it).
   try {
-    cli::parse({"clean", "--max-wrds", "3"}, "usage", "", opts, nullptr, vm);
-    FAIL();
-  } catch (const Error& e) {
+    run_clean({"clean", "--src", "a", "--tgt", "b", "--src-out", "x", "--tgt-out", "y", "--max-wrds", "3"});
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("did you mean '--max-words'"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(cli::split_list("a,,b"), (std::vector<std::string>{"a", "b"}));
+  // Required options and the input rules are usage errors too.
+  EXPECT_THROW(run_clean({"clean", "--src", "a", "--tgt", "b"}), UsageError);
+  EXPECT_THROW(run_clean({"clean", "--src", "a", "--tsv", "t", "--src-out", "x", "--tgt-out", "y"}), UsageError);
+  EXPECT_THROW(run_sgm2txt({"sgm2txt", "a.sgm", "-i", "b.sgm"}), UsageError);
+  EXPECT_THROW(run_vocab({"vocab", "-i", "a", "-o", "v.spm", "--model-type", "bigram"}), UsageError);
+  // --help and --version print and return 0 without doing anything.
+  EXPECT_EQ(run_split({"split", "--help"}), 0);
+  EXPECT_EQ(run_stats({"stats", "--version"}), 0);
 }
 
 }  // namespace

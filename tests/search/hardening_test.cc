@@ -110,15 +110,21 @@ TEST_F(SearchHardening, ModelWithNaNScoresGivesAnErrorPerSentenceNotACrash) {
   EXPECT_EQ(out[2].error, kNoFiniteTranslation);
 }
 
-TEST_F(SearchHardening, LinesOverMaxInputLengthGetAnErrorAndTheOthersATranslation) {
+TEST_F(SearchHardening, LinesOverMaxLengthAreSkippedWithAReasonAndTheOthersTranslated) {
   const Translator t = translator(test::tiny_model(3, 10));
   BatchingOptions b;
-  b.max_input_length = 3;
+  b.max_length = 4;  // eos counted: three subwords fit
   const auto out = t.translate_lines({"cat dog house tree", "cat dog house"}, SearchOptions{}, b);
-  EXPECT_HAS(out[0].error, "4 subwords, more than max-input-length 3");
+  EXPECT_HAS(out[0].error, "5 subwords (eos counted), more than max-length 4");
+  EXPECT_TRUE(out[0].skipped);
   EXPECT_TRUE(out[0].hypotheses.empty());
   EXPECT_EQ(out[1].error, "");
+  EXPECT_FALSE(out[1].skipped);
   EXPECT_EQ(out[1].hypotheses.size(), 1u);
+  b.max_length_crop = true;
+  const auto cropped = t.translate_lines({"cat dog house tree"}, SearchOptions{}, b);
+  EXPECT_EQ(cropped[0].error, "");
+  EXPECT_EQ(cropped[0].hypotheses.size(), 1u);
 }
 
 TEST_F(SearchHardening, CheckpointOfAnotherVocabularyOfTheSameSizeIsRefused) {

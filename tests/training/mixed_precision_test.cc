@@ -221,7 +221,7 @@ TEST(Precision, NamesParseAndHalfPrecisionNeedsAGpu) {
     TrainOptions o;
     o.train_sets = {"missing.src", "missing.tgt"};
     o.vocabs = {"missing.spm"};
-    o.precision = p;
+    o.precision = {p};
     try {
       Trainer t(o);
       FAIL() << "precision " << p << " accepted on the CPU";

@@ -1,0 +1,31 @@
+#include "common/program.h"
+
+#include <exception>
+#include <iostream>
+
+#include "core/error.h"
+
+namespace realmt {
+namespace {
+
+void report(const std::string& program, std::string message) {
+  // Option errors already name the program ("realmt-train: unknown option ..."): say it once.
+  if (message.compare(0, program.size() + 2, program + ": ") == 0) message.erase(0, program.size() + 2);
+  std::cerr << program << ": error: " << message << "\n";
+}
+
+}  // namespace
+
+int run_program(const std::string& program, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const UsageError& e) {
+    report(program, e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    report(program, e.what());
+    return 1;
+  }
+}
+
+}  // namespace realmt
