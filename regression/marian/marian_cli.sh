@@ -68,7 +68,7 @@ PY
   > limited.txt 2> limited.err
 [[ "$(sed -n 2p limited.txt)" == "" && "$(sed -n 1p limited.txt)" == "$(sed -n 1p out.txt)" \
    && "$(sed -n 3p limited.txt)" == "$(sed -n 3p out.txt)" ]] || fail "max-length: $(cat limited.txt)"
-grep -q "line 2: the source has more than max-length 10 subwords" limited.err || fail "$(cat limited.err)"
+grep -q "line 2: 25 subwords (eos counted), more than max-length 10" limited.err || fail "$(cat limited.err)"
 "$bin/realmt-translate" -m model.safetensors -v vocab.spm --max-length 10 --max-length-crop --quiet < long.txt \
   > cropped.txt
 [[ -n "$(sed -n 2p cropped.txt)" ]] || fail "max-length-crop left line 2 empty"

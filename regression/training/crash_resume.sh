@@ -87,7 +87,9 @@ path = sys.argv[1]
 d = open(path, "rb").read()
 n = struct.unpack("<Q", d[:8])[0]
 header, data = json.loads(d[8:8 + n]), d[8 + n:]
-out, blobs, offset = {"__metadata__": header.pop("__metadata__")}, [], 0
+meta = header.pop("__metadata__")
+meta.pop("realmt.crc32", None)  # an older realmt wrote no per-tensor checksums either
+out, blobs, offset = {"__metadata__": meta}, [], 0
 for name, t in sorted(header.items(), key=lambda kv: kv[1]["data_offsets"][0]):
     if name.startswith("ema."):
         continue

@@ -113,7 +113,7 @@ ppl = float(sys.argv[1])
 d = open("model.safetensors", "rb").read()
 n = struct.unpack("<Q", d[:8])[0]
 config = json.loads(d[8:8 + n])["__metadata__"]["realmt.config"]
-V = int(next(l.split(":")[1] for l in config.splitlines() if l.startswith("dim-vocabs:")))
+V = int(next(l.split(":")[1].strip(" []").split(",")[0] for l in config.splitlines() if l.startswith("dim-vocabs:")))  # "28" or "[28]"
 counts = collections.Counter()
 for line in open("train.tgt"):
     counts.update(line.split() + ["</s>"])

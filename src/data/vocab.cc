@@ -89,10 +89,12 @@ std::string Vocab::fingerprint() const {
     const auto* p = static_cast<const unsigned char*>(data);
     for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
   };
+  // In realmt's id order (roles the model lacks: their piece and score 0).
   for (int32_t id = 0; id < size(); ++id) {
-    const std::string& piece = sp_->IdToPiece(id);
-    mix(piece.c_str(), piece.size() + 1);
-    const float score = sp_->GetScore(id);
+    const std::string p = piece(id);
+    mix(p.c_str(), p.size() + 1);
+    const int32_t m = to_model_[static_cast<size_t>(id)];
+    const float score = m < 0 ? 0.0f : sp_->GetScore(m);
     mix(&score, sizeof score);
   }
   char hex[17];

@@ -24,7 +24,7 @@ LinearCrossEntropyResult linear_cross_entropy(const Tensor& h, const Tensor& w, 
   REALMT_CHECK(targets.shape() == Shape{h.dim(0)}, "{}: targets {} must be [{}]", op, targets.shape(), h.dim(0));
   REALMT_CHECK(o.label_smoothing >= 0.0 && o.label_smoothing <= 1.0, "{}: label_smoothing {} is outside [0, 1]", op,
                o.label_smoothing);
-  const int64_t n = h.dim(0), d = h.dim(1), v = w.dim(0);
+  const int64_t n = h.dim(0), v = w.dim(0);
   if (bias.defined()) {
     check_same_device(h, bias, op);
     REALMT_CHECK(bias.shape() == Shape{v} && bias.dtype() == h.dtype(), "{}: bias {} must be [{}]", op, bias, v);
