@@ -22,6 +22,7 @@ struct ModelOptions {
   std::vector<std::string> devices;  // empty: the CPU; "0" or "cuda:0": that GPU
   int cpu_threads = 0;               // 0: all cores
   int64_t mini_batch = 32;           // sentences a batch
+  std::string quantize = "none";     // "int8": int8 weights and GEMMs on the CPU (faster, smaller)
   void declare(OptionSet& o, const std::string& group);
   void validate() const;
   const std::string& vocab() const { return vocabs[0]; }
