@@ -6,7 +6,8 @@
 // Throughput = target tokens/s: tokens of the best hypothesis of every sentence, eos included
 // (no padding), as Marian, fairseq and CTranslate2 count; model creation excluded, encoding
 // included; the median of --repeats timed searches after one untimed warm-up search of the same
-// batch. Memory = peak resident set size (VmHWM: the model, the warm-up and the timed runs) and
+// batch. Memory = peak resident set size (VmHWM) of the process, of the model's creation (and
+// quantization) and of the decoding after it (VmHWM reset through /proc/self/clear_refs), and
 // the allocator's peak. Allocations: the caching allocator's system allocations (blocks obtained
 // from the OS) and allocate() calls per step of the last timed search; after the first steps a
 // step should make no system allocation. --profile prints where a step's time goes by kind
@@ -36,6 +37,14 @@ using namespace realmt;
 namespace {
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+// Resets VmHWM to the current RSS (Linux >= 4.0), so that the next reading is the peak since.
+bool reset_peak_rss() {
+  std::ofstream f("/proc/self/clear_refs");
+  f << "5";
+  f.flush();
+  return f.good();
+}
 
 long peak_rss_kb() {
   std::ifstream f("/proc/self/status");
@@ -91,6 +100,8 @@ int main(int argc, char** argv) {
   model.allocate(Device::cpu(), DType::kF32, graph::Gradients::kNo);
   model.init(1);
   if (quantize == "int8") model.quantize();
+  const long load_rss_kb = peak_rss_kb();  // model creation (and quantization) included
+  const bool reset = reset_peak_rss();
   Generator gen(3);
   std::vector<std::vector<int32_t>> sources(batch);
   for (auto& s : sources)
@@ -167,8 +178,11 @@ int main(int argc, char** argv) {
                 static_cast<long>(r.tokens), r.seconds, median / baseline_tps);
   }
   const AllocatorStats st = alloc.stats();
-  std::printf("peak RSS %.0f MB, allocator peak %.0f MB\n", peak_rss_kb() / 1024.0, st.peak_allocated_bytes / 1048576.0);
-  std::printf("RESULT mode=%s tokens_per_s=%.2f peak_rss_mb=%.1f system_allocs_after_step2=%lu\n",
-              quantize == "int8" ? "int8" : "f32", median, peak_rss_kb() / 1024.0, static_cast<unsigned long>(sys_late));
+  const double peak_mb = std::max(load_rss_kb, peak_rss_kb()) / 1024.0;
+  const double decode_mb = reset ? peak_rss_kb() / 1024.0 : -1.0;
+  std::printf("peak RSS %.0f MB (model creation %.0f MB, decoding %.0f MB), allocator peak %.0f MB\n", peak_mb,
+              load_rss_kb / 1024.0, decode_mb, st.peak_allocated_bytes / 1048576.0);
+  std::printf("RESULT mode=%s tokens_per_s=%.2f peak_rss_mb=%.1f decode_peak_rss_mb=%.1f system_allocs_after_step2=%lu\n",
+              quantize == "int8" ? "int8" : "f32", median, peak_mb, decode_mb, static_cast<unsigned long>(sys_late));
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/allocator.h"
 #include "graph/dropout.h"
 #include "graph/linear_cross_entropy.h"
 #include "graph/matmul.h"
@@ -326,6 +327,7 @@ void Transformer::quantize() {
     take(l.ffn.quantize());
   }
   params_.release(released);
+  allocator_for(device()).release_cached();  // the f32 weights' memory goes back to the system
   quantized_ = true;
 }
 

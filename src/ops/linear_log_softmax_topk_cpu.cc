@@ -36,9 +36,18 @@ struct RowState {
   int64_t count = 0;  // heap entries
 };
 
+// sum_j exp(x[j] - mx), vectorised (kept out of fold_chunk: inlined there, GCC falls back to a
+// scalar loop for the simd reduction).
+[[gnu::noinline]] float exp_sum(const float* x, int64_t n, float mx) {
+  float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+  for (int64_t j = 0; j < n; ++j) s += fast_exp(x[j] - mx);
+  return s;
+}
+
 void fold_chunk(float* logits, int64_t v0, int64_t vc, const float* bias, const LinearTopkOptions& o,
                 RowState& st, Entry* heap) {
-  // Log-sum-exp.
+  // Log-sum-exp (fast_exp gives exactly 0 for -inf).
   float cmax = kNegInf;
 #pragma omp simd reduction(max : cmax)
   for (int64_t j = 0; j < vc; ++j) cmax = std::max(cmax, logits[j]);
@@ -46,21 +55,14 @@ void fold_chunk(float* logits, int64_t v0, int64_t vc, const float* bias, const 
     st.sum = st.max == kNegInf ? 0.0f : st.sum * fast_exp(st.max - cmax);
     st.max = cmax;
   }
-  if (st.max != kNegInf) {
-    const float mx = st.max;
-    float s = 0.0f;
-#pragma omp simd reduction(+ : s)
-    for (int64_t j = 0; j < vc; ++j) s += fast_exp_masked(logits[j] - mx);
-    st.sum += s;
-  }
+  if (st.max != kNegInf) st.sum += exp_sum(logits, vc, st.max);
   if (o.also_token >= v0 && o.also_token < v0 + vc) st.also = logits[o.also_token - v0];
-  // Selection keys: logit + bias, NaN as -inf (in place: the logits are not needed after this).
-  if (bias) {
+  // Selection keys in place (the logits are not needed after this): logit + bias, NaN as -inf.
 #pragma omp simd
-    for (int64_t j = 0; j < vc; ++j) logits[j] += bias[v0 + j];
+  for (int64_t j = 0; j < vc; ++j) {
+    const float key = logits[j] + (bias ? bias[v0 + j] : 0.0f);
+    logits[j] = key == key ? key : kNegInf;
   }
-  for (int64_t j = 0; j < vc; ++j)
-    if (logits[j] != logits[j]) logits[j] = kNegInf;
   const int64_t k = o.k;
   auto offer = [&](int64_t j) {
     const Entry e{logits[j], static_cast<int32_t>(v0 + j)};
