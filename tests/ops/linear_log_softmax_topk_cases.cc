@@ -83,13 +83,19 @@ Tensors naive(const Tensors& in, int64_t k, int64_t also, bool int8) {
 }
 
 OpCase make(const std::string& name, int64_t n, int64_t d, int64_t v, int64_t k, int64_t also, int64_t chunk,
-            bool int8) {
+            bool int8, bool zero_rows = false) {
   OpCase c;
   c.name = "linear_log_softmax_topk/" + name;
   InputSpec bias;
   bias.differentiable = false;
   bias.make = [v](Generator&, DType) { return token_bias(v); };
   c.inputs = {constant(Shape{n, d}, -1, 1), constant(Shape{v, d}, -1, 1), bias};
+  if (zero_rows)  // rows 0 and 2 of h are zero: every logit 0, so the selection is all ties
+    c.inputs[0].make = [n, d](Generator& g, DType) {
+      std::vector<float> h(n * d);
+      for (int64_t i = 0; i < n * d; ++i) h[i] = (i / d == 0 || i / d == 2) ? 0.0f : static_cast<float>(2 * g.uniform() - 1);
+      return Tensor::from_vector(h, {n, d});
+    };
   ops::LinearTopkOptions o;
   o.k = k;
   o.also_token = also;
@@ -114,6 +120,7 @@ OpCase make(const std::string& name, int64_t n, int64_t d, int64_t v, int64_t k,
 REALMT_OP_CASE(llst_chunks) { return make("three_chunks", 6, 8, 37, 4, 3, 13, false); }
 REALMT_OP_CASE(llst_one_chunk) { return make("one_chunk_k1", 3, 5, 20, 1, -1, 0, false); }
 REALMT_OP_CASE(llst_k_all) { return make("k_is_v", 4, 6, 12, 12, 1, 5, false); }  // forbidden tokens last, -inf
+REALMT_OP_CASE(llst_ties) { return make("ties_lower_token_first", 4, 6, 30, 9, 5, 7, false, true); }
 REALMT_OP_CASE(llst_int8) { return make("int8_chunks", 5, 32, 41, 6, 3, 16, true); }
 
 // quantized_matmul against the same double reference (no selection).
