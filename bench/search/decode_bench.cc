@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
   models::Transformer model(c);
   model.allocate(Device::cpu(), DType::kF32, graph::Gradients::kNo);
   model.init(1);
+  allocator_for(Device::cpu()).release_cached();  // initialisation temporaries
   if (quantize == "int8") model.quantize();
   const long load_rss_kb = peak_rss_kb();  // model creation (and quantization) included
   const bool reset = reset_peak_rss();

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "core/allocator.h"
 #include "models/checkpoint.h"
 #include "models/safetensors.h"
 
@@ -33,6 +34,8 @@ std::unique_ptr<models::Transformer> load_model(const std::string& path, Device 
                "quantize int8: int8 inference runs on the CPU; decode on {} without --quantize", device);
   model->allocate(device, DType::kF32, graph::Gradients::kNo);
   models::load_parameters(path, model->params());
+  // Loading temporaries (host copies, conversions) go back to the system, not to the cache.
+  allocator_for(device).release_cached();
   if (quantize == Quantize::kInt8) model->quantize();
   return model;
 }
