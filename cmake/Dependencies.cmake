@@ -27,6 +27,9 @@ endif()
 find_library(REALMT_BLIS_SO NAMES libblis.so.4 blis PATHS ${_blas_dir_blis} NO_DEFAULT_PATH)
 find_library(REALMT_OPENBLAS_SO NAMES libopenblas.so.0 openblas PATHS ${_blas_dir_openblas} NO_DEFAULT_PATH)
 
+# int8 inference GEMM (backend/cpu/int8_gemm.cc): oneDNN, Debian's libdnnl-dev.
+find_package(dnnl CONFIG REQUIRED)
+
 find_package(GTest REQUIRED)
 find_package(benchmark QUIET)
 find_package(yaml-cpp REQUIRED)  # realmt_base: config files (src/common/options)

@@ -1,45 +1,49 @@
 // Decoding speed: batched beam search on a transformer-base-sized model (6+6 layers, D 512,
 // 8 heads, F 2048, V 32000) with random weights and a fixed output length (min-length =
-// max-length - 1), with the key/value cache against the same decoder recomputing the whole
-// prefix every step, in one run.
+// max-length - 1), f32 or int8 (--quantize int8), optionally against the same decoder
+// recomputing the whole prefix every step (--baseline), in one run.
 //
 // Throughput = target tokens/s: tokens of the best hypothesis of every sentence, eos included
 // (no padding), as Marian, fairseq and CTranslate2 count; model creation excluded, encoding
-// included. Memory = peak resident set size (VmHWM) and the allocator's peak. The GEMM share
-// is the time inside the matmul kernel (all GEMMs: projections, attention, output layer) over
-// the search time, measured by wrapping the CPU matmul kernel slot.
+// included; the median of --repeats timed searches after one untimed warm-up search of the same
+// batch. Memory = peak resident set size (VmHWM) of the process, of the model's creation (and
+// quantization) and of the decoding after it (VmHWM reset through /proc/self/clear_refs), and
+// the allocator's peak. Allocations: the caching allocator's system allocations (blocks obtained
+// from the OS) and allocate() calls per step of the last timed search; after the first steps a
+// step should make no system allocation. --profile prints where a step's time goes by kind
+// (core/profile.h: GEMM, attention, layer norm, copies, ...). The last line, "RESULT ...", is
+// for bench/search/run_peers.sh.
 //
-//   realmt-bench-decode [--threads 2] [--beam 4] [--batch 32] [--src-len 24] [--out-len 24]
+//   realmt-bench-decode [--threads 2] [--beam 4] [--batch 32] [--src-len 16] [--out-len 16]
+//                       [--repeats 3] [--quantize none|int8] [--baseline 0|1] [--profile 0|1]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
+#include "backend/cpu/int8_gemm.h"
 #include "core/allocator.h"
 #include "core/parallel.h"
+#include "core/profile.h"
 #include "core/rng.h"
-#include "ops/matmul.h"
 #include "search/beam_search.h"
 
 using namespace realmt;
 
 namespace {
 
-double g_gemm_seconds = 0;
-int64_t g_gemm_flops = 0;
-decltype(ops::matmul_kernel)::Fn g_matmul = nullptr;
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-void timed_matmul(const Tensor& a, const Tensor& b, Tensor& c, const ops::GemmShape& g) {
-  const double t = now();
-  g_matmul(a, b, c, g);
-  g_gemm_seconds += now() - t;
-  g_gemm_flops += 2 * g.batch * g.m * g.n * g.k;
+// Resets VmHWM to the current RSS (Linux >= 4.0), so that the next reading is the peak since.
+bool reset_peak_rss() {
+  std::ofstream f("/proc/self/clear_refs");
+  f << "5";
+  f.flush();
+  return f.good();
 }
 
 long peak_rss_kb() {
@@ -50,75 +54,136 @@ long peak_rss_kb() {
   return -1;
 }
 
+struct Run {
+  double seconds = 0;
+  int64_t tokens = 0;
+};
+
+Run timed_search(const search::BeamSearch& search, const std::vector<std::vector<int32_t>>& sources,
+                 const search::SearchOptions& o) {
+  const double t = now();
+  const auto out = search.search(sources, o);
+  Run r;
+  r.seconds = now() - t;
+  for (const auto& h : out) r.tokens += static_cast<int64_t>(h[0].tokens.size()) + 1;
+  return r;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  int threads = 2, beam = 4, batch = 32;
-  int64_t src_len = 24, out_len = 24;
+  int threads = 2, beam = 4, batch = 32, repeats = 3;
+  int64_t src_len = 16, out_len = 16;
+  bool baseline = false, profile = false;
+  std::string quantize = "none";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
-    const long v = std::strtol(argv[i + 1], nullptr, 10);
-    if (k == "--threads")
-      threads = static_cast<int>(v);
-    else if (k == "--beam")
-      beam = static_cast<int>(v);
-    else if (k == "--batch")
-      batch = static_cast<int>(v);
-    else if (k == "--src-len")
-      src_len = v;
-    else if (k == "--out-len")
-      out_len = v;
-    else
-      return std::fprintf(stderr, "unknown option %s\n", k.c_str()), 2;
+    const char* v = argv[i + 1];
+    if (k == "--threads") threads = std::atoi(v);
+    else if (k == "--beam") beam = std::atoi(v);
+    else if (k == "--batch") batch = std::atoi(v);
+    else if (k == "--src-len") src_len = std::atol(v);
+    else if (k == "--out-len") out_len = std::atol(v);
+    else if (k == "--repeats") repeats = std::max(1, std::atoi(v));
+    else if (k == "--quantize") quantize = v;
+    else if (k == "--baseline") baseline = std::atoi(v) != 0;
+    else if (k == "--profile") profile = std::atoi(v) != 0;
+    else return std::fprintf(stderr, "unknown option %s\n", k.c_str()), 2;
   }
+  if (quantize != "none" && quantize != "int8") return std::fprintf(stderr, "--quantize none|int8\n"), 2;
   set_num_threads(threads);
   models::ModelConfig c;  // transformer-base
   c.vocab_size = 32000;
   c.dropout = 0.0;
   c.admin_init = "closed-form";
   models::Transformer model(c);
-  model.allocate(Device::cpu());
+  model.allocate(Device::cpu(), DType::kF32, graph::Gradients::kNo);
   model.init(1);
+  allocator_for(Device::cpu()).release_cached();  // initialisation temporaries
+  if (quantize == "int8") model.quantize();
+  const long load_rss_kb = peak_rss_kb();  // model creation (and quantization) included
+  const bool reset = reset_peak_rss();
   Generator gen(3);
   std::vector<std::vector<int32_t>> sources(batch);
   for (auto& s : sources)
-    for (int64_t j = 0; j < src_len; ++j)
-      s.push_back(4 + static_cast<int32_t>(gen.next_u32() % (c.vocab_size - 4)));
+    for (int64_t j = 0; j < src_len; ++j) s.push_back(4 + static_cast<int32_t>(gen.next_u32() % (c.vocab_size - 4)));
   search::SearchOptions o;
   o.beam_size = beam;
   o.max_length = out_len + 1;  // every translation: out_len tokens + eos
   o.min_length = out_len;
   o.max_length_factor = 1000;
   const search::BeamSearch search({&model});
-  g_matmul = ops::matmul_kernel.get(Device::cpu()).fn;
-  ops::matmul_kernel.set(DeviceType::kCpu, &timed_matmul);
   std::printf(
-      "decode bench: transformer-base (6+6, D 512, F 2048, V 32000, random weights), %d threads, "
-      "beam %d, "
-      "batch %d, source %ld tokens, output %ld tokens + eos\n",
-      threads, beam, batch, static_cast<long>(src_len), static_cast<long>(out_len));
-  std::printf("target tokens = best hypothesis per sentence, eos included\n");
-  double tps_of[2] = {0, 0};
-  for (bool cache : {true, false}) {
-    o.use_cache = cache;
-    search.search({sources[0]}, o);  // warm-up (allocator, BLAS buffers)
-    g_gemm_seconds = 0;
-    g_gemm_flops = 0;
-    const double t = now();
-    const auto out = search.search(sources, o);
-    const double secs = now() - t;
-    int64_t tokens = 0;
-    for (const auto& h : out) tokens += static_cast<int64_t>(h[0].tokens.size()) + 1;
-    const double tps = tokens / secs;
-    tps_of[cache ? 0 : 1] = tps;
-    std::printf(
-        "%-10s %7.1f target tokens/s  (%ld tokens in %.2f s)  GEMM %.1f%% of the time (%.1f "
-        "GFLOP/s in GEMM)\n",
-        cache ? "kv-cache" : "no-cache", tps, static_cast<long>(tokens), secs,
-        100 * g_gemm_seconds / secs, g_gemm_flops / g_gemm_seconds * 1e-9);
+      "decode bench: transformer-base (6+6, D 512, F 2048, V 32000, random weights), %s, %d threads, beam %d, "
+      "batch %d, source %ld tokens, output %ld tokens + eos; CPU %s\n",
+      quantize == "int8" ? "int8" : "f32", threads, beam, batch, static_cast<long>(src_len),
+      static_cast<long>(out_len), cpu::int8_cpu_features());
+  std::printf("target tokens = best hypothesis per sentence, eos included; median of %d runs after a warm-up\n",
+              repeats);
+
+  // Per step of the last timed run: system allocations and allocate() calls.
+  std::vector<uint64_t> sys_at, calls_at;
+  Allocator& alloc = allocator_for(Device::cpu());
+  o.on_step = [&](const search::StepInfo&) {
+    const AllocatorStats st = alloc.stats();
+    sys_at.push_back(st.num_system_allocs);
+    calls_at.push_back(st.num_allocs);
+  };
+  timed_search(search, sources, o);  // warm-up: allocator pools, BLAS buffers
+  std::vector<double> tps;
+  Run last;
+  ProfileTotals prof;
+  for (int r = 0; r < repeats; ++r) {
+    sys_at.clear();
+    calls_at.clear();
+    if (profile) {
+      profile_reset();
+      profile_enable(true);
+    }
+    last = timed_search(search, sources, o);
+    if (profile) {
+      profile_enable(false);
+      prof = profile_snapshot();
+    }
+    tps.push_back(last.tokens / last.seconds);
   }
-  const AllocatorStats st = allocator_for(Device::cpu()).stats();
-  std::printf("kv-cache / no-cache: %.2fx; peak RSS %.0f MB, allocator peak %.0f MB\n",
-              tps_of[0] / tps_of[1], peak_rss_kb() / 1024.0, st.peak_allocated_bytes / 1048576.0);
+  std::sort(tps.begin(), tps.end());
+  const double median = tps[tps.size() / 2];
+  std::printf("kv-cache   %8.1f target tokens/s  (%ld tokens, %.2f s in the last run; runs:", median,
+              static_cast<long>(last.tokens), last.seconds);
+  for (double x : tps) std::printf(" %.1f", x);
+  std::printf(")\n");
+  uint64_t sys_late = 0, steps_late = 0;
+  for (size_t s = 2; s < sys_at.size(); ++s, ++steps_late) sys_late += sys_at[s] - sys_at[s - 1];
+  std::printf("allocations per step (last run, %zu steps): system allocations", sys_at.size());
+  for (size_t s = 0; s < sys_at.size(); ++s) std::printf(" %lu", static_cast<unsigned long>(s ? sys_at[s] - sys_at[s - 1] : 0));
+  std::printf("; after step 2: %lu in %lu steps; allocator calls per step %.0f\n", static_cast<unsigned long>(sys_late),
+              static_cast<unsigned long>(steps_late),
+              calls_at.size() > 1 ? double(calls_at.back() - calls_at.front()) / double(calls_at.size() - 1) : 0.0);
+  if (profile) {
+    std::printf("profile of the last run by kind (main-thread time inside kernels, %.2f s of %.2f s):\n", prof.total(),
+                last.seconds);
+    for (int k = 0; k < static_cast<int>(ProfileCategory::kCount); ++k)
+      if (prof.calls[k] > 0)
+        std::printf("  %-14s %7.1f ms  %5.1f%%  %8lu calls\n", profile_category_name(static_cast<ProfileCategory>(k)),
+                    1e3 * prof.seconds[k], 100 * prof.seconds[k] / last.seconds,
+                    static_cast<unsigned long>(prof.calls[k]));
+  }
+  double baseline_tps = 0;
+  if (baseline) {
+    o.use_cache = false;
+    o.on_step = nullptr;
+    const Run r = timed_search(search, sources, o);
+    baseline_tps = r.tokens / r.seconds;
+    std::printf("no-cache   %8.1f target tokens/s  (%ld tokens in %.2f s); kv-cache / no-cache %.2fx\n", baseline_tps,
+                static_cast<long>(r.tokens), r.seconds, median / baseline_tps);
+  }
+  const AllocatorStats st = alloc.stats();
+  const double peak_mb = std::max(load_rss_kb, peak_rss_kb()) / 1024.0;
+  const double decode_mb = reset ? peak_rss_kb() / 1024.0 : -1.0;
+  std::printf("peak RSS %.0f MB (model creation %.0f MB, decoding %.0f MB), allocator peak %.0f MB\n", peak_mb,
+              load_rss_kb / 1024.0, decode_mb, st.peak_allocated_bytes / 1048576.0);
+  std::printf("RESULT mode=%s tokens_per_s=%.2f peak_rss_mb=%.1f decode_peak_rss_mb=%.1f system_allocs_after_step2=%lu\n",
+              quantize == "int8" ? "int8" : "f32", median, peak_mb, decode_mb, static_cast<unsigned long>(sys_late));
   return 0;
 }

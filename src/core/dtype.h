@@ -11,12 +11,12 @@
 
 namespace realmt {
 
-enum class DType : uint8_t { kF32, kF64, kF16, kBF16, kI32, kU8 };
-inline constexpr int kNumDTypes = 6;
+enum class DType : uint8_t { kF32, kF64, kF16, kBF16, kI32, kU8, kI8 };
+inline constexpr int kNumDTypes = 7;
 
 size_t dtype_size(DType t);
 [[noreturn]] void throw_unsupported_dtype(const char* op, DType t);
-const char* dtype_name(DType t);  // "f32", "f64", "f16", "bf16", "i32", "u8"
+const char* dtype_name(DType t);  // "f32", "f64", "f16", "bf16", "i32", "u8", "i8"
 DType parse_dtype(const std::string& name);
 bool is_floating(DType t);
 std::ostream& operator<<(std::ostream& os, DType t);
@@ -28,6 +28,7 @@ template <> struct DTypeOf<Half> { static constexpr DType value = DType::kF16; }
 template <> struct DTypeOf<BFloat16> { static constexpr DType value = DType::kBF16; };
 template <> struct DTypeOf<int32_t> { static constexpr DType value = DType::kI32; };
 template <> struct DTypeOf<uint8_t> { static constexpr DType value = DType::kU8; };
+template <> struct DTypeOf<int8_t> { static constexpr DType value = DType::kI8; };  // quantized weights
 template <typename T> inline constexpr DType dtype_of = DTypeOf<T>::value;
 
 // Converts between element types; Half and BFloat16 go through float.
@@ -42,7 +43,7 @@ To scalar_cast(From v) {
   }
 }
 
-// Calls fn(T{}) with T the C++ type of t (all six types).
+// Calls fn(T{}) with T the C++ type of t (all seven types).
 template <typename Fn>
 decltype(auto) visit_dtype(DType t, Fn&& fn) {
   switch (t) {
@@ -52,6 +53,7 @@ decltype(auto) visit_dtype(DType t, Fn&& fn) {
     case DType::kBF16: return fn(BFloat16{});
     case DType::kI32: return fn(int32_t{});
     case DType::kU8: return fn(uint8_t{});
+    case DType::kI8: return fn(int8_t{});
   }
   return fn(float{});
 }

@@ -60,6 +60,7 @@ ProfileCategory profile_category_of(const char* name) {
   static const Prefix table[] = {
       {"matmul", ProfileCategory::kGemm},           {"linear", ProfileCategory::kGemm},
       {"gemm", ProfileCategory::kGemm},             {"attention", ProfileCategory::kAttention},
+      {"quantized_matmul", ProfileCategory::kGemm},
       {"softmax", ProfileCategory::kAttention},     {"log_softmax", ProfileCategory::kAttention},
       {"layer_norm", ProfileCategory::kLayerNorm},  {"residual_norm", ProfileCategory::kLayerNorm},
       {"cross_entropy", ProfileCategory::kCrossEntropy}, {"adam", ProfileCategory::kOptimizer},

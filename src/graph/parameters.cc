@@ -24,15 +24,41 @@ int ParameterSet::add(const std::string& name, const Shape& shape) {
   return size() - 1;
 }
 
-void ParameterSet::allocate(Device device, DType dtype) {
+void ParameterSet::allocate(Device device, DType dtype, Gradients gradients) {
   REALMT_CHECK(!allocated(), "parameters allocated twice");
   values_ = std::make_unique<Arena>(shapes_, dtype, device);
-  grads_ = std::make_unique<Arena>(shapes_, dtype, device);
+  if (gradients == Gradients::kYes) grads_ = std::make_unique<Arena>(shapes_, dtype, device);
   vars_.reserve(names_.size());
   for (int i = 0; i < size(); ++i) {
-    vars_.emplace_back((*values_)[i], /*requires_grad=*/true);
-    vars_.back().bind_grad((*grads_)[i]);
+    vars_.emplace_back((*values_)[i], /*requires_grad=*/grads_ != nullptr);
+    if (grads_) vars_.back().bind_grad((*grads_)[i]);
   }
+}
+
+void ParameterSet::release(const std::vector<int>& indices) {
+  REALMT_CHECK(allocated() && !grads_, "only a decoding model (parameters without gradients) releases parameters");
+  if (released_.empty()) released_.assign(names_.size(), false);
+  for (int i : indices) {
+    REALMT_CHECK(i >= 0 && i < size(), "parameter index {} out of range ({} parameters)", i, size());
+    released_[i] = true;
+  }
+  // A new arena with empty slots for the released parameters; the kept values move over.
+  std::vector<Shape> kept(shapes_);
+  for (int i = 0; i < size(); ++i)
+    if (released_[i]) kept[i] = Shape{0};
+  auto values = std::make_unique<Arena>(kept, values_->dtype(), values_->device());
+  for (int i = 0; i < size(); ++i) {
+    Tensor slot = (*values)[i];
+    if (!released_[i]) slot.copy_from(vars_[i].value());
+    vars_[i] = Var(slot, /*requires_grad=*/false);
+  }
+  values_ = std::move(values);
+}
+
+bool ParameterSet::any_released() const {
+  for (bool r : released_)
+    if (r) return true;
+  return false;
 }
 
 int ParameterSet::index(const std::string& name) const {
@@ -44,6 +70,8 @@ int ParameterSet::index(const std::string& name) const {
 const Var& ParameterSet::operator[](int i) const {
   REALMT_CHECK(allocated(), "parameters used before allocate()");
   REALMT_CHECK(i >= 0 && i < size(), "parameter index {} out of range ({} parameters)", i, size());
+  REALMT_CHECK(!released(i), "parameter '{}' was released: this model keeps it quantized and only decodes",
+               names_[i]);
   return vars_[i];
 }
 
@@ -54,6 +82,7 @@ const Arena& ParameterSet::values() const {
 
 const Arena& ParameterSet::grads() const {
   REALMT_CHECK(allocated(), "parameters used before allocate()");
+  REALMT_CHECK(grads_ != nullptr, "these parameters were allocated without gradients (a decoding model)");
   return *grads_;
 }
 
@@ -64,7 +93,7 @@ int64_t ParameterSet::numel() const {
 }
 
 void ParameterSet::zero_grad() const {
-  if (allocated()) grads_->flat().zero_();
+  if (grads_) grads_->flat().zero_();
 }
 
 }  // namespace realmt::graph

@@ -13,14 +13,27 @@
 
 namespace realmt::graph {
 
+// Whether allocate() makes the gradient arena: training needs it; decoding does not (it would
+// double the model's memory).
+enum class Gradients { kYes, kNo };
+
 class ParameterSet {
  public:
   // Declares a parameter before allocate(); returns its index. Throws on a bad or repeated name.
   int add(const std::string& name, const Shape& shape);
-  // Creates both arenas (zero-filled) and binds every parameter's gradient to its slot.
-  void allocate(Device device, DType dtype = DType::kF32);
+  // Creates the value arena (zero-filled) and, with Gradients::kYes, the gradient arena, binding
+  // every parameter's gradient to its slot. With kNo the parameters are constants
+  // (requires_grad false) and grads() is an error.
+  void allocate(Device device, DType dtype = DType::kF32, Gradients gradients = Gradients::kYes);
+  // Frees the values of parameters that a decoding model keeps in another form (int8 weights):
+  // the value arena is rebuilt without them. Their operator[] is then an error, and so is
+  // saving the set. Needs a set without gradients.
+  void release(const std::vector<int>& indices);
+  bool released(int i) const { return !released_.empty() && released_.at(i); }
+  bool any_released() const;
 
   bool allocated() const { return values_ != nullptr; }
+  bool has_gradients() const { return grads_ != nullptr; }
   int size() const { return static_cast<int>(names_.size()); }
   const std::vector<std::string>& names() const { return names_; }
   const std::vector<Shape>& shapes() const { return shapes_; }
@@ -39,6 +52,7 @@ class ParameterSet {
   std::unordered_map<std::string, int> index_;
   std::unique_ptr<Arena> values_, grads_;
   std::vector<Var> vars_;
+  std::vector<bool> released_;  // empty until release()
 };
 
 // Checks a parameter name: non-empty segments of [a-z0-9_] separated by single dots.

@@ -78,26 +78,30 @@ AttentionResult MultiHeadAttention::self_attend_cached(const graph::Var& x, KvCa
   REALMT_CHECK(!graph::grad_enabled() || !x.requires_grad(), "the key/value cache is for decoding (no gradients)");
   const graph::Var qkv = qkv_(x);  // [N, Tq, 3D]
   const int64_t n = x.dim(0), tq = x.dim(1), need = cache.length + tq;
+  if (cache.rows == 0) cache.rows = n;
+  REALMT_CHECK(n <= cache.rows, "key/value cache allocated for {} rows, the step has {}", cache.rows, n);
   if (!cache.k.defined() || cache.k.dim(2) < need) {
     // Geometric growth keeps the copies of a long output linear in its length.
-    const int64_t capacity = std::max<int64_t>({need, 16, cache.k.defined() ? 2 * cache.k.dim(2) : 0});
+    const int64_t capacity =
+        std::max<int64_t>({need, cache.initial_capacity, cache.k.defined() ? 2 * cache.k.dim(2) : 0});
     if (cache.k.defined()) {
       cache.k = ops::kv_cache_resize(cache.k, cache.length, capacity);
       cache.v = ops::kv_cache_resize(cache.v, cache.length, capacity);
     } else {
-      cache.k = Tensor::empty({n, heads_, capacity, head_dim()}, x.dtype(), x.device());
-      cache.v = Tensor::empty({n, heads_, capacity, head_dim()}, x.dtype(), x.device());
+      cache.k = Tensor::empty({cache.rows, heads_, capacity, head_dim()}, x.dtype(), x.device());
+      cache.v = Tensor::empty({cache.rows, heads_, capacity, head_dim()}, x.dtype(), x.device());
     }
   }
-  ops::kv_cache_write(cache.k, qkv.value(), dim_, cache.length);
-  ops::kv_cache_write(cache.v, qkv.value(), 2 * dim_, cache.length);
+  Tensor k = cache.k.narrow0(0, n), v = cache.v.narrow0(0, n);  // the rows in use
+  ops::kv_cache_write(k, qkv.value(), dim_, cache.length);
+  ops::kv_cache_write(v, qkv.value(), 2 * dim_, cache.length);
   cache.length = need;
   using Op = ops::AttentionOperand;
   const ops::AttentionOptions o = options(step, /*causal=*/true);
   const Tensor prev = o.keep_scores && step.prev_scores.defined() ? step.prev_scores.value() : Tensor();
   ops::AttentionResult r = ops::attention(Op::packed(qkv.value(), 0, heads_, head_dim()),
-                                          Op::heads_major(cache.k, cache.length),
-                                          Op::heads_major(cache.v, cache.length), Tensor(), prev, o);
+                                          Op::heads_major(k, cache.length), Op::heads_major(v, cache.length),
+                                          Tensor(), prev, o);
   return finish(graph::Var(r.ctx), r.scores.defined() ? graph::Var(r.scores) : graph::Var(), r.probs);
 }
 
@@ -119,6 +123,11 @@ AttentionResult MultiHeadAttention::cross_attend(const graph::Var& x, const grap
   if (step.mode != ResidualMode::kNone) in.prev = step.prev_scores;
   graph::AttentionOutputs a = graph::attention(in, options(step, false), step.gen);
   return finish(a.ctx, a.scores, a.probs);
+}
+
+std::vector<int> MultiHeadAttention::quantize() {
+  if (kind_ == AttentionKind::kSelf) return {qkv_.quantize(), o_.quantize()};
+  return {q_.quantize(), kv_.quantize(), o_.quantize()};
 }
 
 void MultiHeadAttention::init(Generator& gen) const {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/rng.h"
 #include "layers/linear.h"
@@ -41,11 +42,16 @@ struct AttentionResult {
   Tensor probs;       // P before dropout [B, H, Tq, Tk] (alignments, tests)
 };
 
-// Keys and values of the positions decoded so far, [N, H, capacity, Dh] each, rows
-// [0, length) valid; grown geometrically, written in place (ops/kv_cache.h).
+// Keys and values of the positions decoded so far, [R, H, capacity, Dh] each: allocated for R
+// hypotheses (`rows`, 0: the first step's) of which the first N (the step's) are in use, and
+// positions [0, length) valid. The capacity starts at `initial_capacity` and doubles when full
+// (a copy only log-many times); keys and values are written in place (ops/kv_cache.h), and beam
+// moves gather rows in place (ops::gather_rows_).
 struct KvCache {
   Tensor k, v;
   int64_t length = 0;
+  int64_t rows = 0;
+  int64_t initial_capacity = 16;
 };
 
 class MultiHeadAttention {
@@ -67,6 +73,8 @@ class MultiHeadAttention {
 
   const Linear& output() const { return o_; }
   void init(Generator& gen) const;
+  // Quantizes the projections to int8 (layers/linear.h); returns the released weights' indices.
+  std::vector<int> quantize();
   int64_t heads() const { return heads_; }
   int64_t head_dim() const { return dim_ / heads_; }
 

@@ -1,7 +1,9 @@
 // Token embeddings scaled by sqrt(D) plus sinusoidal positions (Vaswani et al. 2017, 3.5):
 //   PE(p, 2i) = sin(p / 10000^(2i/D)),  PE(p, 2i+1) = cos(p / 10000^(2i/D)).
 // One table [V, D] ("<prefix>.weight") serves source, target and output projection when the
-// model ties all embeddings (one joint vocabulary).
+// model ties all embeddings (one joint vocabulary). A decoding model may quantize the table to
+// int8 per row (ops/quantize.h): lookups then dequantize their rows and the output projection
+// reads the int8 table; the f32 table may be released by the model.
 #pragma once
 
 #include <memory>
@@ -11,6 +13,7 @@
 #include "core/rng.h"
 #include "graph/parameters.h"
 #include "graph/var.h"
+#include "ops/quantize.h"
 
 namespace realmt::layers {
 
@@ -22,6 +25,12 @@ class Embedding {
   // ids i32 [B, T] (positions start at `first_position`, for incremental decoding) -> [B, T, D].
   graph::Var operator()(const Tensor& ids, int64_t first_position = 0) const;
   const graph::Var& weight() const { return (*params_)[weight_]; }
+  // Quantizes the table (per row); returns its parameter index for the model to release.
+  int quantize();
+  // The int8 table, or nullptr.
+  const ops::QuantizedWeight* quantized() const { return quantized_.get(); }
+  Device device() const { return quantized_ ? quantized_->values.device() : weight().device(); }
+  DType dtype() const { return quantized_ ? DType::kF32 : weight().dtype(); }
   int64_t vocab() const { return vocab_; }
   int64_t dim() const { return dim_; }
   void init(Generator& gen) const;  // Normal(0, D^-1/2): with the sqrt(D) scale, unit variance
@@ -35,6 +44,7 @@ class Embedding {
   int64_t vocab_ = 0, dim_ = 0;
   mutable std::unique_ptr<std::mutex> cache_mutex_ = std::make_unique<std::mutex>();
   mutable Tensor cache_;  // [rows, D] on cache_device_
+  std::shared_ptr<const ops::QuantizedWeight> quantized_;
 };
 
 }  // namespace realmt::layers

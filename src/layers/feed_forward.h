@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/rng.h"
 #include "layers/linear.h"
@@ -22,6 +23,8 @@ class FeedForward {
   // dropout > 0 needs gen (training); gen == nullptr means no dropout (inference).
   graph::Var operator()(const graph::Var& x, double dropout, Generator* gen) const;
   const Linear& output() const { return w2_; }
+  // Quantizes both projections to int8 (layers/linear.h); returns the released weights' indices.
+  std::vector<int> quantize() { return {w1_.quantize(), w2_.quantize()}; }
   void init(Generator& gen) const;
 
  private:

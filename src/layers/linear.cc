@@ -2,6 +2,7 @@
 
 #include "graph/linear.h"
 #include "layers/init.h"
+#include "ops/elementwise.h"
 
 namespace realmt::layers {
 
@@ -13,12 +14,28 @@ Linear::Linear(graph::ParameterSet& params, const std::string& prefix, int64_t i
 
 graph::Var Linear::operator()(const graph::Var& x) const {
   REALMT_CHECK(x.dim(-1) == in_, "linear layer expects inputs [..., {}], got {}", in_, x.shape());
+  if (quantized_) {
+    Tensor y = project(x).value();
+    if (has_bias()) ops::add_(y, bias().value());
+    return graph::Var(y);
+  }
   return graph::linear(x, weight(), bias_or_none());
 }
 
 graph::Var Linear::project(const graph::Var& x) const {
   REALMT_CHECK(x.dim(-1) == in_, "linear layer expects inputs [..., {}], got {}", in_, x.shape());
+  if (quantized_) {
+    REALMT_CHECK(!graph::grad_enabled() || !x.requires_grad(), "an int8-quantized layer only decodes (no gradients)");
+    return graph::Var(ops::quantized_matmul(x.value(), *quantized_));
+  }
   return graph::linear(x, weight(), graph::Var());
+}
+
+int Linear::quantize() {
+  REALMT_CHECK(!quantized_, "linear layer quantized twice");
+  quantized_ = std::make_shared<const ops::QuantizedWeight>(
+      ops::quantize_rows(weight().value(), ops::WeightLayout::kColumnsOut));
+  return weight_;
 }
 
 void Linear::init(Generator& gen) const {

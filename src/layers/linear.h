@@ -2,13 +2,18 @@
 // Parameters: "<prefix>.weight", "<prefix>.bias" (when bias). A layer of `blocks` fused
 // projections (Q|K|V: Dout = 3D) is initialised block by block (layers/init.h).
 // project() leaves the bias out for a fused epilogue to add (ops/residual_norm, bias_activation).
+// A decoding model may quantize the weight (int8 per output column, ops/quantize.h): the layer
+// then computes through ops::quantized_matmul, without gradients, and the f32 weight may be
+// released by the model.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "core/rng.h"
 #include "graph/parameters.h"
 #include "graph/var.h"
+#include "ops/quantize.h"
 
 namespace realmt::layers {
 
@@ -21,6 +26,10 @@ class Linear {
   graph::Var operator()(const graph::Var& x) const;  // x W + b (graph::linear)
   graph::Var project(const graph::Var& x) const;     // x W
   void init(Generator& gen) const;                   // Xavier uniform weight, zero bias
+  // Quantizes the weight to int8 (per output column of W); returns the weight's parameter index
+  // for the model to release.
+  int quantize();
+  bool quantized() const { return quantized_ != nullptr; }
   const graph::Var& weight() const { return (*params_)[weight_]; }
   bool has_bias() const { return bias_ >= 0; }
   const graph::Var& bias() const { return (*params_)[bias_]; }
@@ -33,6 +42,7 @@ class Linear {
   int weight_ = -1, bias_ = -1;
   int64_t in_ = 0, out_ = 0;
   int blocks_ = 1;
+  std::shared_ptr<const ops::QuantizedWeight> quantized_;  // W^T as [Dout, Din] int8
 };
 
 }  // namespace realmt::layers

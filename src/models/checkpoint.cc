@@ -201,6 +201,8 @@ std::vector<Target> arena_targets(const std::vector<NamedArena>& arenas, const s
 
 void save_parameters(const std::string& path, const graph::ParameterSet& params, const Metadata& metadata) {
   REALMT_CHECK(params.allocated(), "{}: cannot save parameters that are not allocated", path);
+  REALMT_CHECK(!params.any_released(), "{}: a quantized decoding model cannot be saved (load the f32 checkpoint)",
+               path);
   const std::vector<Tensor> slots = host_slots(params.values());
   std::vector<std::pair<std::string, Tensor>> tensors;
   for (int i = 0; i < params.size(); ++i) tensors.emplace_back(params.names()[i], slots[i]);

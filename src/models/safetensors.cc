@@ -102,12 +102,13 @@ const char* safetensors_dtype_name(DType dtype) {
     case DType::kBF16: return "BF16";
     case DType::kI32: return "I32";
     case DType::kU8: return "U8";
+    case DType::kI8: return "I8";
   }
   throw_unsupported_dtype("safetensors", dtype);
 }
 
 std::optional<DType> parse_safetensors_dtype(const std::string& name) {
-  for (DType t : {DType::kF32, DType::kF64, DType::kF16, DType::kBF16, DType::kI32, DType::kU8}) {
+  for (DType t : {DType::kF32, DType::kF64, DType::kF16, DType::kBF16, DType::kI32, DType::kU8, DType::kI8}) {
     if (name == safetensors_dtype_name(t)) return t;
   }
   return std::nullopt;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/allocator.h"
 #include "graph/dropout.h"
 #include "graph/linear_cross_entropy.h"
 #include "graph/matmul.h"
@@ -13,7 +14,7 @@
 #include "ops/cast.h"
 #include "ops/dropout.h"
 #include "ops/elementwise.h"
-#include "ops/index_select.h"
+#include "ops/kv_cache.h"
 #include "ops/softmax.h"
 
 namespace realmt::models {
@@ -78,7 +79,9 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
   }
 }
 
-void Transformer::allocate(Device device, DType dtype) { params_.allocate(device, dtype); }
+void Transformer::allocate(Device device, DType dtype, graph::Gradients gradients) {
+  params_.allocate(device, dtype, gradients);
+}
 
 void Transformer::init(uint64_t seed) {
   Generator gen(seed);
@@ -139,6 +142,7 @@ Transformer::Stream Transformer::epilogue(const Stream& s, const Var& y, const V
 }
 
 Var Transformer::embed(const Tensor& ids, int64_t first_position, const ForwardContext& ctx) const {
+  REALMT_CHECK(!ctx.gen || !quantized_, "an int8-quantized model only decodes");
   Var e = embedding_(ids, first_position);
   return ctx.gen && config_.dropout > 0 ? graph::dropout(e, config_.dropout, *ctx.gen) : e;
 }
@@ -149,15 +153,14 @@ Tensor Transformer::padding_mask(const Tensor& ids) const {
   std::vector<float> m(h.numel());
   for (int64_t i = 0; i < h.numel(); ++i) m[i] = p[i] == 0 ? -std::numeric_limits<float>::infinity() : 0.0f;
   const Tensor t = Tensor::from_vector(m, {ids.dim(0), ids.dim(1)});
-  const Var& w = embedding_.weight();
-  return ops::cast(t, w.dtype()).to(w.device());
+  return ops::cast(t, embedding_.dtype()).to(embedding_.device());
 }
 
 Encoded Transformer::encode(const Tensor& src, const ForwardContext& ctx) const {
   REALMT_CHECK(src.rank() == 2 && src.dtype() == DType::kI32, "encode expects i32 ids [B, S], got {}", src);
   Encoded enc;
   enc.mask = padding_mask(src);
-  Stream s = start_stream(embed(src.to(embedding_.weight().device()), 0, ctx), 0);
+  Stream s = start_stream(embed(src.to(device()), 0, ctx), 0);
   Var chain;  // encoder self-attention residual scores
   for (int i = 0; i < config_.enc_depth; ++i) {
     const EncoderLayer& l = encoder_[i];
@@ -185,7 +188,7 @@ Var Transformer::run_decoder(const Var& embedded, const Encoded& enc, const Forw
     self_chain = a.scores;
     s = epilogue(s, a.out, l.self_attn.output().bias(), l.self_omega, 1, 3 * i, ctx);
     const layers::AttentionStep cross_step{cross_mode_, i + 1, cross_chain, config_.dropout_attention, ctx.gen};
-    const Var kv = cache ? cache->cross_kv : l.cross_attn.source_kv(enc.out);
+    const Var kv = cache ? Var(cache->cross_kv.narrow0(0, state->rows)) : l.cross_attn.source_kv(enc.out);
     layers::AttentionResult c = l.cross_attn.cross_attend(s.in, kv, enc.mask, cross_step);
     if (cache) cache->cross_probs = c.probs;
     cross_chain = c.scores;
@@ -199,11 +202,12 @@ Var Transformer::run_decoder(const Var& embedded, const Encoded& enc, const Forw
 Var Transformer::decode(const Encoded& enc, const Tensor& tgt_in, const ForwardContext& ctx) const {
   REALMT_CHECK(tgt_in.rank() == 2 && tgt_in.dtype() == DType::kI32, "decode expects i32 ids [B, T], got {}",
                tgt_in);
-  return run_decoder(embed(tgt_in.to(embedding_.weight().device()), 0, ctx), enc, ctx, nullptr);
+  return run_decoder(embed(tgt_in.to(device()), 0, ctx), enc, ctx, nullptr);
 }
 
 Var Transformer::logits(const Var& hidden) const {
   // Tied output projection: hidden [..., D] @ E^T, E [V, D].
+  if (const ops::QuantizedWeight* q = embedding_.quantized()) return Var(ops::quantized_matmul(hidden.value(), *q));
   return graph::matmul(hidden, embedding_.weight(), {false, true, 1.0f});
 }
 
@@ -211,6 +215,7 @@ LossOutput Transformer::loss(const Tensor& src, const Tensor& tgt_in, const Tens
                              const ForwardContext& ctx) const {
   REALMT_CHECK(tgt_in.shape() == tgt_out.shape(), "decoder input {} and output {} differ in shape", tgt_in.shape(),
                tgt_out.shape());
+  REALMT_CHECK(!quantized_, "an int8-quantized model only decodes and scores by steps; it has no training loss");
   const Encoded enc = encode(src, ctx);
   const Var h = graph::reshape(decode(enc, tgt_in, ctx), {-1, config_.dim_emb});
   const Tensor targets = tgt_out.reshape({-1}).to(h.device());
@@ -227,48 +232,103 @@ LossOutput Transformer::loss(const Tensor& src, const Tensor& tgt_in, const Tens
   return out;
 }
 
-DecoderState Transformer::start(const Encoded& enc) const {
+DecoderState Transformer::start(const Encoded& enc, const DecoderStart& options) const {
   graph::NoGradGuard no_grad;
+  const int64_t b = enc.mask.dim(0), rows = options.max_rows > 0 ? options.max_rows : b;
+  REALMT_CHECK(rows >= b, "decoder state for {} rows cannot hold the source's {}", rows, b);
+  // [R, ...] tensors whose first B rows are the source's (the state's own: reorder moves rows
+  // in place, so a tensor the caller still holds is copied).
+  auto widen = [&](const Tensor& t, bool own) {
+    if (rows == b && own) return t;
+    std::vector<int64_t> dims = t.shape().vec();
+    dims[0] = rows;
+    Tensor w = Tensor::empty(Shape(dims), t.dtype(), t.device());
+    w.narrow0(0, b).copy_from(t);
+    return w;
+  };
   DecoderState s;
-  s.enc = enc;
+  s.mask = widen(enc.mask, false);
+  s.rows = b;
   s.layers.resize(decoder_.size());
-  for (size_t i = 0; i < decoder_.size(); ++i) s.layers[i].cross_kv = decoder_[i].cross_attn.source_kv(enc.out);
+  for (size_t i = 0; i < decoder_.size(); ++i) {
+    s.layers[i].cross_kv = widen(decoder_[i].cross_attn.source_kv(enc.out).value(), true);
+    s.layers[i].self.rows = rows;
+    s.layers[i].self.initial_capacity = std::max<int64_t>(options.initial_capacity, 1);
+  }
   return s;
 }
 
-Tensor Transformer::step(DecoderState& s, const Tensor& last_tokens) const {
+Tensor Transformer::step_hidden(DecoderState& s, const Tensor& last_tokens) const {
   graph::NoGradGuard no_grad;
   const int64_t n = last_tokens.numel();
-  const Var x = embed(last_tokens.reshape({n, 1}).to(embedding_.weight().device()), s.position, ForwardContext{});
-  const Var h = run_decoder(x, s.enc, ForwardContext{}, &s);
+  REALMT_CHECK(n == s.rows, "decoder step: {} tokens for {} hypotheses", n, s.rows);
+  const Var x = embed(last_tokens.reshape({n, 1}).to(device()), s.position, ForwardContext{});
+  Encoded rows;
+  rows.mask = s.mask.narrow0(0, n);
+  const Var h = run_decoder(x, rows, ForwardContext{}, &s);
   ++s.position;
-  return ops::log_softmax(logits(h).value().reshape({n, config_.vocab_size}));
+  return h.value().reshape({n, config_.dim_emb});
 }
 
-void Transformer::reorder(DecoderState& s, const Tensor& indices) const {
+Tensor Transformer::step(DecoderState& s, const Tensor& last_tokens) const {
+  return log_probs(step_hidden(s, last_tokens));
+}
+
+Tensor Transformer::log_probs(const Tensor& h) const {
   graph::NoGradGuard no_grad;
-  const Tensor idx = indices.to(embedding_.weight().device());
-  auto pick = [&](Tensor& t) {
-    if (t.defined()) t = ops::index_select(t, 0, idx);
-  };
-  s.enc.out = Var(ops::index_select(s.enc.out.value(), 0, idx));
-  pick(s.enc.mask);
+  return ops::log_softmax(logits(Var(h)).value().reshape({h.dim(0), config_.vocab_size}));
+}
+
+ops::OutputWeight Transformer::output_weight() const {
+  ops::OutputWeight w;
+  if (const ops::QuantizedWeight* q = embedding_.quantized())
+    w.quantized = *q;
+  else
+    w.weight = embedding_.weight().value();
+  return w;
+}
+
+ops::LinearTopkResult Transformer::output_topk(const Tensor& h, const Tensor& token_bias,
+                                               const ops::LinearTopkOptions& o) const {
+  return ops::linear_log_softmax_topk(h, output_weight(), token_bias, o);
+}
+
+void Transformer::reorder(DecoderState& s, const std::vector<int32_t>& rows, bool same_sources) const {
+  const int64_t n = static_cast<int64_t>(rows.size());
+  REALMT_CHECK(n <= s.mask.dim(0), "reorder: {} rows for a state allocated for {}", n, s.mask.dim(0));
+  REALMT_CHECK(!same_sources || n == s.rows, "reorder: a beam move keeps the row count ({}), got {}", s.rows, n);
   for (DecoderLayerCache& c : s.layers) {
-    pick(c.self.k);
-    pick(c.self.v);
-    pick(c.cross_probs);
-    c.cross_kv = Var(ops::index_select(c.cross_kv.value(), 0, idx));
+    if (c.self.k.defined()) {
+      ops::gather_rows_(c.self.k, rows, c.self.length, s.scratch);
+      ops::gather_rows_(c.self.v, rows, c.self.length, s.scratch);
+    }
+    if (!same_sources) ops::gather_rows_(c.cross_kv, rows, 0, s.scratch);
+    c.cross_probs = Tensor();  // of the last step's rows; the next step writes it anew
   }
+  if (!same_sources) ops::gather_rows_(s.mask, rows, 0, s.scratch);
+  s.rows = n;
 }
 
-void Transformer::reorder_beams(DecoderState& s, const Tensor& indices) const {
-  graph::NoGradGuard no_grad;
-  REALMT_CHECK(indices.numel() == s.enc.mask.dim(0), "reorder_beams keeps the row count ({}), got {} indices",
-               s.enc.mask.dim(0), indices.numel());
-  const Tensor idx = indices.to(embedding_.weight().device());
-  for (DecoderLayerCache& c : s.layers)
-    for (Tensor* t : {&c.self.k, &c.self.v, &c.cross_probs})
-      if (t->defined()) *t = ops::index_select(*t, 0, idx);
+void Transformer::quantize() {
+  REALMT_CHECK(!quantized_, "model quantized twice");
+  REALMT_CHECK(!params_.has_gradients(),
+               "int8 quantization is for decoding models: allocate the parameters without gradients");
+  REALMT_CHECK(device().type == DeviceType::kCpu && embedding_.dtype() == DType::kF32,
+               "int8 inference runs on the CPU with an f32 model, not {} {}", embedding_.dtype(), device());
+  std::vector<int> released{embedding_.quantize()};
+  auto take = [&](std::vector<int> v) { released.insert(released.end(), v.begin(), v.end()); };
+  for (EncoderLayer& l : encoder_) {
+    take(l.self_attn.quantize());
+    take(l.ffn.quantize());
+  }
+  for (DecoderLayer& l : decoder_) {
+    take(l.self_attn.quantize());
+    take(l.cross_attn.quantize());
+    take(l.ffn.quantize());
+  }
+  params_.release(released);
+  allocator_for(device()).release_cached();  // the f32 weights' memory goes back to the system
+  quantized_ = true;
 }
 
 }  // namespace realmt::models

@@ -22,6 +22,7 @@
 #include "layers/feed_forward.h"
 #include "layers/layer_norm.h"
 #include "models/model_config.h"
+#include "ops/linear_log_softmax_topk.h"
 
 namespace realmt::models {
 
@@ -46,15 +47,25 @@ struct LossOutput {
 // Incremental decoding state of one decoder layer.
 struct DecoderLayerCache {
   layers::KvCache self;  // keys and values of the target positions decoded so far
-  graph::Var cross_kv;   // [N, S, 2D]: the source's keys|values, computed once
+  Tensor cross_kv;       // [R, S, 2D]: the source's keys|values, computed once
   Tensor cross_probs;    // [N, H, 1, S] cross-attention probabilities of the last step
 };
 
-// Incremental decoding state of N = batch x beam hypotheses.
+// How start() sizes the state.
+struct DecoderStart {
+  int64_t max_rows = 0;          // hypotheses the state holds at most (0: the source's rows)
+  int64_t initial_capacity = 16;  // target positions the key/value caches hold before doubling
+};
+
+// Incremental decoding state of N hypotheses (rows), allocated once for up to R = max_rows
+// (batch x beam): every tensor is [R, ...] of which the first N rows are in use, and reorder()
+// moves rows in place, so a step allocates nothing once the caches have their capacity.
 struct DecoderState {
-  Encoded enc;  // rows aligned with the hypotheses
+  Tensor mask;  // [R, S] additive source mask, rows aligned with the hypotheses
   std::vector<DecoderLayerCache> layers;
   int64_t position = 0;  // next target position
+  int64_t rows = 0;      // N, the hypotheses in use
+  Tensor scratch;        // reorder's staging buffer, kept between steps
 };
 
 class Transformer {
@@ -67,7 +78,8 @@ class Transformer {
   graph::ParameterSet& params() { return params_; }
   const graph::ParameterSet& params() const { return params_; }
 
-  void allocate(Device device, DType dtype = DType::kF32);
+  // Gradients::kNo for a decoding model (no gradient arena: half the memory).
+  void allocate(Device device, DType dtype = DType::kF32, graph::Gradients gradients = graph::Gradients::kYes);
   // Random initialisation; omegas per admin_init (profile leaves 1 until realmt-init profiles).
   void init(uint64_t seed);
 
@@ -79,15 +91,28 @@ class Transformer {
   LossOutput loss(const Tensor& src, const Tensor& tgt_in, const Tensor& tgt_out, double label_smoothing,
                   const ForwardContext& ctx) const;
 
-  // Incremental decoding (no gradients): start from an encoding, feed the last tokens [N],
-  // get log-probabilities [N, V]; reorder keeps rows `indices` (i32 [N']) of every cache.
-  DecoderState start(const Encoded& enc) const;
+  // Incremental decoding (no gradients): start from an encoding (its B rows are the first
+  // hypotheses), feed the last tokens [N] to get the decoder's output [N, D] (step_hidden) or
+  // log-probabilities [N, V] (step); reorder keeps rows `rows` (new row i = old row rows[i],
+  // up to max_rows of them) of every cache, in place. same_sources: every new row comes from a
+  // row of the same source sentence (a beam move), so the source side (mask, cross-attention
+  // K/V; equal across a sentence's rows) stays in place and only the target side moves.
+  DecoderState start(const Encoded& enc, const DecoderStart& options = {}) const;
+  Tensor step_hidden(DecoderState& state, const Tensor& last_tokens) const;
   Tensor step(DecoderState& state, const Tensor& last_tokens) const;
-  void reorder(DecoderState& state, const Tensor& indices) const;
-  // reorder for beam moves: `indices` (i32 [N]) send every row to a row of the same source
-  // sentence, so the source-side rows (encoding, mask, cross-attention K/V; equal across a
-  // sentence's rows) stay in place and only the target-side caches are gathered.
-  void reorder_beams(DecoderState& state, const Tensor& indices) const;
+  void reorder(DecoderState& state, const std::vector<int32_t>& rows, bool same_sources) const;
+
+  // The output layer for decoding, h [N, D]: log-probabilities [N, V], or fused with the
+  // search's per-row selection (ops/linear_log_softmax_topk.h).
+  Tensor log_probs(const Tensor& h) const;
+  ops::LinearTopkResult output_topk(const Tensor& h, const Tensor& token_bias, const ops::LinearTopkOptions& o) const;
+
+  // int8 inference (ops/quantize.h): every linear weight and the embedding table quantized per
+  // output row, the f32 copies released. Needs a model allocated without gradients, f32, on the
+  // CPU; afterwards it only decodes and scores (no loss, no checkpoint).
+  void quantize();
+  bool quantized() const { return quantized_; }
+  Device device() const { return embedding_.device(); }
 
   // Omega parameters of the ADMIN sub-layers in forward order, per stack.
   int encoder_sublayers() const { return 2 * config_.enc_depth; }
@@ -120,11 +145,12 @@ class Transformer {
   // causal) and for incremental decoding (state: new positions, their keys/values cached).
   graph::Var run_decoder(const graph::Var& embedded, const Encoded& enc, const ForwardContext& ctx,
                          DecoderState* state) const;
+  ops::OutputWeight output_weight() const;
   graph::Var embed(const Tensor& ids, int64_t first_position, const ForwardContext& ctx) const;
   Tensor padding_mask(const Tensor& ids) const;
 
   ModelConfig config_;
-  bool post_norm_ = true, admin_ = true;
+  bool post_norm_ = true, admin_ = true, quantized_ = false;
   layers::ResidualMode enc_mode_, dec_mode_, cross_mode_;
   graph::ParameterSet params_;
   layers::Embedding embedding_;

@@ -34,4 +34,51 @@ Tensor kv_cache_resize(const Tensor& cache, int64_t length, int64_t capacity) {
   return out;
 }
 
+void gather_rows_(const Tensor& x, const std::vector<int32_t>& rows, int64_t length, Tensor& scratch) {
+  check_defined(x, "gather_rows_", "x");
+  const int64_t n = static_cast<int64_t>(rows.size()), capacity_rows = x.rank() > 0 ? x.dim(0) : 0;
+  REALMT_CHECK(n <= capacity_rows, "gather_rows_: {} rows asked of {}", n, x);
+  const bool cache = x.rank() == 4;
+  REALMT_CHECK(!cache || (length >= 0 && length <= x.dim(2)), "gather_rows_: length {} beyond the capacity of {}",
+               length, x);
+  const int64_t es = static_cast<int64_t>(dtype_size(x.dtype()));
+  const int64_t row_bytes = capacity_rows > 0 ? static_cast<int64_t>(x.nbytes()) / capacity_rows : 0;
+  // A row is `blocks` blocks of `block` bytes, `stride` bytes apart.
+  const int64_t blocks = cache ? x.dim(1) : 1;
+  const int64_t block = cache ? length * x.dim(3) * es : row_bytes;
+  const int64_t stride = cache ? x.dim(2) * x.dim(3) * es : row_bytes;
+  if (block == 0) return;
+  // A source is stable when no move writes it: it lies beyond the new rows or stays in place.
+  auto stable = [&](int32_t s) { return s >= n || rows[s] == s; };
+  std::vector<int64_t> slot(capacity_rows, -1);  // staged source row -> its scratch slot
+  std::vector<ByteBlock> stage, direct, from_scratch;
+  int64_t staged = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t s = rows[i];
+    REALMT_CHECK(s >= 0 && s < capacity_rows, "gather_rows_: row {} takes row {} outside [0, {})", i, s,
+                 capacity_rows);
+    if (s == i) continue;
+    if (stable(s)) {
+      for (int64_t b = 0; b < blocks; ++b) direct.push_back({s * row_bytes + b * stride, i * row_bytes + b * stride, block});
+      continue;
+    }
+    if (slot[s] < 0) {
+      slot[s] = staged++;
+      for (int64_t b = 0; b < blocks; ++b)
+        stage.push_back({s * row_bytes + b * stride, (slot[s] * blocks + b) * block, block});
+    }
+    for (int64_t b = 0; b < blocks; ++b)
+      from_scratch.push_back({(slot[s] * blocks + b) * block, i * row_bytes + b * stride, block});
+  }
+  const auto kernel = kv_cache_blocks_kernel.get(x.device());
+  if (staged > 0) {
+    const int64_t need = staged * blocks * block;
+    if (!scratch.defined() || static_cast<int64_t>(scratch.nbytes()) < need || scratch.device() != x.device())
+      scratch = Tensor::empty({need + need / 2}, DType::kU8, x.device());
+    kernel(x, scratch, stage);
+  }
+  if (!direct.empty()) kernel(x, x, direct);
+  if (!from_scratch.empty()) kernel(scratch, x, from_scratch);
+}
+
 }  // namespace realmt::ops

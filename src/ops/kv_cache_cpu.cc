@@ -1,4 +1,4 @@
-// CPU cache copies: (n, h) pairs over threads, a memcpy per row.
+// CPU cache copies: (n, h) pairs or blocks over threads, a memcpy each.
 #include <cstring>
 
 #include "core/parallel.h"
@@ -20,8 +20,19 @@ void copy_cpu(const Tensor& src, Tensor& dst, const KvCopy& c) {
   });
 }
 
+void blocks_cpu(const Tensor& src, const Tensor& dst, const std::vector<ByteBlock>& blocks) {
+  const char* s = static_cast<const char*>(src.raw());
+  char* d = static_cast<char*>(dst.raw());
+  const int64_t bytes = blocks.empty() ? 0 : blocks[0].bytes;
+  parallel_for(static_cast<int64_t>(blocks.size()), bytes / 4, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i)
+      std::memcpy(d + blocks[i].dst, s + blocks[i].src, static_cast<size_t>(blocks[i].bytes));
+  });
+}
+
 }  // namespace
 
 REALMT_REGISTER_KERNEL(kv_cache_copy_kernel, kCpu, copy_cpu);
+REALMT_REGISTER_KERNEL(kv_cache_blocks_kernel, kCpu, blocks_cpu);
 
 }  // namespace realmt::ops

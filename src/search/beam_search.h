@@ -2,11 +2,14 @@
 //
 // All hypotheses of all sentences of a batch are rows of one tensor, grouped by sentence; the
 // source is encoded once; every step runs each model's decoder once over the rows (key/value
-// cache, residual-attention rows handed from layer to layer inside the step), combines the
-// models' log-probabilities with their weights, and selects per sentence with one ops::topk
-// over [sentences, rows-per-sentence * V]. Rows move only when a hypothesis changes parent
-// (beam moves gather the target-side caches only); finished sentences leave the batch, and
-// only then are the source-side rows gathered.
+// cache, residual-attention rows handed from layer to layer inside the step). The output layer
+// gives every row its k best tokens: for one model in one fused op (projection, log-softmax and
+// top-k, ops/linear_log_softmax_topk.h, no [N, V] tensor), for an ensemble by combining the
+// models' weighted log-probabilities and ops::topk per row; each sentence then takes its best
+// expansions from its rows' candidates on the host. Hypotheses are back-pointers into a history
+// (search/hypothesis_history.h), traced back when they finish. Rows move only when a hypothesis
+// changes parent, in place in the decoder states (beam moves gather the target-side caches
+// only); finished sentences leave the batch, and only then are the source-side rows gathered.
 #pragma once
 
 #include <cstdint>

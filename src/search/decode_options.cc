@@ -28,6 +28,8 @@ void ModelOptions::declare(OptionSet& o, const std::string& g) {
   o.add(g, "weights", &weights, "Ensemble weights, one per model (default: 1 each)");
   o.add("Hardware", "devices", &devices, "GPU to decode on (e.g. 0 or cuda:0); empty or cpu: the CPU");
   o.add("Hardware", "cpu-threads", &cpu_threads, "CPU threads (0: all cores)");
+  o.add_choice("Hardware", "quantize", &quantize, {"none", "int8"},
+               "int8: quantize the weights at load (per output row) and decode with int8 GEMMs on the CPU");
   o.add("Batching", "mini-batch", &mini_batch, "Sentences a batch at most");
   o.short_name("models", 'm').short_name("vocabs", 'v').short_name("devices", 'd');
 }

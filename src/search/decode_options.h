@@ -28,6 +28,7 @@ struct ModelOptions {
   std::vector<std::string> devices;  // empty or cpu: the CPU; "0" or "cuda:0": that GPU
   int cpu_threads = 0;               // 0: all cores
   int64_t mini_batch = 32;           // sentences a batch
+  std::string quantize = "none";     // "int8": int8 weights and GEMMs on the CPU (faster, smaller)
   // Also declares Marian's decoder options that have no effect in realmt or that it refuses.
   void declare(OptionSet& o, const std::string& group);
   void validate() const;

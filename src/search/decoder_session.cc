@@ -4,16 +4,16 @@
 #include "ops/cast.h"
 #include "ops/index_select.h"
 #include "ops/slice.h"
-#include "ops/softmax.h"
 
 namespace realmt::search {
 
-DecoderSession::DecoderSession(const models::Transformer& model, const Tensor& src, bool use_cache)
+DecoderSession::DecoderSession(const models::Transformer& model, const Tensor& src, bool use_cache, int64_t max_rows,
+                               int64_t initial_capacity)
     : model_(model), use_cache_(use_cache), source_length_(src.dim(1)) {
   graph::NoGradGuard no_grad;
   models::Encoded enc = model_.encode(src, models::ForwardContext{});
   if (use_cache_)
-    state_ = model_.start(enc);
+    state_ = model_.start(enc, {max_rows, initial_capacity});
   else
     enc_ = enc;
 }
@@ -21,7 +21,7 @@ DecoderSession::DecoderSession(const models::Transformer& model, const Tensor& s
 Tensor DecoderSession::step(const std::vector<int32_t>& last_tokens) {
   graph::NoGradGuard no_grad;
   const int64_t n = static_cast<int64_t>(last_tokens.size());
-  if (use_cache_) return model_.step(state_, Tensor::from_vector(last_tokens, {n}));
+  if (use_cache_) return model_.step_hidden(state_, Tensor::from_vector(last_tokens, {n}));
   // No cache: the full causal decoder over <s> y_1 .. y_t, then the last position only.
   if (prefix_.empty()) prefix_.assign(n, {});
   REALMT_ASSERT(static_cast<int64_t>(prefix_.size()) == n, "prefix rows {} vs tokens {}",
@@ -33,21 +33,16 @@ Tensor DecoderSession::step(const std::vector<int32_t>& last_tokens) {
   for (const auto& p : prefix_) flat.insert(flat.end(), p.begin(), p.end());
   const graph::Var h =
       model_.decode(enc_, Tensor::from_vector(flat, {n, t}), models::ForwardContext{});
-  const graph::Var last(ops::slice(h.value(), 1, t - 1, t));  // [N, 1, D]
-  return ops::log_softmax(model_.logits(last).value().reshape({n, model_.config().vocab_size}));
+  return ops::slice(h.value(), 1, t - 1, t).reshape({n, model_.config().dim_emb});  // the last position
 }
 
 void DecoderSession::reorder(const std::vector<int32_t>& rows, bool same_sources) {
   graph::NoGradGuard no_grad;
-  const Tensor idx = Tensor::from_vector(rows, {static_cast<int64_t>(rows.size())});
   if (use_cache_) {
-    // Beam moves gather the target-side caches only; a new set of sentences gathers all.
-    if (same_sources)
-      model_.reorder_beams(state_, idx);
-    else
-      model_.reorder(state_, idx);
+    model_.reorder(state_, rows, same_sources);  // in place; beam moves leave the source side
     return;
   }
+  const Tensor idx = Tensor::from_vector(rows, {static_cast<int64_t>(rows.size())});
   if (!same_sources) {
     const Tensor d = idx.to(enc_.out.device());
     enc_.out = graph::Var(ops::index_select(enc_.out.value(), 0, d));

@@ -1,6 +1,6 @@
 // One model's incremental decoder over the active rows (hypotheses) of a beam search.
 // Rows are grouped by source sentence; the search tells reorder whether the rows still map to
-// the same sentences (a beam move) so the source side is gathered only when the batch shrinks.
+// the same sentences (a beam move) so the source side is gathered only when the batch changes.
 #pragma once
 
 #include <cstdint>
@@ -13,12 +13,15 @@ namespace realmt::search {
 class DecoderSession {
  public:
   // src: i32 [B, S] source ids (each row ending in eos, padded with 0), on any device.
-  // use_cache: true = Transformer::step with its key/value cache; false = run the whole
-  // decoder over the prefix every step (reference and benchmark baseline).
-  DecoderSession(const models::Transformer& model, const Tensor& src, bool use_cache);
+  // max_rows: hypotheses at most (batch x beam); initial_capacity: target positions the key/value
+  // caches hold before they double. use_cache: true = Transformer::step_hidden with its key/value
+  // cache; false = run the whole decoder over the prefix every step (reference and benchmark
+  // baseline).
+  DecoderSession(const models::Transformer& model, const Tensor& src, bool use_cache, int64_t max_rows = 0,
+                 int64_t initial_capacity = 16);
 
-  // Feeds the last token of every row (host i32 [N]); returns log-probabilities [N, V]
-  // on the model's device.
+  // Feeds the last token of every row (host i32 [N]); returns the decoder's output [N, D] on the
+  // model's device (the output layer is the search's: Transformer::log_probs or output_topk).
   Tensor step(const std::vector<int32_t>& last_tokens);
   // Keeps rows `rows` (new row i = old row rows[i]). same_sources: every new row comes from a
   // row of the sentence that new row i had before (and the row count is unchanged).

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "core/allocator.h"
 #include "models/checkpoint.h"
 #include "models/safetensors.h"
 
@@ -23,10 +24,21 @@ models::ModelConfig read_model_config(const std::string& path) {
   return models::ModelConfig::from_yaml(it->second, path + " (" + models::kConfigKey + ")");
 }
 
-std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device) {
+Quantize parse_quantize(const std::string& name) {
+  if (name.empty() || name == "none") return Quantize::kNone;
+  if (name == "int8") return Quantize::kInt8;
+  REALMT_FAIL("quantize: unknown value '{}' (use none or int8)", name);
+}
+
+std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device, Quantize quantize) {
   auto model = std::make_unique<models::Transformer>(read_model_config(path));
-  model->allocate(device);
+  REALMT_CHECK(quantize == Quantize::kNone || device.type == DeviceType::kCpu,
+               "quantize int8: int8 inference runs on the CPU; decode on {} without --quantize", device);
+  model->allocate(device, DType::kF32, graph::Gradients::kNo);
   models::load_parameters(path, model->params());
+  // Loading temporaries (host copies, conversions) go back to the system, not to the cache.
+  allocator_for(device).release_cached();
+  if (quantize == Quantize::kInt8) model->quantize();
   return model;
 }
 

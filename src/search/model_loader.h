@@ -13,10 +13,16 @@
 
 namespace realmt::search {
 
+// Weights for decoding: as stored, or int8 (models::Transformer::quantize: per output row, CPU).
+enum class Quantize { kNone, kInt8 };
+Quantize parse_quantize(const std::string& name);  // "none" | "int8"
+
 // The model config stored in `path`; a clear error when the file is missing or has none.
 models::ModelConfig read_model_config(const std::string& path);
-// Builds the model from its stored config and loads its weights onto `device`.
-std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device);
+// Builds the model from its stored config and loads its weights onto `device` (no gradient
+// arena: a decoding model), quantized when asked.
+std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device,
+                                                Quantize quantize = Quantize::kNone);
 // Throws naming both files when the vocabulary does not have the model's number of pieces, or
 // is another vocabulary than the one the checkpoint records (check_vocab_fingerprint).
 void check_vocab_matches(const data::Vocab& vocab, const models::Transformer& model,

@@ -20,12 +20,19 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace realmt::search {
 
 enum class AlignmentKind { kNone, kHard, kSoft };
+
+// What the search tells an observer after every step (benchmarks: allocations per step).
+struct StepInfo {
+  int64_t step = 0;  // 0-based target position just decoded
+  int64_t rows = 0;  // hypotheses (rows) the step decoded
+};
 AlignmentKind parse_alignment(const std::string& name);  // "none" | "hard" | "soft"
 
 struct SearchOptions {
@@ -42,6 +49,8 @@ struct SearchOptions {
   // false: recompute the decoder over the whole prefix every step instead of using the
   // key/value cache (the benchmark's and the tests' reference; same results).
   bool use_cache = true;
+  // Called after every step when set (not part of the search's semantics).
+  std::function<void(const StepInfo&)> on_step;
 
   void validate(size_t models) const;  // throws naming the option (Marian's names)
   // L above for a source of `source_tokens` tokens (eos included).

@@ -14,12 +14,12 @@ Translator::Translator(std::vector<std::unique_ptr<models::Transformer>> models,
 }
 
 Translator Translator::load(const std::vector<std::string>& model_paths,
-                            const std::string& vocab_path, Device device) {
+                            const std::string& vocab_path, Device device, Quantize quantize) {
   REALMT_CHECK(!model_paths.empty(), "models: give at least one checkpoint (.safetensors)");
   data::Vocab vocab(vocab_path);
   std::vector<std::unique_ptr<models::Transformer>> models;
   for (const std::string& p : model_paths) {
-    models.push_back(load_model(p, device));
+    models.push_back(load_model(p, device, quantize));
     check_vocab_matches(vocab, *models.back(), p);
   }
   return Translator(std::move(models), std::move(vocab));

@@ -18,6 +18,7 @@
 #include "data/vocab.h"
 #include "models/transformer.h"
 #include "search/beam_search.h"
+#include "search/model_loader.h"
 #include "search/search_options.h"
 
 namespace realmt::search {
@@ -53,9 +54,10 @@ class Translator {
  public:
   // Takes the models (one or more, equal vocabularies, same device) and their vocabulary.
   Translator(std::vector<std::unique_ptr<models::Transformer>> models, data::Vocab vocab);
-  // Loads every checkpoint onto `device` and checks each against the vocabulary.
+  // Loads every checkpoint onto `device` (quantized when asked) and checks each against the
+  // vocabulary.
   static Translator load(const std::vector<std::string>& model_paths, const std::string& vocab_path,
-                         Device device);
+                         Device device, Quantize quantize = Quantize::kNone);
 
   // One batch of subword ids (without eos), as BeamSearch::search, except that an empty source
   // gets one empty hypothesis (score 0) without a search. A sentence whose search found no

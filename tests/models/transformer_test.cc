@@ -165,15 +165,49 @@ TEST(Transformer, ReorderFollowsTheChosenRows) {
   model.init(5);
   ToyBatch b;
   graph::NoGradGuard no_grad;
-  DecoderState s = model.start(model.encode(b.src, ForwardContext{}));
+  const Encoded enc = model.encode(b.src, ForwardContext{});
+  DecoderState s = model.start(enc), swapped = model.start(enc);
   model.step(s, Tensor::from_vector(std::vector<int32_t>{2, 2}, {2}));
-  DecoderState swapped = s;
-  model.reorder(swapped, Tensor::from_vector(std::vector<int32_t>{1, 0}, {2}));
+  model.step(swapped, Tensor::from_vector(std::vector<int32_t>{2, 2}, {2}));
+  model.reorder(swapped, {1, 0}, /*same_sources=*/false);
   const Tensor a = model.step(s, Tensor::from_vector(std::vector<int32_t>{7, 8}, {2}));
   const Tensor c = model.step(swapped, Tensor::from_vector(std::vector<int32_t>{8, 7}, {2}));
   for (int64_t v = 0; v < 13; ++v) {
     EXPECT_FLOAT_EQ(static_cast<float>(a.at(v)), static_cast<float>(c.at(13 + v)));
     EXPECT_FLOAT_EQ(static_cast<float>(a.at(13 + v)), static_cast<float>(c.at(v)));
+  }
+}
+
+// Rows gathered in place (widened to more rows, repeated, moved onto rows that are read later,
+// then compacted) decode exactly as states that were never reordered.
+TEST(Transformer, InPlaceReorderEqualsFreshStates) {
+  Transformer model(tiny_config("closed-form", "sum"));
+  model.allocate(Device::cpu(), DType::kF32, graph::Gradients::kNo);
+  model.init(6);
+  ToyBatch b;
+  graph::NoGradGuard no_grad;
+  const Encoded enc = model.encode(b.src, ForwardContext{});
+  // Histories of the rows after each reorder, as (source row, tokens fed).
+  DecoderState s = model.start(enc, {.max_rows = 5, .initial_capacity = 1});  // capacity grows too
+  model.step(s, Tensor::from_vector(std::vector<int32_t>{2, 2}, {2}));
+  model.reorder(s, {1, 0, 0, 1, 1}, false);  // widen: 2 -> 5 rows, row 0 overwritten and read
+  model.step(s, Tensor::from_vector(std::vector<int32_t>{5, 6, 7, 8, 9}, {5}));
+  // Rows now: source 1 fed 2 5; source 0 fed 2 6; source 0 fed 2 7; source 1 fed 2 8; source 1 fed 2 9.
+  model.reorder(s, {3, 2, 1, 0, 4}, true);  // a beam move: every source row staged first
+  model.step(s, Tensor::from_vector(std::vector<int32_t>{4, 4, 4, 4, 4}, {5}));
+  model.reorder(s, {3, 0}, false);  // compaction to two rows of source 1
+  const Tensor got = model.step(s, Tensor::from_vector(std::vector<int32_t>{10, 11}, {2}));
+  const std::vector<std::pair<int, std::vector<int32_t>>> want_rows{{1, {2, 5, 4, 10}}, {1, {2, 8, 4, 11}}};
+  for (int r = 0; r < 2; ++r) {
+    const auto& [src_row, fed] = want_rows[r];
+    Encoded one;
+    one.out = graph::Var(enc.out.value().narrow0(src_row, src_row + 1).clone());
+    one.mask = enc.mask.narrow0(src_row, src_row + 1).clone();
+    DecoderState fresh = model.start(one);
+    Tensor want;
+    for (int32_t tok : fed) want = model.step(fresh, Tensor::from_vector(std::vector<int32_t>{tok}, {1}));
+    for (int64_t v = 0; v < 13; ++v)
+      EXPECT_NEAR(got.at(r * 13 + v), want.at(v), 1e-5) << "row " << r << " token " << v;
   }
 }
 

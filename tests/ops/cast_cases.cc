@@ -28,6 +28,7 @@ double reference_cast(double v, DType to) {
       if (std::isnan(v)) return 0;
       return std::clamp(std::trunc(v), -2147483648.0, 2147483647.0);
     case DType::kU8: return std::isnan(v) ? 0 : std::clamp(std::trunc(v), 0.0, 255.0);
+    case DType::kI8: return std::isnan(v) ? 0 : std::clamp(std::trunc(v), -128.0, 127.0);
   }
   return v;
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/allocator.h"
 #include "ops/topk.h"
 #include "search/scorer.h"
 #include "tiny_model.h"
@@ -119,6 +120,53 @@ TEST(BeamSearch, CachedDecodingEqualsRecomputingFromScratch) {
       }
     }
   }
+}
+
+// One model takes the fused output layer (projection, log-softmax and top-k in one op); an
+// ensemble of the same model twice at weights 1/2 takes the generic path (log-probabilities,
+// combination, ops::topk). Both must find the same hypotheses with the same scores, with the
+// cache and without it.
+TEST(BeamSearch, FusedOutputLayerEqualsTheEnsemblePath) {
+  const auto m = tiny_model(61, 9);
+  SearchOptions o;
+  o.beam_size = o.n_best = 3;
+  o.normalize = 0.5;
+  o.word_penalty = 0.1;
+  o.max_length_factor = 2;
+  for (bool cache : {true, false}) {
+    o.use_cache = cache;
+    o.weights = {};
+    const auto one = BeamSearch({m.get()}).search(kBatch, o);
+    o.weights = {0.5, 0.5};
+    const auto two = BeamSearch({m.get(), m.get()}).search(kBatch, o);
+    for (size_t i = 0; i < kBatch.size(); ++i) {
+      ASSERT_EQ(one[i].size(), two[i].size());
+      for (size_t k = 0; k < one[i].size(); ++k) {
+        EXPECT_EQ(one[i][k].tokens, two[i][k].tokens) << cache << " " << i << " " << k;
+        EXPECT_NEAR(one[i][k].score, two[i][k].score, 1e-5);
+        EXPECT_NEAR(one[i][k].model_log_probs[0], two[i][k].model_log_probs[0], 1e-5);
+        ASSERT_EQ(one[i][k].token_log_probs.size(), two[i][k].token_log_probs.size());
+      }
+    }
+  }
+}
+
+// The decoder state is allocated for batch x beam rows up front and moved in place: once the
+// first steps have sized everything, a step takes no memory from the system.
+TEST(BeamSearch, StepsAfterTheFirstMakeNoSystemAllocation) {
+  const auto m = tiny_model(71, 11);  // shapes no other test uses: the pools start cold
+  SearchOptions o;
+  o.beam_size = 5;
+  o.max_length_factor = 2;  // at most 14 positions: the caches never need to grow
+  std::vector<uint64_t> sys;
+  o.on_step = [&](const StepInfo& s) {
+    EXPECT_EQ(s.step, static_cast<int64_t>(sys.size()));
+    sys.push_back(allocator_for(Device::cpu()).stats().num_system_allocs);
+  };
+  const std::vector<std::vector<int32_t>> batch{{4, 5, 6, 7, 8, 9}, {5, 6, 7, 8, 9, 10}, {10, 9, 8, 7, 6, 5}};
+  BeamSearch({m.get()}).search(batch, o);
+  ASSERT_GT(sys.size(), 6u);
+  for (size_t t = 3; t < sys.size(); ++t) EXPECT_EQ(sys[t], sys[2]) << "system allocation at step " << t;
 }
 
 TEST(BeamSearch, BeamOneIsGreedyArgmax) {

@@ -1,0 +1,150 @@
+// Cases of the output layer fused with the search's selection (ops/linear_log_softmax_topk.h):
+// several vocabulary chunks, a token bias with forbidden (-inf) tokens, k up to V, the "also"
+// column; and int8 (ops/quantize.h), against a reference that quantizes the same way in double.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "backend/cpu/int8_gemm.h"
+#include "case_util.h"
+#include "ops/linear_log_softmax_topk.h"
+#include "ops/quantize.h"
+
+namespace realmt::test {
+namespace {
+
+// A token bias: -inf for tokens 0 and 2 and every 5th, small values elsewhere.
+Tensor token_bias(int64_t v) {
+  std::vector<float> b(v);
+  for (int64_t j = 0; j < v; ++j) b[j] = (j == 0 || j == 2 || j % 5 == 4) ? -INFINITY : 0.01f * static_cast<float>(j % 3);
+  return Tensor::from_vector(b, {v});
+}
+
+// Rounds as cpu::round_to_int (halves away from zero).
+double round_away(double x) { return x >= 0 ? std::floor(x + 0.5) : std::ceil(x - 0.5); }
+
+// Per-row quantization of a [rows, cols] matrix to +-limit, in double: values and 1 / scale.
+void quantize_host(std::vector<double>& m, int64_t rows, int64_t cols, double limit, std::vector<double>& inv) {
+  inv.assign(rows, 1.0);
+  for (int64_t r = 0; r < rows; ++r) {
+    double mx = 0;
+    for (int64_t c = 0; c < cols; ++c) mx = std::max(mx, std::abs(static_cast<double>(static_cast<float>(m[r * cols + c]))));
+    // The kernels compute the scale in f32.
+    const float scale = mx > 0 ? static_cast<float>(limit) / static_cast<float>(mx) : 1.0f;
+    inv[r] = 1.0 / static_cast<double>(scale);
+    for (int64_t c = 0; c < cols; ++c)
+      m[r * cols + c] = std::clamp(round_away(static_cast<double>(static_cast<float>(m[r * cols + c]) * scale)), -limit, limit);
+  }
+}
+
+// logits [N, V] = h w^T in double; with int8, both sides quantized as the kernels do.
+std::vector<double> reference_logits(const Host& h, const Host& w, bool int8) {
+  const int64_t n = h.shape[0], d = h.shape[1], v = w.shape[0];
+  std::vector<double> hv = h.v, wv = w.v, inv_h(n, 1.0), inv_w(v, 1.0);
+  if (int8) {
+    quantize_host(hv, n, d, 127.0, inv_h);
+    quantize_host(wv, v, d, cpu::int8_weight_limit(), inv_w);
+  }
+  std::vector<double> z(n * v, 0.0);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < v; ++j) {
+      double acc = 0;
+      for (int64_t e = 0; e < d; ++e) acc += hv[i * d + e] * wv[j * d + e];
+      z[i * v + j] = acc * inv_h[i] * inv_w[j];
+    }
+  return z;
+}
+
+Tensors naive(const Tensors& in, int64_t k, int64_t also, bool int8) {
+  const Host h(in[0]), w(in[1]), b(in[2]);
+  const int64_t n = h.shape[0], v = w.shape[0];
+  const std::vector<double> z = reference_logits(h, w, int8);
+  Host values{Shape{n, k}}, indices{Shape{n, k}}, lse{Shape{n}}, also_out{Shape{n}};
+  for (int64_t i = 0; i < n; ++i) {
+    const double* zi = z.data() + i * v;
+    const double mx = *std::max_element(zi, zi + v);
+    double s = 0;
+    for (int64_t j = 0; j < v; ++j) s += std::exp(zi[j] - mx);
+    lse.v[i] = mx + std::log(s);
+    std::vector<double> score(v);
+    for (int64_t j = 0; j < v; ++j) score[j] = zi[j] - lse.v[i] + b.v[j];
+    std::vector<int64_t> order(v);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t c) { return score[a] > score[c]; });
+    for (int64_t j = 0; j < k; ++j) {
+      values.v[i * k + j] = score[order[j]];
+      indices.v[i * k + j] = static_cast<double>(order[j]);
+    }
+    if (also >= 0) also_out.v[i] = zi[also] - lse.v[i];
+  }
+  Tensors out{values.tensor(), indices.tensor(), lse.tensor()};
+  if (also >= 0) out.push_back(also_out.tensor());
+  return out;
+}
+
+OpCase make(const std::string& name, int64_t n, int64_t d, int64_t v, int64_t k, int64_t also, int64_t chunk,
+            bool int8, bool zero_rows = false) {
+  OpCase c;
+  c.name = "linear_log_softmax_topk/" + name;
+  InputSpec bias;
+  bias.differentiable = false;
+  bias.make = [v](Generator&, DType) { return token_bias(v); };
+  c.inputs = {constant(Shape{n, d}, -1, 1), constant(Shape{v, d}, -1, 1), bias};
+  if (zero_rows)  // rows 0 and 2 of h are zero: every logit 0, so the selection is all ties
+    c.inputs[0].make = [n, d](Generator& g, DType) {
+      std::vector<float> h(n * d);
+      for (int64_t i = 0; i < n * d; ++i) h[i] = (i / d == 0 || i / d == 2) ? 0.0f : static_cast<float>(2 * g.uniform() - 1);
+      return Tensor::from_vector(h, {n, d});
+    };
+  ops::LinearTopkOptions o;
+  o.k = k;
+  o.also_token = also;
+  o.chunk = chunk;
+  c.run = [o, int8](const Tensors& in) {
+    ops::OutputWeight w;
+    if (int8)
+      w.quantized = ops::quantize_rows(in[1], ops::WeightLayout::kRowsOut);
+    else
+      w.weight = in[1];
+    const ops::LinearTopkResult r = ops::linear_log_softmax_topk(in[0], w, in[2], o);
+    Tensors out{r.values, r.indices, r.lse};
+    if (o.also_token >= 0) out.push_back(r.also);
+    return out;
+  };
+  c.reference = [k, also, int8](const Tensors& in) { return naive(in, k, also, int8); };
+  c.rtol = 1e-5;
+  c.atol = 1e-5;
+  return c;
+}
+
+REALMT_OP_CASE(llst_chunks) { return make("three_chunks", 6, 8, 37, 4, 3, 13, false); }
+REALMT_OP_CASE(llst_one_chunk) { return make("one_chunk_k1", 3, 5, 20, 1, -1, 0, false); }
+REALMT_OP_CASE(llst_k_all) { return make("k_is_v", 4, 6, 12, 12, 1, 5, false); }  // forbidden tokens last, -inf
+REALMT_OP_CASE(llst_ties) { return make("ties_lower_token_first", 4, 6, 30, 9, 5, 7, false, true); }
+REALMT_OP_CASE(llst_int8) { return make("int8_chunks", 5, 32, 41, 6, 3, 16, true); }
+
+// quantized_matmul against the same double reference (no selection).
+REALMT_OP_CASE(quantized_matmul_case) {
+  OpCase c;
+  c.name = "quantized_matmul/rows";
+  c.inputs = {constant(Shape{2, 3, 24}, -2, 2), constant(Shape{24, 10}, -1, 1)};  // W [K, N] as layers::Linear
+  c.run = [](const Tensors& in) {
+    return Tensors{ops::quantized_matmul(in[0], ops::quantize_rows(in[1], ops::WeightLayout::kColumnsOut))};
+  };
+  c.reference = [](const Tensors& in) {
+    const Host x(in[0]), w(in[1]);
+    Host h{Shape{6, 24}}, wt{Shape{10, 24}};
+    h.v = x.v;
+    for (int64_t kk = 0; kk < 24; ++kk)
+      for (int64_t nn = 0; nn < 10; ++nn) wt.v[nn * 24 + kk] = w.v[kk * 10 + nn];
+    Host y{Shape{2, 3, 10}};
+    y.v = reference_logits(h, wt, true);
+    return Tensors{y.tensor()};
+  };
+  c.rtol = 1e-5;
+  c.atol = 1e-5;
+  return c;
+}
+
+}  // namespace
+}  // namespace realmt::test
