@@ -1,5 +1,7 @@
 #include "ops/kv_cache.h"
 
+#include <algorithm>
+
 namespace realmt::ops {
 
 void kv_cache_write(Tensor& cache, const Tensor& packed, int64_t col, int64_t position) {
@@ -74,7 +76,9 @@ void gather_rows_(const Tensor& x, const std::vector<int32_t>& rows, int64_t len
   if (staged > 0) {
     const int64_t need = staged * blocks * block;
     if (!scratch.defined() || static_cast<int64_t>(scratch.nbytes()) < need || scratch.device() != x.device())
-      scratch = Tensor::empty({need + need / 2}, DType::kU8, x.device());
+      // Room for every row of x at its whole capacity, so that a cache whose length grows
+      // step by step reorders without ever growing the scratch (no allocation per step).
+      scratch = Tensor::empty({std::max<int64_t>(need, static_cast<int64_t>(x.nbytes()))}, DType::kU8, x.device());
     kernel(x, scratch, stage);
   }
   if (!direct.empty()) kernel(x, x, direct);
