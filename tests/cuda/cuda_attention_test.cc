@@ -26,7 +26,12 @@ struct Inputs {
 
 Inputs make_inputs(int64_t b, int64_t tq, int64_t tk, int64_t heads, int64_t dh) {
   const int64_t d = heads * dh;
-  Inputs in{b, tq, tk, heads, dh};
+  Inputs in;
+  in.b = b;
+  in.tq = tq;
+  in.tk = tk;
+  in.heads = heads;
+  in.dh = dh;
   in.q = Tensor::from_vector(uniform_values(b * tq * d, -1.5f, 1.5f, 41), Shape{b, tq, d});
   in.kv = Tensor::from_vector(uniform_values(b * tk * 2 * d, -1.5f, 1.5f, 42), Shape{b, tk, 2 * d});
   std::vector<float> m(b * tk, 0.0f);
@@ -55,19 +60,19 @@ ops::AttentionOptions options(const Inputs& in, bool causal, double dropout) {
 // t in dtype dt on device.
 Tensor on(const Tensor& t, DType dt, Device device) { return ops::cast(t, dt).to(device); }
 
-struct Run {
+struct Outputs {
   ops::AttentionResult fwd;
   Tensor dq, dkv, dprev;
 };
 
 // Forward and backward of the packed layout on `device` in `dt`; the backward uses `probs`
 // when given (so that two devices can share one set of probabilities).
-Run run(const Inputs& in, const ops::AttentionOptions& o, DType dt, Device device, const Tensor& probs = Tensor()) {
+Outputs run(const Inputs& in, const ops::AttentionOptions& o, DType dt, Device device, const Tensor& probs = Tensor()) {
   const int64_t d = in.heads * in.dh;
   const Tensor q = on(in.q, dt, device), kv = on(in.kv, dt, device), mask = on(in.mask, dt, device);
   const Op qo = Op::packed(q, 0, in.heads, in.dh), ko = Op::packed(kv, 0, in.heads, in.dh),
            vo = Op::packed(kv, d, in.heads, in.dh);
-  Run r;
+  Outputs r;
   r.fwd = ops::attention(qo, ko, vo, mask, on(in.prev, dt, device), o);
   r.dq = Tensor::zeros(q.shape(), dt, device);
   r.dkv = Tensor::zeros(kv.shape(), dt, device);
@@ -93,8 +98,8 @@ TEST(CudaAttention, ThousandsOfKeysMatchCpu) {
   const Inputs in = make_inputs(2, 3, 2100, 2, 16);
   for (const double dropout : {0.0, 0.1}) {
     const ops::AttentionOptions o = options(in, true, dropout);
-    const Run want = run(in, o, DType::kF32, Device::cpu());
-    const Run got = run(in, o, DType::kF32, kGpu);
+    const Outputs want = run(in, o, DType::kF32, Device::cpu());
+    const Outputs got = run(in, o, DType::kF32, kGpu);
     SCOPED_TRACE(dropout);
     expect_scaled(got.fwd.ctx, want.fwd.ctx, 1e-5);
     expect_scaled(got.fwd.probs, want.fwd.probs, 1e-5);
@@ -137,9 +142,9 @@ TEST(CudaAttention, HalfTypesTrackF32) {
     Inputs rounded = in;
     for (Tensor* t : {&rounded.q, &rounded.kv, &rounded.mask, &rounded.prev, &rounded.dctx, &rounded.dscores})
       *t = ops::cast(ops::cast(*t, dt), DType::kF32);
-    const Run got = run(rounded, o, dt, kGpu);
+    const Outputs got = run(rounded, o, dt, kGpu);
     const Tensor probs = ops::cast(got.fwd.probs.to(Device::cpu()), DType::kF32);
-    const Run want = run(rounded, o, DType::kF32, Device::cpu(), probs);
+    const Outputs want = run(rounded, o, DType::kF32, Device::cpu(), probs);
     const double tol = dt == DType::kBF16 ? 1.6e-2 : 2e-3;  // a few units in the last place
     expect_scaled(got.fwd.ctx, want.fwd.ctx, tol);
     expect_scaled(got.fwd.probs, want.fwd.probs, tol);

@@ -80,7 +80,7 @@ TEST(CudaFusedKernels, ResidualNormMatchesCpu) {
   REALMT_REQUIRE_CUDA();
   const ops::ResidualNormOptions o{1e-5, 0.1, 99, 7};
   // A warp per row (d 64, 70 rows: three row chunks), a block per row (d 1536, 300 rows).
-  for (const Shape s : {Shape{70, 64}, Shape{3, 100, 1536}}) {
+  for (const Shape& s : {Shape{70, 64}, Shape{3, 100, 1536}}) {
     SCOPED_TRACE(s.str());
     const NormInputs in = norm_inputs(s);
     const NormRun want = run_norm(in, o, DType::kF32, Device::cpu());
