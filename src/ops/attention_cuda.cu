@@ -39,7 +39,9 @@ template <typename P>
 struct View {
   P p;
   long long sb, sh, st;
-  __device__ P at(long long b, long long h, long long t) const { return p + b * sb + h * sh + t * st; }
+  __device__ P at(long long b, long long h, long long t) const {
+    return p + b * sb + h * sh + t * st;
+  }
 };
 
 template <typename T>
@@ -86,16 +88,18 @@ struct Forward {
 };
 
 template <typename T>
-__global__ void __launch_bounds__(kWarps * kWarpSize) attention_forward(Forward<T> a) {
+__global__ void __launch_bounds__(kWarps* kWarpSize) attention_forward(Forward<T> a) {
   using C = cuda::compute_t<T>;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const Common<T>& m = a.m;
-  const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize, warps = blockDim.x / kWarpSize;
+  const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize,
+            warps = blockDim.x / kWarpSize;
   C* qs = reinterpret_cast<C*>(smem_raw) + warp * (2 * m.dh + m.chunk);  // q_i
-  C* os = qs + m.dh;                                                      // ctx accumulator
-  C* w = os + m.dh;                                                       // a chunk of logits / weights
+  C* os = qs + m.dh;                                                     // ctx accumulator
+  C* w = os + m.dh;  // a chunk of logits / weights
   const long long rows = m.batch * m.heads * m.tq;
-  for (long long row = (long long)blockIdx.x * warps + warp; row < rows; row += (long long)gridDim.x * warps) {
+  for (long long row = (long long)blockIdx.x * warps + warp; row < rows;
+       row += (long long)gridDim.x * warps) {
     const long long i = row % m.tq, bh = row / m.tq, h = bh % m.heads, b = bh / m.heads;
     const long long flat = row * m.tk;  // (b, h, i, 0) in [B, H, Tq, Tk]
     const long long vis = m.visible(i);
@@ -128,7 +132,8 @@ __global__ void __launch_bounds__(kWarps * kWarpSize) attention_forward(Forward<
       const C m_new = MaxOp::apply(mx, warp_reduce<MaxOp>(cmax));
       if (m_new == C(-INFINITY)) continue;  // nothing visible yet (uniform over the warp)
       C part = 0;
-      for (long long jj = lane; jj < cn; jj += kWarpSize) part += cuda::exp_c(w[jj] - m_new);  // own entries
+      for (long long jj = lane; jj < cn; jj += kWarpSize)
+        part += cuda::exp_c(w[jj] - m_new);                            // own entries
       sum = sum * cuda::exp_c(mx - m_new) + warp_reduce<SumOp>(part);  // exp(-inf) = 0 at the start
       mx = m_new;
     }
@@ -144,12 +149,14 @@ __global__ void __launch_bounds__(kWarps * kWarpSize) attention_forward(Forward<
     // Pass 2: probabilities, dropout, context.
     for (long long c0 = 0; c0 < m.tk; c0 += m.chunk) {
       const long long cn = std::min(m.chunk, m.tk - c0);
-      for (long long jj = lane; jj < cn; jj += kWarpSize) {  // the same lane owns w[jj] as in pass 1
+      for (long long jj = lane; jj < cn;
+           jj += kWarpSize) {  // the same lane owns w[jj] as in pass 1
         const long long j = c0 + jj;
         C p = 0;
         if (j < vis) p = cuda::exp_c((logits_kept ? w[jj] : logit(j, false)) - mx) * inv;
         if (a.probs) a.probs[flat + j] = cuda::store<T>(p);
-        if (m.drop.active && p != C(0)) p = cuda::dropout_keep_at(m.drop, flat + j) ? p * m.keep_scale : C(0);
+        if (m.drop.active && p != C(0))
+          p = cuda::dropout_keep_at(m.drop, flat + j) ? p * m.keep_scale : C(0);
         w[jj] = p;
       }
       __syncwarp();
@@ -180,16 +187,18 @@ struct Backward {
 // A warp per query row: dP_j = kept_j dctx_i.v_j, dS_j = c P_j (dP_j - sum_k P_k dP_k) + dS'_j,
 // dQ_i = scale sum_j dS_j k_j.
 template <typename T>
-__global__ void __launch_bounds__(kWarps * kWarpSize) attention_backward_queries(Backward<T> a) {
+__global__ void __launch_bounds__(kWarps* kWarpSize) attention_backward_queries(Backward<T> a) {
   using C = cuda::compute_t<T>;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const Common<T>& m = a.m;
-  const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize, warps = blockDim.x / kWarpSize;
+  const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize,
+            warps = blockDim.x / kWarpSize;
   C* gs = reinterpret_cast<C*>(smem_raw) + warp * (2 * m.dh + m.chunk);  // dctx_i
-  C* acc = gs + m.dh;                                                     // dQ_i accumulator
-  C* w = acc + m.dh;                                                      // a chunk of dS
+  C* acc = gs + m.dh;                                                    // dQ_i accumulator
+  C* w = acc + m.dh;                                                     // a chunk of dS
   const long long rows = m.batch * m.heads * m.tq;
-  for (long long row = (long long)blockIdx.x * warps + warp; row < rows; row += (long long)gridDim.x * warps) {
+  for (long long row = (long long)blockIdx.x * warps + warp; row < rows;
+       row += (long long)gridDim.x * warps) {
     const long long i = row % m.tq, bh = row / m.tq, h = bh % m.heads, b = bh / m.heads;
     const long long flat = row * m.tk;
     const long long vis = m.visible(i);
@@ -205,7 +214,8 @@ __global__ void __launch_bounds__(kWarps * kWarpSize) attention_backward_queries
     C part = 0;
     for (long long j = lane; j < vis; j += kWarpSize) {
       const bool keep = cuda::dropout_keep_at(m.drop, flat + j);
-      const C dp = keep ? (m.drop.active ? m.keep_scale : C(1)) * dot(gs, vb + j * m.v.st, m.dh) : C(0);
+      const C dp =
+          keep ? (m.drop.active ? m.keep_scale : C(1)) * dot(gs, vb + j * m.v.st, m.dh) : C(0);
       a.ds[flat + j] = dp;
       part += cuda::load(a.probs[flat + j]) * dp;
     }
@@ -237,15 +247,18 @@ __global__ void __launch_bounds__(kWarps * kWarpSize) attention_backward_queries
 // A warp per key row (b, h, j): dK_j = scale sum_i dS_ij q_i, dV_j = sum_i P'_ij dctx_i
 // (P' = P with the dropout mask and scale). Runs after attention_backward_queries (dS).
 template <typename T>
-__global__ void __launch_bounds__(kWarps * kWarpSize) attention_backward_keys(Backward<T> a) {
+__global__ void __launch_bounds__(kWarps* kWarpSize) attention_backward_keys(Backward<T> a) {
   using C = cuda::compute_t<T>;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const Common<T>& m = a.m;
-  const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize, warps = blockDim.x / kWarpSize;
-  C* dk = reinterpret_cast<C*>(smem_raw) + warp * 2 * m.dh;  // each lane touches its own elements only
+  const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize,
+            warps = blockDim.x / kWarpSize;
+  C* dk =
+      reinterpret_cast<C*>(smem_raw) + warp * 2 * m.dh;  // each lane touches its own elements only
   C* dv = dk + m.dh;
   const long long rows = m.batch * m.heads * m.tk;
-  for (long long row = (long long)blockIdx.x * warps + warp; row < rows; row += (long long)gridDim.x * warps) {
+  for (long long row = (long long)blockIdx.x * warps + warp; row < rows;
+       row += (long long)gridDim.x * warps) {
     const long long j = row % m.tk, bh = row / m.tk, h = bh % m.heads, b = bh / m.heads;
     for (long long e = lane; e < m.dh; e += kWarpSize) dk[e] = dv[e] = 0;
     for (long long i0 = 0; i0 < m.tq; i0 += kWarpSize) {
@@ -288,12 +301,17 @@ struct Plan {
   size_t smem;  // bytes per block
 };
 Plan plan(long long dh, long long tk, size_t elem, bool with_chunk, const char* op) {
-  long long chunk = with_chunk ? std::min(kMaxChunk, std::max<long long>(kWarpSize, (tk + 31) / 32 * 32)) : 0;
-  auto bytes = [&](int warps) { return static_cast<size_t>(warps) * static_cast<size_t>(2 * dh + chunk) * elem; };
-  while (with_chunk && chunk > kWarpSize && bytes(kWarps) > kSmemLimit) chunk = std::max<long long>(kWarpSize, chunk / 2 / 32 * 32);
+  long long chunk =
+      with_chunk ? std::min(kMaxChunk, std::max<long long>(kWarpSize, (tk + 31) / 32 * 32)) : 0;
+  auto bytes = [&](int warps) {
+    return static_cast<size_t>(warps) * static_cast<size_t>(2 * dh + chunk) * elem;
+  };
+  while (with_chunk && chunk > kWarpSize && bytes(kWarps) > kSmemLimit)
+    chunk = std::max<long long>(kWarpSize, chunk / 2 / 32 * 32);
   int warps = kWarps;
   while (warps > 1 && bytes(warps) > kSmemLimit) --warps;
-  REALMT_CHECK(bytes(warps) <= kSmemLimit, "{}: head dimension {} needs {} bytes of shared memory, over the CUDA kernel's {}",
+  REALMT_CHECK(bytes(warps) <= kSmemLimit,
+               "{}: head dimension {} needs {} bytes of shared memory, over the CUDA kernel's {}",
                op, dh, bytes(warps), kSmemLimit);
   return {warps, chunk, bytes(warps)};
 }
@@ -328,25 +346,28 @@ void attention_cuda(const AttentionArgs& a, AttentionResult& r) {
   cuda::visit_float(a.q.base.dtype(), "attention", [&](auto tag) {
     using T = decltype(tag);
     const Plan p = plan(a.head_dim, a.tk, sizeof(cuda::compute_t<T>), true, "attention");
-    Forward<T> f{common<T>(a), a.prev.defined() ? cuda::device_ptr<T>(a.prev) : nullptr, cuda::device_ptr<T>(r.ctx),
+    Forward<T> f{common<T>(a), a.prev.defined() ? cuda::device_ptr<T>(a.prev) : nullptr,
+                 cuda::device_ptr<T>(r.ctx),
                  r.probs.defined() ? cuda::device_ptr<T>(r.probs) : nullptr,
                  r.scores.defined() ? cuda::device_ptr<T>(r.scores) : nullptr};
     f.m.chunk = p.chunk;
-    attention_forward<T><<<grid_of(a.batch * a.o.heads * a.tq, p.warps), p.warps * kWarpSize, p.smem, stream>>>(f);
+    attention_forward<T>
+        <<<grid_of(a.batch * a.o.heads * a.tq, p.warps), p.warps * kWarpSize, p.smem, stream>>>(f);
     REALMT_CUDA_CHECK_LAUNCH();
   });
 }
 
-void attention_backward_cuda(const AttentionArgs& a, const Tensor& dctx, const Tensor& dscores, const Tensor& probs,
-                             AttentionGradTargets& out) {
+void attention_backward_cuda(const AttentionArgs& a, const Tensor& dctx, const Tensor& dscores,
+                             const Tensor& probs, AttentionGradTargets& out) {
   const int device = a.q.base.device().index;
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
   cuda::visit_float(a.q.base.dtype(), "attention_backward", [&](auto tag) {
     using T = decltype(tag);
     using C = cuda::compute_t<T>;
-    const Tensor ds = Tensor::empty({a.batch * a.o.heads * a.tq * a.tk},
-                                    std::is_same_v<C, double> ? DType::kF64 : DType::kF32, dctx.device());
+    const Tensor ds =
+        Tensor::empty({a.batch * a.o.heads * a.tq * a.tk},
+                      std::is_same_v<C, double> ? DType::kF64 : DType::kF32, dctx.device());
     Backward<T> bw{common<T>(a),
                    cuda::device_ptr<T>(dctx),
                    dscores.defined() ? cuda::device_ptr<T>(dscores) : nullptr,
@@ -359,12 +380,14 @@ void attention_backward_cuda(const AttentionArgs& a, const Tensor& dctx, const T
     const Plan pq = plan(a.head_dim, a.tk, sizeof(C), true, "attention_backward");
     bw.m.chunk = pq.chunk;
     attention_backward_queries<T>
-        <<<grid_of(a.batch * a.o.heads * a.tq, pq.warps), pq.warps * kWarpSize, pq.smem, stream>>>(bw);
+        <<<grid_of(a.batch * a.o.heads * a.tq, pq.warps), pq.warps * kWarpSize, pq.smem, stream>>>(
+            bw);
     REALMT_CUDA_CHECK_LAUNCH();
     if (a.tk == 0) return;
     const Plan pk = plan(a.head_dim, a.tk, sizeof(C), false, "attention_backward");
     attention_backward_keys<T>
-        <<<grid_of(a.batch * a.o.heads * a.tk, pk.warps), pk.warps * kWarpSize, pk.smem, stream>>>(bw);
+        <<<grid_of(a.batch * a.o.heads * a.tk, pk.warps), pk.warps * kWarpSize, pk.smem, stream>>>(
+            bw);
     REALMT_CUDA_CHECK_LAUNCH();
   });
 }

@@ -33,7 +33,8 @@ __device__ __forceinline__ C act_grad(C x) {
   if constexpr (kAct == Activation::kRelu) {
     return x > C(0) ? C(1) : C(0);
   } else if constexpr (kAct == Activation::kGelu) {
-    return C(0.5) * (C(1) + cuda::erf_c(x * C(kInvSqrt2))) + x * C(kInvSqrt2Pi) * cuda::exp_c(C(-0.5) * x * x);
+    return C(0.5) * (C(1) + cuda::erf_c(x * C(kInvSqrt2))) +
+           x * C(kInvSqrt2Pi) * cuda::exp_c(C(-0.5) * x * x);
   } else {
     const C s = C(1) / (C(1) + cuda::exp_c(-x));
     return s + x * s * (C(1) - s);
@@ -42,8 +43,8 @@ __device__ __forceinline__ C act_grad(C x) {
 
 // h = dropout(act(y + bias)) over the n elements of [rows, f].
 template <typename T, Activation kAct>
-__global__ void forward_blocks(const T* y, const T* bias, long long n, long long f, cuda::DropoutStream s,
-                               cuda::compute_t<T> keep_scale, T* h) {
+__global__ void forward_blocks(const T* y, const T* bias, long long n, long long f,
+                               cuda::DropoutStream s, cuda::compute_t<T> keep_scale, T* h) {
   using C = cuda::compute_t<T>;
   const unsigned long long blocks = cuda::dropout_blocks(s, 0, n);
   for (unsigned long long b = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; b < blocks;
@@ -82,14 +83,21 @@ template <typename Fn>
 void visit(DType dt, Activation a, const char* op, Fn&& fn) {
   cuda::visit_float(dt, op, [&](auto tag) {
     switch (a) {
-      case Activation::kRelu: fn(tag, std::integral_constant<Activation, Activation::kRelu>{}); break;
-      case Activation::kGelu: fn(tag, std::integral_constant<Activation, Activation::kGelu>{}); break;
-      case Activation::kSwish: fn(tag, std::integral_constant<Activation, Activation::kSwish>{}); break;
+      case Activation::kRelu:
+        fn(tag, std::integral_constant<Activation, Activation::kRelu>{});
+        break;
+      case Activation::kGelu:
+        fn(tag, std::integral_constant<Activation, Activation::kGelu>{});
+        break;
+      case Activation::kSwish:
+        fn(tag, std::integral_constant<Activation, Activation::kSwish>{});
+        break;
     }
   });
 }
 
-void bias_activation_cuda(const Tensor& y, const Tensor& bias, const BiasActivationOptions& o, Tensor& h) {
+void bias_activation_cuda(const Tensor& y, const Tensor& bias, const BiasActivationOptions& o,
+                          Tensor& h) {
   const int device = y.device().index;
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
@@ -100,9 +108,10 @@ void bias_activation_cuda(const Tensor& y, const Tensor& bias, const BiasActivat
     using T = decltype(tag);
     // 1 / (1 - p) in double, rounded once to the compute type (as ops::dropout).
     const auto keep_scale = static_cast<cuda::compute_t<T>>(1.0 / (1.0 - o.dropout));
-    forward_blocks<T, decltype(act_tag)::value><<<cuda::grid_for(blocks), cuda::kBlockSize, 0, stream>>>(
-        cuda::device_ptr<T>(y), bias.defined() ? cuda::device_ptr<T>(bias) : nullptr, n, f, s, keep_scale,
-        cuda::device_ptr<T>(h));
+    forward_blocks<T, decltype(act_tag)::value>
+        <<<cuda::grid_for(blocks), cuda::kBlockSize, 0, stream>>>(
+            cuda::device_ptr<T>(y), bias.defined() ? cuda::device_ptr<T>(bias) : nullptr, n, f, s,
+            keep_scale, cuda::device_ptr<T>(h));
     REALMT_CUDA_CHECK_LAUNCH();
   });
 }
@@ -118,9 +127,11 @@ void bias_activation_backward_cuda(const Tensor& dh, const Tensor& y, const Tens
   visit(y.dtype(), o.activation, "bias_activation_backward", [&](auto tag, auto act_tag) {
     using T = decltype(tag);
     const auto keep_scale = static_cast<cuda::compute_t<T>>(1.0 / (1.0 - o.dropout));
-    backward_blocks<T, decltype(act_tag)::value><<<cuda::grid_for(blocks), cuda::kBlockSize, 0, stream>>>(
-        cuda::device_ptr<T>(dh), cuda::device_ptr<T>(y), bias.defined() ? cuda::device_ptr<T>(bias) : nullptr, n, f,
-        s, keep_scale, cuda::device_ptr<T>(g.dy));
+    backward_blocks<T, decltype(act_tag)::value>
+        <<<cuda::grid_for(blocks), cuda::kBlockSize, 0, stream>>>(
+            cuda::device_ptr<T>(dh), cuda::device_ptr<T>(y),
+            bias.defined() ? cuda::device_ptr<T>(bias) : nullptr, n, f, s, keep_scale,
+            cuda::device_ptr<T>(g.dy));
     REALMT_CUDA_CHECK_LAUNCH();
   });
   if (g.dbias.defined()) add_column_sums_(g.dy, g.dbias);  // dbias arrives zeroed

@@ -46,7 +46,8 @@ void column_sums_cuda(const Tensor& x, Tensor& out, int64_t rows, int64_t cols) 
   cuda::visit_float(x.dtype(), "add_column_sums_", [&](auto tag) {
     using T = decltype(tag);
     const cuda::ColumnOutputs<T, 1> outs{{cuda::device_ptr<T>(out)}, true};
-    cuda::column_sums<T, 1>(ColumnOf<T>{cuda::device_ptr<T>(x), cols}, rows, cols, outs, x.device(), stream);
+    cuda::column_sums<T, 1>(ColumnOf<T>{cuda::device_ptr<T>(x), cols}, rows, cols, outs, x.device(),
+                            stream);
   });
 }
 

@@ -24,17 +24,19 @@ __global__ void copy_words(const W* src, W* dst, WordCopy c) {
     const long long w = i % c.words, row = i / c.words;
     const long long t = row % c.rows_per_head, nh = row / c.rows_per_head;
     const long long h = nh % c.heads, n = nh / c.heads;
-    dst[n * c.dst_n + h * c.dst_h + t * c.dst_t + w] = src[n * c.src_n + h * c.src_h + t * c.src_t + w];
+    dst[n * c.dst_n + h * c.dst_h + t * c.dst_t + w] =
+        src[n * c.src_n + h * c.src_h + t * c.src_t + w];
   }
 }
 
 template <typename W>
 void launch(const char* s, char* d, const KvCopy& c, cudaStream_t stream) {
   constexpr long long k = sizeof(W);
-  const WordCopy w{c.n,         c.heads,     c.rows_per_head, c.bytes / k, c.src_n / k, c.src_h / k,
-                   c.src_t / k, c.dst_n / k, c.dst_h / k,     c.dst_t / k};
-  copy_words<W><<<cuda::grid_for(c.n * c.heads * c.rows_per_head * w.words), cuda::kBlockSize, 0, stream>>>(
-      reinterpret_cast<const W*>(s), reinterpret_cast<W*>(d), w);
+  const WordCopy w{c.n,         c.heads,     c.rows_per_head, c.bytes / k, c.src_n / k,
+                   c.src_h / k, c.src_t / k, c.dst_n / k,     c.dst_h / k, c.dst_t / k};
+  copy_words<W>
+      <<<cuda::grid_for(c.n * c.heads * c.rows_per_head * w.words), cuda::kBlockSize, 0, stream>>>(
+          reinterpret_cast<const W*>(s), reinterpret_cast<W*>(d), w);
   REALMT_CUDA_CHECK_LAUNCH();
 }
 
@@ -46,7 +48,8 @@ void copy_cuda(const Tensor& src, Tensor& dst, const KvCopy& c) {
   char* d = static_cast<char*>(dst.raw()) + c.dst_offset;
   // The largest power of two (up to 16) dividing all of them.
   uint64_t bits = reinterpret_cast<uintptr_t>(s) | reinterpret_cast<uintptr_t>(d);
-  for (int64_t v : {c.bytes, c.src_n, c.src_h, c.src_t, c.dst_n, c.dst_h, c.dst_t}) bits |= static_cast<uint64_t>(v);
+  for (int64_t v : {c.bytes, c.src_n, c.src_h, c.src_t, c.dst_n, c.dst_h, c.dst_t})
+    bits |= static_cast<uint64_t>(v);
   if (bits % 16 == 0)
     launch<uint4>(s, d, c, stream);
   else if (bits % 8 == 0)

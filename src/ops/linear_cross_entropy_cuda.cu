@@ -22,8 +22,8 @@ using cuda::SumOp;
 // x_j <- exp(x_j - lse) - eps / V - [j == t] (1 - eps); ignored rows: loss 0, gradient 0.
 template <typename T, typename L, bool kWarp>
 __global__ void __launch_bounds__(cuda::kMaxRowBlock)
-    loss_rows(T* logits, const int32_t* targets, long long rows, long long v, double eps, int32_t ignore,
-              bool with_grad, L* loss) {
+    loss_rows(T* logits, const int32_t* targets, long long rows, long long v, double eps,
+              int32_t ignore, bool with_grad, L* loss) {
   using C = cuda::compute_t<T>;
   using G = RowGroup<kWarp>;
   __shared__ C smem[cuda::kWarpSize];
@@ -52,7 +52,8 @@ __global__ void __launch_bounds__(cuda::kMaxRowBlock)
     const double log_s = ::log(static_cast<double>(s));
     if (G::lane() == 0) {
       const double zt = static_cast<double>(cuda::load(x[t]) - mx);
-      loss[r] = static_cast<L>(log_s - (1.0 - eps) * zt - eps * static_cast<double>(zsum) / static_cast<double>(v));
+      loss[r] = static_cast<L>(log_s - (1.0 - eps) * zt -
+                               eps * static_cast<double>(zsum) / static_cast<double>(v));
     }
     if (!with_grad) continue;
     const C lse = static_cast<C>(static_cast<double>(mx) + log_s);
@@ -65,7 +66,8 @@ __global__ void __launch_bounds__(cuda::kMaxRowBlock)
   }
 }
 
-void rows_cuda(Tensor& logits, const Tensor& targets, const LinearCrossEntropyOptions& o, Tensor& loss) {
+void rows_cuda(Tensor& logits, const Tensor& targets, const LinearCrossEntropyOptions& o,
+               Tensor& loss) {
   const int device = logits.device().index;
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
@@ -74,15 +76,16 @@ void rows_cuda(Tensor& logits, const Tensor& targets, const LinearCrossEntropyOp
   const int32_t* pt = cuda::device_ptr<int32_t>(targets);
   cuda::visit_float(logits.dtype(), "linear_cross_entropy", [&](auto tag) {
     using T = decltype(tag);
-    using L = std::conditional_t<std::is_same_v<T, double>, double, float>;  // the header's loss dtype
+    using L =
+        std::conditional_t<std::is_same_v<T, double>, double, float>;  // the header's loss dtype
     T* px = cuda::device_ptr<T>(logits);
     L* pl = static_cast<L*>(loss.raw());
     if (l.warp)
-      loss_rows<T, L, true><<<l.grid, l.block, 0, stream>>>(px, pt, rows, v, o.label_smoothing, o.ignore_index,
-                                                            o.with_grad, pl);
+      loss_rows<T, L, true><<<l.grid, l.block, 0, stream>>>(px, pt, rows, v, o.label_smoothing,
+                                                            o.ignore_index, o.with_grad, pl);
     else
-      loss_rows<T, L, false><<<l.grid, l.block, 0, stream>>>(px, pt, rows, v, o.label_smoothing, o.ignore_index,
-                                                             o.with_grad, pl);
+      loss_rows<T, L, false><<<l.grid, l.block, 0, stream>>>(px, pt, rows, v, o.label_smoothing,
+                                                             o.ignore_index, o.with_grad, pl);
     REALMT_CUDA_CHECK_LAUNCH();
   });
 }

@@ -45,7 +45,8 @@ __global__ void __launch_bounds__(cuda::kMaxRowBlock)
         const long long j = e - e0;
         C branch = cuda::load(a.y[e]) + (a.bias ? cuda::load(a.bias[j]) : C(0));
         if (s.active) branch = keep ? branch * keep_scale : C(0);
-        const T z = cuda::store<T>(cuda::load(a.x[e]) * (a.omega ? cuda::load(a.omega[j]) : C(1)) + branch);
+        const T z =
+            cuda::store<T>(cuda::load(a.x[e]) * (a.omega ? cuda::load(a.omega[j]) : C(1)) + branch);
         a.z[e] = z;
         sum += static_cast<double>(cuda::load(z));
       });
@@ -66,23 +67,27 @@ __global__ void __launch_bounds__(cuda::kMaxRowBlock)
     for (unsigned long long b = G::lane(); b < blocks; b += G::size())
       cuda::dropout_block(same_blocks, e0, e1, b, [&](unsigned long long e, bool) {
         const long long j = e - e0;
-        a.n[e] = cuda::store<T>((cuda::load(a.z[e]) - m) * rs * cuda::load(a.gamma[j]) + cuda::load(a.beta[j]));
+        a.n[e] = cuda::store<T>((cuda::load(a.z[e]) - m) * rs * cuda::load(a.gamma[j]) +
+                                cuda::load(a.beta[j]));
       });
   }
 }
 
 template <typename T>
 struct BackwardArgs {
-  const T *dn, *dz_extra, *x, *z, *mean, *rstd, *omega, *gamma;  // dz_extra, omega: nullptr when absent
+  const T *dn, *dz_extra, *x, *z, *mean, *rstd, *omega,
+      *gamma;  // dz_extra, omega: nullptr when absent
   T *dx, *dy;
   cuda::compute_t<T>* stats;  // [R, 2]: mean_D(g), mean_D(g xhat)
 };
 
-// dz = rstd (g - mean(g) - xhat mean(g xhat)) + dz', g = dn gamma (derivation in ops/residual_norm.h).
+// dz = rstd (g - mean(g) - xhat mean(g xhat)) + dz', g = dn gamma (derivation in
+// ops/residual_norm.h).
 template <typename T>
-__device__ __forceinline__ cuda::compute_t<T> dz_of(const BackwardArgs<T>& a, long long e, long long j,
-                                                    cuda::compute_t<T> m, cuda::compute_t<T> rs,
-                                                    cuda::compute_t<T> mg, cuda::compute_t<T> mgx) {
+__device__ __forceinline__ cuda::compute_t<T> dz_of(const BackwardArgs<T>& a, long long e,
+                                                    long long j, cuda::compute_t<T> m,
+                                                    cuda::compute_t<T> rs, cuda::compute_t<T> mg,
+                                                    cuda::compute_t<T> mgx) {
   using C = cuda::compute_t<T>;
   const C xhat = (cuda::load(a.z[e]) - m) * rs;
   const C g = cuda::load(a.dn[e]) * cuda::load(a.gamma[j]);
@@ -140,7 +145,8 @@ struct ParamGrads {
     acc[0] += static_cast<double>(dn * ((cuda::load(a.z[e]) - m) * rs));
     acc[1] += static_cast<double>(dn);
     if (want_omega)
-      acc[2] += static_cast<double>(dz_of(a, e, j, m, rs, a.stats[2 * r], a.stats[2 * r + 1]) * cuda::load(a.x[e]));
+      acc[2] += static_cast<double>(dz_of(a, e, j, m, rs, a.stats[2 * r], a.stats[2 * r + 1]) *
+                                    cuda::load(a.x[e]));
     acc[3] += static_cast<double>(cuda::load(a.dy[e]));
   }
 };
@@ -154,8 +160,9 @@ const T* ptr_or_null(const Tensor& t) {
   return t.defined() ? cuda::device_ptr<T>(t) : nullptr;
 }
 
-void residual_norm_cuda(const Tensor& x, const Tensor& y, const Tensor& omega, const Tensor& bias, const Tensor& gamma,
-                        const Tensor& beta, const ResidualNormOptions& o, ResidualNormResult& out) {
+void residual_norm_cuda(const Tensor& x, const Tensor& y, const Tensor& omega, const Tensor& bias,
+                        const Tensor& gamma, const Tensor& beta, const ResidualNormOptions& o,
+                        ResidualNormResult& out) {
   const int device = x.device().index;
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
@@ -165,8 +172,9 @@ void residual_norm_cuda(const Tensor& x, const Tensor& y, const Tensor& omega, c
   cuda::visit_float(x.dtype(), "residual_norm", [&](auto tag) {
     using T = decltype(tag);
     auto p = [](const Tensor& t) { return cuda::device_ptr<T>(t); };
-    const ForwardArgs<T> a{p(x),     p(y),     ptr_or_null<T>(omega), ptr_or_null<T>(bias), p(gamma), p(beta),
-                           p(out.z), p(out.n), p(out.mean),           p(out.rstd)};
+    const ForwardArgs<T> a{
+        p(x),     p(y),     ptr_or_null<T>(omega), ptr_or_null<T>(bias), p(gamma), p(beta),
+        p(out.z), p(out.n), p(out.mean),           p(out.rstd)};
     // 1 / (1 - p) in double, rounded once to the compute type (as ops::dropout).
     const auto keep_scale = static_cast<cuda::compute_t<T>>(1.0 / (1.0 - o.dropout));
     if (l.warp)
@@ -177,8 +185,9 @@ void residual_norm_cuda(const Tensor& x, const Tensor& y, const Tensor& omega, c
   });
 }
 
-void residual_norm_backward_cuda(const Tensor& dn, const Tensor& dz, const Tensor& x, const ResidualNormResult& fwd,
-                                 const Tensor& omega, const Tensor& gamma, const ResidualNormOptions& o,
+void residual_norm_backward_cuda(const Tensor& dn, const Tensor& dz, const Tensor& x,
+                                 const ResidualNormResult& fwd, const Tensor& omega,
+                                 const Tensor& gamma, const ResidualNormOptions& o,
                                  ResidualNormGrads& out) {
   const int device = x.device().index;
   const cudaStream_t stream = cuda::current_stream(device);
@@ -190,10 +199,19 @@ void residual_norm_backward_cuda(const Tensor& dn, const Tensor& dz, const Tenso
     using T = decltype(tag);
     using C = cuda::compute_t<T>;
     auto p = [](const Tensor& t) { return cuda::device_ptr<T>(t); };
-    Tensor stats = Tensor::empty({rows, 2}, std::is_same_v<C, double> ? DType::kF64 : DType::kF32, x.device());
-    const BackwardArgs<T> a{p(dn),       ptr_or_null<T>(dz), p(x),        p(fwd.z),
-                            p(fwd.mean), p(fwd.rstd),        ptr_or_null<T>(omega),
-                            p(gamma),    p(out.dx),          p(out.dy),   static_cast<C*>(stats.raw())};
+    Tensor stats =
+        Tensor::empty({rows, 2}, std::is_same_v<C, double> ? DType::kF64 : DType::kF32, x.device());
+    const BackwardArgs<T> a{p(dn),
+                            ptr_or_null<T>(dz),
+                            p(x),
+                            p(fwd.z),
+                            p(fwd.mean),
+                            p(fwd.rstd),
+                            ptr_or_null<T>(omega),
+                            p(gamma),
+                            p(out.dx),
+                            p(out.dy),
+                            static_cast<C*>(stats.raw())};
     const auto keep_scale = static_cast<C>(1.0 / (1.0 - o.dropout));
     if (l.warp)
       backward_rows<T, true><<<l.grid, l.block, 0, stream>>>(a, rows, d, s, keep_scale);
@@ -204,7 +222,8 @@ void residual_norm_backward_cuda(const Tensor& dn, const Tensor& dz, const Tenso
         {p(out.dgamma), p(out.dbeta), out.domega.defined() ? p(out.domega) : nullptr,
          out.dbias.defined() ? p(out.dbias) : nullptr},
         false};
-    cuda::column_sums<T, 4>(ParamGrads<T>{a, d, out.domega.defined()}, rows, d, outs, x.device(), stream);
+    cuda::column_sums<T, 4>(ParamGrads<T>{a, d, out.domega.defined()}, rows, d, outs, x.device(),
+                            stream);
   });
 }
 

@@ -38,9 +38,11 @@ Inputs make_inputs(int64_t b, int64_t tq, int64_t tk, int64_t heads, int64_t dh)
   for (int64_t r = 0; r < b; ++r)
     for (int64_t j = std::max<int64_t>(0, tk - 5 * r); j < tk; ++j) m[r * tk + j] = -INFINITY;
   in.mask = Tensor::from_vector(m, Shape{b, tk});
-  in.prev = Tensor::from_vector(uniform_values(b * heads * tq * tk, -1, 1, 43), Shape{b, heads, tq, tk});
+  in.prev =
+      Tensor::from_vector(uniform_values(b * heads * tq * tk, -1, 1, 43), Shape{b, heads, tq, tk});
   in.dctx = Tensor::from_vector(uniform_values(b * tq * d, -1, 1, 44), Shape{b, tq, d});
-  in.dscores = Tensor::from_vector(uniform_values(b * heads * tq * tk, -1, 1, 45), Shape{b, heads, tq, tk});
+  in.dscores =
+      Tensor::from_vector(uniform_values(b * heads * tq * tk, -1, 1, 45), Shape{b, heads, tq, tk});
   return in;
 }
 
@@ -67,7 +69,8 @@ struct Outputs {
 
 // Forward and backward of the packed layout on `device` in `dt`; the backward uses `probs`
 // when given (so that two devices can share one set of probabilities).
-Outputs run(const Inputs& in, const ops::AttentionOptions& o, DType dt, Device device, const Tensor& probs = Tensor()) {
+Outputs run(const Inputs& in, const ops::AttentionOptions& o, DType dt, Device device,
+            const Tensor& probs = Tensor()) {
   const int64_t d = in.heads * in.dh;
   const Tensor q = on(in.q, dt, device), kv = on(in.kv, dt, device), mask = on(in.mask, dt, device);
   const Op qo = Op::packed(q, 0, in.heads, in.dh), ko = Op::packed(kv, 0, in.heads, in.dh),
@@ -115,18 +118,22 @@ TEST(CudaAttention, HeadsMajorCacheWithoutProbabilitiesMatchesCpu) {
   // Decoding: one query row against 1500 cached keys of a [B, H, 1600, Dh] cache; no scores or
   // probabilities kept, so the second pass recomputes the logits of two chunks.
   const int64_t b = 3, heads = 4, dh = 8, tk = 1500, cap = 1600;
-  const Tensor q = Tensor::from_vector(uniform_values(b * heads * dh, -1, 1, 46), Shape{b, 1, heads * dh});
-  const Tensor k = Tensor::from_vector(uniform_values(b * heads * cap * dh, -1, 1, 47), Shape{b, heads, cap, dh});
-  const Tensor v = Tensor::from_vector(uniform_values(b * heads * cap * dh, -1, 1, 48), Shape{b, heads, cap, dh});
+  const Tensor q =
+      Tensor::from_vector(uniform_values(b * heads * dh, -1, 1, 46), Shape{b, 1, heads * dh});
+  const Tensor k = Tensor::from_vector(uniform_values(b * heads * cap * dh, -1, 1, 47),
+                                       Shape{b, heads, cap, dh});
+  const Tensor v = Tensor::from_vector(uniform_values(b * heads * cap * dh, -1, 1, 48),
+                                       Shape{b, heads, cap, dh});
   ops::AttentionOptions o;
   o.heads = heads;
   o.scale = 1.0 / std::sqrt(static_cast<double>(dh));
   o.causal = true;
   o.keep_probs = false;
   auto ctx = [&](Device device) {
-    const Tensor r = ops::attention(Op::packed(q.to(device), 0, heads, dh), Op::heads_major(k.to(device), tk),
-                                    Op::heads_major(v.to(device), tk), Tensor(), Tensor(), o)
-                         .ctx;
+    const Tensor r =
+        ops::attention(Op::packed(q.to(device), 0, heads, dh), Op::heads_major(k.to(device), tk),
+                       Op::heads_major(v.to(device), tk), Tensor(), Tensor(), o)
+            .ctx;
     return r;
   };
   expect_scaled(ctx(kGpu), ctx(Device::cpu()), 1e-5);
@@ -140,7 +147,8 @@ TEST(CudaAttention, HalfTypesTrackF32) {
     SCOPED_TRACE(dt);
     // The same rounded inputs in f32 on the CPU; the backward of both uses the GPU's probabilities.
     Inputs rounded = in;
-    for (Tensor* t : {&rounded.q, &rounded.kv, &rounded.mask, &rounded.prev, &rounded.dctx, &rounded.dscores})
+    for (Tensor* t :
+         {&rounded.q, &rounded.kv, &rounded.mask, &rounded.prev, &rounded.dctx, &rounded.dscores})
       *t = ops::cast(ops::cast(*t, dt), DType::kF32);
     const Outputs got = run(rounded, o, dt, kGpu);
     const Tensor probs = ops::cast(got.fwd.probs.to(Device::cpu()), DType::kF32);

@@ -29,7 +29,9 @@ Tensor values(const Shape& s, float lo, float hi, uint64_t seed) {
 // t rounded to dt and back to f32 (the CPU's copy of a half-precision input).
 Tensor rounded(const Tensor& t, DType dt) { return ops::cast(ops::cast(t, dt), DType::kF32); }
 Tensor on_gpu(const Tensor& t, DType dt) { return ops::cast(t, dt).to(kGpu); }
-double half_tol(DType dt) { return dt == DType::kBF16 ? 1.6e-2 : 2e-3; }  // a few units in the last place
+double half_tol(DType dt) {
+  return dt == DType::kBF16 ? 1.6e-2 : 2e-3;
+}  // a few units in the last place
 
 // Expects |got - want| <= tol (|want| + max |want|).
 void expect_scaled(const Tensor& got, const Tensor& want, double tol) {
@@ -61,8 +63,9 @@ struct NormInputs {
 };
 NormInputs norm_inputs(const Shape& s) {
   const Shape d{s[-1]};
-  return {values(s, -2, 2, 51),       values(s, -2, 2, 52),    values(d, 0.5f, 2, 53), values(d, -1, 1, 54),
-          values(d, 0.5f, 1.5f, 55), values(d, -1, 1, 56),    values(s, -1, 1, 57),   values(s, -1, 1, 58)};
+  return {values(s, -2, 2, 51), values(s, -2, 2, 52),      values(d, 0.5f, 2, 53),
+          values(d, -1, 1, 54), values(d, 0.5f, 1.5f, 55), values(d, -1, 1, 56),
+          values(s, -1, 1, 57), values(s, -1, 1, 58)};
 }
 struct NormRun {
   ops::ResidualNormResult fwd;
@@ -72,7 +75,8 @@ NormRun run_norm(const NormInputs& in, const ops::ResidualNormOptions& o, DType 
   auto t = [&](const Tensor& x) { return ops::cast(x, dt).to(device); };
   NormRun r;
   r.fwd = ops::residual_norm(t(in.x), t(in.y), t(in.omega), t(in.bias), t(in.gamma), t(in.beta), o);
-  r.grads = ops::residual_norm_backward(t(in.dn), t(in.dz), t(in.x), r.fwd, t(in.omega), t(in.bias), t(in.gamma), o);
+  r.grads = ops::residual_norm_backward(t(in.dn), t(in.dz), t(in.x), r.fwd, t(in.omega), t(in.bias),
+                                        t(in.gamma), o);
   return r;
 }
 
@@ -92,8 +96,10 @@ TEST(CudaFusedKernels, ResidualNormMatchesCpu) {
     expect_close(got.fwd.rstd, want.fwd.rstd, 1e-5, 1e-6);
     expect_close(got.grads.dx, want.grads.dx, 1e-4, 1e-4);
     expect_close(got.grads.dy, want.grads.dy, 1e-4, 1e-4);
-    for (auto [g, w] : {std::pair{got.grads.dgamma, want.grads.dgamma}, {got.grads.dbeta, want.grads.dbeta},
-                        {got.grads.domega, want.grads.domega}, {got.grads.dbias, want.grads.dbias}})
+    for (auto [g, w] : {std::pair{got.grads.dgamma, want.grads.dgamma},
+                        {got.grads.dbeta, want.grads.dbeta},
+                        {got.grads.domega, want.grads.domega},
+                        {got.grads.dbias, want.grads.dbias}})
       expect_scaled(g, w, 1e-5);
     // Deterministic column sums: a second run gives the same bits.
     const NormRun again = run_norm(in, o, DType::kF32, kGpu);
@@ -103,10 +109,10 @@ TEST(CudaFusedKernels, ResidualNormMatchesCpu) {
   // Without omega and bias (Post-LN without the ADMIN scale).
   const NormInputs in = norm_inputs(Shape{20, 48});
   auto bare = [&](Device device) {
-    const auto f = ops::residual_norm(in.x.to(device), in.y.to(device), Tensor(), Tensor(), in.gamma.to(device),
-                                      in.beta.to(device), o);
-    const auto g = ops::residual_norm_backward(in.dn.to(device), Tensor(), in.x.to(device), f, Tensor(), Tensor(),
-                                               in.gamma.to(device), o);
+    const auto f = ops::residual_norm(in.x.to(device), in.y.to(device), Tensor(), Tensor(),
+                                      in.gamma.to(device), in.beta.to(device), o);
+    const auto g = ops::residual_norm_backward(in.dn.to(device), Tensor(), in.x.to(device), f,
+                                               Tensor(), Tensor(), in.gamma.to(device), o);
     EXPECT_FALSE(g.domega.defined() || g.dbias.defined());
     return std::vector<Tensor>{f.n, g.dx, g.dy, g.dgamma, g.dbeta};
   };
@@ -120,7 +126,8 @@ TEST(CudaFusedKernels, ResidualNormHalfTypesTrackF32) {
   for (const DType dt : {DType::kF16, DType::kBF16}) {
     SCOPED_TRACE(dt);
     NormInputs in = norm_inputs(Shape{40, 96});
-    for (Tensor* t : {&in.x, &in.y, &in.omega, &in.bias, &in.gamma, &in.beta, &in.dn, &in.dz}) *t = rounded(*t, dt);
+    for (Tensor* t : {&in.x, &in.y, &in.omega, &in.bias, &in.gamma, &in.beta, &in.dn, &in.dz})
+      *t = rounded(*t, dt);
     const NormRun want = run_norm(in, o, DType::kF32, Device::cpu());
     const NormRun got = run_norm(in, o, dt, kGpu);
     const double tol = half_tol(dt);
@@ -135,8 +142,10 @@ TEST(CudaFusedKernels, ResidualNormHalfTypesTrackF32) {
 TEST(CudaFusedKernels, BiasActivationMatchesCpuWithTheSameMask) {
   REALMT_REQUIRE_CUDA();
   const Shape s{33, 1100};
-  const Tensor y = values(s, -2, 2, 61), bias = values(Shape{1100}, -1, 1, 62), dh = values(s, -1, 1, 63);
-  for (const ops::Activation a : {ops::Activation::kRelu, ops::Activation::kGelu, ops::Activation::kSwish}) {
+  const Tensor y = values(s, -2, 2, 61), bias = values(Shape{1100}, -1, 1, 62),
+               dh = values(s, -1, 1, 63);
+  for (const ops::Activation a :
+       {ops::Activation::kRelu, ops::Activation::kGelu, ops::Activation::kSwish}) {
     SCOPED_TRACE(static_cast<int>(a));
     const ops::BiasActivationOptions o{a, 0.2, 1234, 3};
     const Tensor want = ops::bias_activation(y, bias, o);
@@ -157,10 +166,11 @@ TEST(CudaFusedKernels, BiasActivationMatchesCpuWithTheSameMask) {
     SCOPED_TRACE(dt);
     const ops::BiasActivationOptions o{ops::Activation::kGelu, 0.1, 5, 1};
     const Tensor yr = rounded(y, dt), br = rounded(bias, dt), dr = rounded(dh, dt);
-    expect_scaled(ops::bias_activation(on_gpu(yr, dt), on_gpu(br, dt), o), ops::bias_activation(yr, br, o),
-                  half_tol(dt));
+    expect_scaled(ops::bias_activation(on_gpu(yr, dt), on_gpu(br, dt), o),
+                  ops::bias_activation(yr, br, o), half_tol(dt));
     const auto gw = ops::bias_activation_backward(dr, yr, br, o);
-    const auto gg = ops::bias_activation_backward(on_gpu(dr, dt), on_gpu(yr, dt), on_gpu(br, dt), o);
+    const auto gg =
+        ops::bias_activation_backward(on_gpu(dr, dt), on_gpu(yr, dt), on_gpu(br, dt), o);
     expect_scaled(gg.dy, gw.dy, half_tol(dt));
     expect_scaled(gg.dbias, gw.dbias, 2 * half_tol(dt));
   }
@@ -173,14 +183,16 @@ TEST(CudaFusedKernels, LinearCrossEntropyMatchesCpu) {
   const Tensor h = values(Shape{n, d}, -1, 1, 71), w = values(Shape{v, d}, -1, 1, 72),
                bias = values(Shape{v}, -0.5f, 0.5f, 73);
   std::vector<int32_t> tv(n);
-  for (int64_t i = 0; i < n; ++i) tv[i] = i % 11 == 1 ? 0 : static_cast<int32_t>(1 + (i * 977) % (v - 1));
+  for (int64_t i = 0; i < n; ++i)
+    tv[i] = i % 11 == 1 ? 0 : static_cast<int32_t>(1 + (i * 977) % (v - 1));
   const Tensor targets = Tensor::from_vector(tv, Shape{n});
   const ops::LinearCrossEntropyOptions o{0.1, 0, true, 64};
   for (const DType dt : {DType::kF32, DType::kF16, DType::kBF16}) {
     SCOPED_TRACE(dt);
     const Tensor hr = rounded(h, dt), wr = rounded(w, dt), br = rounded(bias, dt);
     const auto want = ops::linear_cross_entropy(hr, wr, br, targets, o);
-    const auto got = ops::linear_cross_entropy(on_gpu(hr, dt), on_gpu(wr, dt), on_gpu(br, dt), targets.to(kGpu), o);
+    const auto got = ops::linear_cross_entropy(on_gpu(hr, dt), on_gpu(wr, dt), on_gpu(br, dt),
+                                               targets.to(kGpu), o);
     const double tol = dt == DType::kF32 ? 1e-5 : half_tol(dt);
     EXPECT_EQ(got.loss.dtype(), DType::kF32);
     expect_scaled(got.loss, want.loss, tol);
@@ -218,7 +230,8 @@ TEST(CudaFusedKernels, BiasHelpersAndCacheCopiesMatchCpu) {
       ops::kv_cache_write(c_cpu, rows, 5, 3);
       ops::kv_cache_write(c_gpu, rows.to(kGpu), 5, 3);
       EXPECT_EQ(as_doubles(c_gpu), as_doubles(c_cpu));
-      const Tensor grown_cpu = ops::kv_cache_resize(c_cpu, 5, 9), grown_gpu = ops::kv_cache_resize(c_gpu, 5, 9);
+      const Tensor grown_cpu = ops::kv_cache_resize(c_cpu, 5, 9),
+                   grown_gpu = ops::kv_cache_resize(c_gpu, 5, 9);
       const std::vector<double> gc = as_doubles(grown_cpu), gg = as_doubles(grown_gpu);
       for (int64_t nh = 0; nh < 6; ++nh)  // rows [0, 5) of every (n, h) are defined
         for (int64_t e = 0; e < 5 * dh; ++e) EXPECT_EQ(gg[nh * 9 * dh + e], gc[nh * 9 * dh + e]);

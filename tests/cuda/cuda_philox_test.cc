@@ -33,9 +33,11 @@ TEST(CudaPhilox, DropoutBlockWalkMatchesCpuKeepFlags) {
   const double p = 0.3;
   const uint32_t threshold = ops::dropout_threshold(p);
   for (const uint64_t first : {uint64_t(0), uint64_t(3), uint64_t(13), (uint64_t(1) << 33) + 1}) {
-    for (const auto& [e0, e1] : {std::pair<uint64_t, uint64_t>{0, 1}, {0, 9}, {5, 6}, {7, 40}, {37, 1061}}) {
+    for (const auto& [e0, e1] :
+         {std::pair<uint64_t, uint64_t>{0, 1}, {0, 9}, {5, 6}, {7, 40}, {37, 1061}}) {
       std::vector<uint8_t> want(e1 - e0);
-      ops::dropout_keep_flags(99, first + e0, static_cast<int64_t>(e1 - e0), threshold, want.data());
+      ops::dropout_keep_flags(99, first + e0, static_cast<int64_t>(e1 - e0), threshold,
+                              want.data());
       const cuda::DropoutStream s{99, first, threshold, true};
       std::vector<uint64_t> seen;
       std::vector<uint8_t> got;

@@ -229,9 +229,10 @@ TEST_P(OpTest, CudaGradientsMatchCpu) {
   }
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) {
-    ASSERT_TRUE(want[i].defined() && got[i].defined()) << c.name << ": no gradient reached input " << i;
+    ASSERT_TRUE(want[i].defined() && got[i].defined()) << c.name << ": no gradient " << i;
     EXPECT_EQ(got[i].device(), Device::cuda(0)) << c.name << " gradient " << i << " left the GPU";
-    EXPECT_EQ(compare(got[i], want[i], 10 * c.rtol, 10 * c.atol), "") << c.name << " gradient " << i;
+    EXPECT_EQ(compare(got[i], want[i], 10 * c.rtol, 10 * c.atol), "")
+        << c.name << " gradient " << i;
   }
 }
 

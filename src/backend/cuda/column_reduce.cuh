@@ -30,7 +30,8 @@ struct ColumnOutputs {
 // F: a struct with `__device__ void operator()(long long r, long long j, double (&acc)[K]) const`
 // adding row r's contributions to the K sums of column j.
 template <int K, typename F>
-__global__ void column_partials(F f, long long rows, long long cols, long long chunk_rows, double* partial) {
+__global__ void column_partials(F f, long long rows, long long cols, long long chunk_rows,
+                                double* partial) {
   __shared__ double s[kColumnRowLanes][K][kColumnStrip + 1];
   const long long j = blockIdx.x * (long long)kColumnStrip + threadIdx.x;
   const long long chunk = blockIdx.y;
@@ -55,7 +56,8 @@ __global__ void column_partials(F f, long long rows, long long cols, long long c
 }
 
 template <typename T, int K>
-__global__ void column_finish(const double* partial, long long chunks, long long cols, ColumnOutputs<T, K> o) {
+__global__ void column_finish(const double* partial, long long chunks, long long cols,
+                              ColumnOutputs<T, K> o) {
   for (long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x; j < cols;
        j += (long long)gridDim.x * blockDim.x) {
 #pragma unroll
@@ -85,13 +87,15 @@ inline ColumnPlan column_plan(long long rows, long long cols) {
 // Launches both stages on `stream` (rows, cols > 0); the partials live in a scratch tensor on
 // `device`, freed on return (safe: all work of a device is ordered on its one stream).
 template <typename T, int K, typename F>
-void column_sums(const F& f, long long rows, long long cols, const ColumnOutputs<T, K>& outs, Device device,
-                 cudaStream_t stream) {
+void column_sums(const F& f, long long rows, long long cols, const ColumnOutputs<T, K>& outs,
+                 Device device, cudaStream_t stream) {
   const ColumnPlan plan = column_plan(rows, cols);
   Tensor partial = Tensor::empty({plan.chunks * K * cols}, DType::kF64, device);
   double* p = static_cast<double*>(partial.raw());
-  const dim3 grid(static_cast<unsigned>((cols + kColumnStrip - 1) / kColumnStrip), static_cast<unsigned>(plan.chunks));
-  column_partials<K><<<grid, dim3(kColumnStrip, kColumnRowLanes), 0, stream>>>(f, rows, cols, plan.chunk_rows, p);
+  const dim3 grid(static_cast<unsigned>((cols + kColumnStrip - 1) / kColumnStrip),
+                  static_cast<unsigned>(plan.chunks));
+  column_partials<K>
+      <<<grid, dim3(kColumnStrip, kColumnRowLanes), 0, stream>>>(f, rows, cols, plan.chunk_rows, p);
   REALMT_CUDA_CHECK_LAUNCH();
   column_finish<T, K><<<grid_for(cols), kBlockSize, 0, stream>>>(p, plan.chunks, cols, outs);
   REALMT_CUDA_CHECK_LAUNCH();

@@ -39,14 +39,15 @@ REALMT_DROPOUT_HD bool dropout_keep_at(const DropoutStream& s, unsigned long lon
 // dropout_blocks(s, e0, e1) blocks covering [e0, e1)): at most 4 consecutive elements, in
 // increasing order. Without dropout the same walk, with no numbers drawn.
 template <typename Fn>
-REALMT_DROPOUT_HD void dropout_block(const DropoutStream& s, unsigned long long e0, unsigned long long e1,
-                                     unsigned long long b, Fn&& fn) {
+REALMT_DROPOUT_HD void dropout_block(const DropoutStream& s, unsigned long long e0,
+                                     unsigned long long e1, unsigned long long b, Fn&& fn) {
   const unsigned long long block = ((s.first + e0) >> 2) + b;
   const unsigned long long lo = block * 4 > s.first + e0 ? block * 4 : s.first + e0;
   const unsigned long long hi = block * 4 + 4 < s.first + e1 ? block * 4 + 4 : s.first + e1;
   Philox4 bits{{0, 0, 0, 0}};
   if (s.active) bits = philox4x32_10(s.seed, 0, block);
-  for (unsigned long long i = lo; i < hi; ++i) fn(i - s.first, !s.active || (bits.x[i & 3] >> 8) >= s.threshold);
+  for (unsigned long long i = lo; i < hi; ++i)
+    fn(i - s.first, !s.active || (bits.x[i & 3] >> 8) >= s.threshold);
 }
 
 }  // namespace realmt::cuda
