@@ -1,13 +1,14 @@
 // CUDA bias + activation + dropout: one flat grid-stride loop over the Philox blocks of the
 // dropout stream (4 consecutive elements a thread, the keep bits computed once per block, as
 // ops/dropout_cuda.cu), so the mask equals the CPU's. f16/bf16 compute in float and round once.
-// The bias gradient is ops::add_column_sums_ (deterministic on the GPU as well).
+// relu's backward reads the forward output instead (ops/bias_activation.h): no mask redrawn.
+// The bias gradient: the deterministic column sums of backend/cuda/column_reduce.cuh over dy.
+#include "backend/cuda/column_reduce.cuh"
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/cuda_context.h"
 #include "backend/cuda/cuda_types.cuh"
 #include "backend/cuda/device_math.cuh"
 #include "backend/cuda/dropout_stream.cuh"
-#include "ops/bias.h"
 #include "ops/bias_activation.h"
 #include "ops/dropout.h"
 
@@ -57,7 +58,18 @@ __global__ void forward_blocks(const T* y, const T* bias, long long n, long long
   }
 }
 
-// dy = dropout_backward(dh) * act'(y + bias).
+// relu: dy = h > 0 ? dh * s : 0 with s = 1 / (1 - p) (1 without dropout): a kept positive a
+// gives h > 0, every other element h = 0 and da = 0 (ops/bias_activation.h).
+template <typename T>
+__global__ void relu_backward_flat(const T* dh, const T* h, long long n, cuda::compute_t<T> s,
+                                   T* dy) {
+  using C = cuda::compute_t<T>;
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n;
+       e += (long long)gridDim.x * blockDim.x)
+    dy[e] = cuda::store<T>(cuda::load(h[e]) > C(0) ? cuda::load(dh[e]) * s : C(0));
+}
+
+// gelu, swish: dy = dropout_backward(dh) * act'(y + bias).
 template <typename T, Activation kAct>
 __global__ void backward_blocks(const T* dh, const T* y, const T* bias, long long n, long long f,
                                 cuda::DropoutStream s, cuda::compute_t<T> keep_scale, T* dy) {
@@ -73,6 +85,16 @@ __global__ void backward_blocks(const T* dh, const T* y, const T* bias, long lon
     });
   }
 }
+
+// Adds dy[r, j] to column j's sum (the bias gradient).
+template <typename T>
+struct ColumnOf {
+  const T* x;
+  long long cols;
+  __device__ void operator()(long long r, long long j, double (&acc)[1]) const {
+    acc[0] += static_cast<double>(cuda::load(x[r * cols + j]));
+  }
+};
 
 cuda::DropoutStream stream_of(const BiasActivationOptions& o) {
   return {o.seed, o.offset, dropout_threshold(o.dropout), o.dropout > 0};
@@ -116,8 +138,9 @@ void bias_activation_cuda(const Tensor& y, const Tensor& bias, const BiasActivat
   });
 }
 
-void bias_activation_backward_cuda(const Tensor& dh, const Tensor& y, const Tensor& bias,
-                                   const BiasActivationOptions& o, BiasActivationGrads& g) {
+void bias_activation_backward_cuda(const Tensor& dh, const Tensor& h, const Tensor& y,
+                                   const Tensor& bias, const BiasActivationOptions& o,
+                                   BiasActivationGrads& g) {
   const int device = y.device().index;
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
@@ -126,15 +149,25 @@ void bias_activation_backward_cuda(const Tensor& dh, const Tensor& y, const Tens
   const long long blocks = static_cast<long long>(cuda::dropout_blocks(s, 0, n));
   visit(y.dtype(), o.activation, "bias_activation_backward", [&](auto tag, auto act_tag) {
     using T = decltype(tag);
-    const auto keep_scale = static_cast<cuda::compute_t<T>>(1.0 / (1.0 - o.dropout));
-    backward_blocks<T, decltype(act_tag)::value>
-        <<<cuda::grid_for(blocks), cuda::kBlockSize, 0, stream>>>(
-            cuda::device_ptr<T>(dh), cuda::device_ptr<T>(y),
-            bias.defined() ? cuda::device_ptr<T>(bias) : nullptr, n, f, s, keep_scale,
-            cuda::device_ptr<T>(g.dy));
+    using C = cuda::compute_t<T>;
+    constexpr Activation kAct = decltype(act_tag)::value;
+    const auto keep_scale = static_cast<C>(1.0 / (1.0 - o.dropout));
+    if constexpr (kAct == Activation::kRelu) {
+      relu_backward_flat<T><<<cuda::grid_for(n), cuda::kBlockSize, 0, stream>>>(
+          cuda::device_ptr<T>(dh), cuda::device_ptr<T>(h), n, s.active ? keep_scale : C(1),
+          cuda::device_ptr<T>(g.dy));
+    } else {
+      backward_blocks<T, kAct><<<cuda::grid_for(blocks), cuda::kBlockSize, 0, stream>>>(
+          cuda::device_ptr<T>(dh), cuda::device_ptr<T>(y),
+          bias.defined() ? cuda::device_ptr<T>(bias) : nullptr, n, f, s, keep_scale,
+          cuda::device_ptr<T>(g.dy));
+    }
     REALMT_CUDA_CHECK_LAUNCH();
+    if (g.dbias.defined())  // written whole (it arrives uninitialised)
+      cuda::column_sums<T, 1>(ColumnOf<T>{cuda::device_ptr<T>(g.dy), f}, n / f, f,
+                              cuda::ColumnOutputs<T, 1>{{cuda::device_ptr<T>(g.dbias)}, false},
+                              y.device(), stream);
   });
-  if (g.dbias.defined()) add_column_sums_(g.dy, g.dbias);  // dbias arrives zeroed
 }
 
 }  // namespace

@@ -157,22 +157,26 @@ TEST(CudaFusedKernels, BiasActivationMatchesCpuWithTheSameMask) {
       for (size_t i = 0; i < g.size(); ++i) differ += (g[i] == 0.0) != (w[i] == 0.0);
       EXPECT_EQ(differ, 0);
     }
-    const auto gw = ops::bias_activation_backward(dh, y, bias, o);
-    const auto gg = ops::bias_activation_backward(dh.to(kGpu), y.to(kGpu), bias.to(kGpu), o);
+    const auto gw = ops::bias_activation_backward(dh, want, y, bias, o);
+    const auto gg = ops::bias_activation_backward(dh.to(kGpu), got, y.to(kGpu), bias.to(kGpu), o);
     expect_close(gg.dy, gw.dy, 1e-5, 1e-6);
     expect_scaled(gg.dbias, gw.dbias, 1e-5);
   }
   for (const DType dt : {DType::kF16, DType::kBF16}) {
-    SCOPED_TRACE(dt);
-    const ops::BiasActivationOptions o{ops::Activation::kGelu, 0.1, 5, 1};
-    const Tensor yr = rounded(y, dt), br = rounded(bias, dt), dr = rounded(dh, dt);
-    expect_scaled(ops::bias_activation(on_gpu(yr, dt), on_gpu(br, dt), o),
-                  ops::bias_activation(yr, br, o), half_tol(dt));
-    const auto gw = ops::bias_activation_backward(dr, yr, br, o);
-    const auto gg =
-        ops::bias_activation_backward(on_gpu(dr, dt), on_gpu(yr, dt), on_gpu(br, dt), o);
-    expect_scaled(gg.dy, gw.dy, half_tol(dt));
-    expect_scaled(gg.dbias, gw.dbias, 2 * half_tol(dt));
+    for (const ops::Activation a : {ops::Activation::kGelu, ops::Activation::kRelu}) {
+      SCOPED_TRACE(dt);
+      SCOPED_TRACE(static_cast<int>(a));
+      const ops::BiasActivationOptions o{a, 0.1, 5, 1};
+      const Tensor yr = rounded(y, dt), br = rounded(bias, dt), dr = rounded(dh, dt);
+      const Tensor want = ops::bias_activation(yr, br, o);
+      const Tensor got = ops::bias_activation(on_gpu(yr, dt), on_gpu(br, dt), o);
+      expect_scaled(got, want, half_tol(dt));
+      const auto gw = ops::bias_activation_backward(dr, want, yr, br, o);
+      const auto gg =
+          ops::bias_activation_backward(on_gpu(dr, dt), got, on_gpu(yr, dt), on_gpu(br, dt), o);
+      expect_scaled(gg.dy, gw.dy, half_tol(dt));
+      expect_scaled(gg.dbias, gw.dbias, 2 * half_tol(dt));
+    }
   }
 }
 
