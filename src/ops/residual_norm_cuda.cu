@@ -73,10 +73,10 @@ __global__ void __launch_bounds__(cuda::kMaxRowBlock)
   }
 }
 
+// dz_extra, omega: nullptr when absent.
 template <typename T>
 struct BackwardArgs {
-  const T *dn, *dz_extra, *x, *z, *mean, *rstd, *omega,
-      *gamma;  // dz_extra, omega: nullptr when absent
+  const T *dn, *dz_extra, *x, *z, *mean, *rstd, *omega, *gamma;
   T *dx, *dy;
   cuda::compute_t<T>* stats;  // [R, 2]: mean_D(g), mean_D(g xhat)
 };
