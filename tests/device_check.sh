@@ -2,10 +2,12 @@
 # GPU device check (issue 8), for a machine with an NVIDIA GPU (sized for one H200, 16 cores,
 # under 8 minutes including the build):
 #   1. configure + build the needed targets for sm_90 into build-sm90
-#   2. the CUDA tests: every op's CUDA kernel against the CPU (OpTest.CudaMatchesCpu), the
-#      backend tests, GPU training (TF32, f32 GPU vs CPU, bf16, f16 loss scaling); any skipped
-#      test fails the check (except the two-device test on a one-GPU machine); the op support
-#      table (which ops each backend has kernels for)
+#   2. the CUDA tests: every op's CUDA kernels against the CPU (OpTest.CudaMatchesCpu, and the
+#      backward kernels through OpTest.CudaGradientsMatchCpu), the fused kernels at large sizes
+#      and in f16/bf16 (CudaAttention.*, CudaFusedKernels.*), the backend tests, GPU training
+#      (TF32, f32 GPU vs CPU, bf16, f16 loss scaling); any skipped test fails the check (except
+#      the two-device test on a one-GPU machine); the op support table (which ops each backend
+#      has kernels for)
 #   3. realmt-train for 200 updates of a small model on a generated corpus, on the CPU and on the
 #      GPU in f32 (dropout 0, same seed and data order): the per-update losses must agree to a
 #      relative 1e-4 (f32 with other summation orders drifts ~4e-7 from exact over 200 updates

@@ -9,6 +9,7 @@
 #include "core/runtime.h"
 #include "graph/elementwise.h"
 #include "graph/reduce.h"
+#include "ops/cast.h"
 
 namespace realmt::test {
 
@@ -191,6 +192,49 @@ TEST_P(OpTest, CudaMatchesCpu) {
   for (size_t i = 0; i < got.size(); ++i) {
     EXPECT_EQ(got[i].device(), Device::cuda(0)) << c.name << " output " << i << " left the GPU";
     EXPECT_EQ(compare(got[i], want[i], c.rtol, c.atol), "") << c.name << " output " << i;
+  }
+}
+
+// The backward kernels: the input gradients of the graph function on the GPU against the CPU's,
+// in the case's dtype, for loss = sum(y * w) with the same random weights on both. Gradients
+// add more terms than the forward outputs, in other orders: ten times the case's tolerances.
+TEST_P(OpTest, CudaGradientsMatchCpu) {
+  const OpCase& c = GetParam();
+  if (!c.graph) GTEST_SKIP() << c.name << " is not differentiable";
+  if (device_count(DeviceType::kCuda) == 0) GTEST_SKIP() << "no CUDA device visible";
+  if (c.dtype != DType::kF32 && c.dtype != DType::kF64)
+    GTEST_SKIP() << c.name << ": the CPU's backward kernels take f32/f64, not " << c.dtype;
+  const Tensors in = make_inputs(c, c.dtype, 1234);
+  auto gradients = [&](Device device) {
+    std::vector<graph::Var> vars;
+    for (size_t i = 0; i < in.size(); ++i)
+      vars.emplace_back(in[i].to(device), is_floating(in[i].dtype()) && c.inputs[i].differentiable);
+    const graph::Var y = c.graph(vars);
+    Generator g(99);
+    std::vector<double> wv(y.value().numel());
+    for (auto& x : wv) x = 2.0 * g.uniform() - 1.0;
+    const Tensor w = ops::cast(Tensor::from_vector(wv, y.shape()), y.dtype()).to(device);
+    graph::backward(graph::sum_all(graph::mul(y, graph::Var(w))));
+    Tensors grads;
+    for (const graph::Var& v : vars)
+      if (v.requires_grad()) grads.push_back(v.grad());
+    return grads;
+  };
+  const Tensors want = gradients(Device::cpu());
+  Tensors got;
+  try {
+    got = gradients(Device::cuda(0));
+  } catch (const Error& e) {
+    if (std::string(e.what()).find("has no kernel for device cuda") != std::string::npos)
+      GTEST_SKIP() << c.name << ": no CUDA kernel in this build: " << e.what();
+    throw;
+  }
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_TRUE(want[i].defined() && got[i].defined()) << c.name << ": no gradient " << i;
+    EXPECT_EQ(got[i].device(), Device::cuda(0)) << c.name << " gradient " << i << " left the GPU";
+    EXPECT_EQ(compare(got[i], want[i], 10 * c.rtol, 10 * c.atol), "")
+        << c.name << " gradient " << i;
   }
 }
 

@@ -70,6 +70,14 @@ struct RowGroup {
   }
   __device__ static int lane() { return kWarp ? threadIdx.x % kWarpSize : threadIdx.x; }
   __device__ static int size() { return kWarp ? kWarpSize : blockDim.x; }
+  // A barrier for the group that also orders its global-memory accesses (a lane's read of an
+  // element before another lane overwrites it).
+  __device__ static void sync() {
+    if constexpr (kWarp)
+      __syncwarp();
+    else
+      __syncthreads();
+  }
   template <typename Op, typename C>
   __device__ static C reduce(C v, C* smem) {
     if constexpr (kWarp)
