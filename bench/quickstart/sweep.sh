@@ -13,7 +13,7 @@
 # (--calibrate-prefix wraps only the calibration command, e.g. a script that pauses other jobs).
 # Each run: realmt-train on DIR/train.{en,fr} with marian-style-configs/cpu-small.yml plus the
 # line's options, validation on the first 500 lines of dev; then realmt-translate (beam 4) of
-# the whole dev set and realmt-bleu. The table (markdown) goes to stdout and OUT/results.md.
+# the whole dev set (normalize 0.6, as the quickstart) and realmt-bleu. The table (markdown) goes to stdout and OUT/results.md.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 data="" minutes=10 configs="$root/bench/quickstart/configs.txt" out="$root/out/sweep" build="$root/build"
@@ -93,7 +93,7 @@ PY
   "$bin/realmt-train" "${common[@]}" --model "$run/model.safetensors" --after "${budget}t" >"$run/train.log" 2>&1
   echo "== $name: trained in $(( $(date +%s) - start )) s" >&2
   "$bin/realmt-translate" --models "$run/model.safetensors" --vocabs "$spm" --input "$data/dev.en" \
-    --output "$run/dev.hyp" --beam-size 4 --mini-batch 32 >"$run/translate.log" 2>&1
+    --output "$run/dev.hyp" --beam-size 4 --normalize 0.6 --mini-batch 32 >"$run/translate.log" 2>&1
   scores=($("$bin/realmt-bleu" "$data/dev.fr" -i "$run/dev.hyp" -m bleu chrf -b | tr -d '[],'))
   bleu="${scores[0]}" chrf="${scores[1]}"
   m="$run/model.metrics.jsonl"

@@ -139,16 +139,22 @@ assert bleu >= 2.0 and bleu > copy + 2.0, "test BLEU too low"
 PY
 
 # int8 inference (--quantize int8: weights per output row, oneDNN's int8 GEMM) on the trained model:
-# the same translations as f32 for at least 90% of 300 sentences (93.7-96% measured on this weakly
-# trained model, whose near-ties flip; a broken int8 path agrees on almost none), close scores from realmt-score.
+# the same translations as f32 for at least 95% of 300 sentences, close scores from realmt-score.
+# Without VNNI (AVX2 only) the weights get 7 bits, not 8 (int8_gemm.h: u8 x s8 pairs must not
+# saturate 16 bits), and this weakly trained model's near-ties flip more often: 93.7% measured on
+# such a CPU, so the floor there is 90% (a broken int8 path agrees on almost none).
 $tr -i quant.src -b 4 --normalize 0.6 > q_f32.txt || fail "translate f32"
 $tr -i quant.src -b 4 --normalize 0.6 --quantize int8 > q_int8.txt || fail "translate int8"
-python3 - <<'PY' || fail "int8 translations disagree with f32"
+floor=0.95
+grep -qwE 'avx512_vnni|avx_vnni' /proc/cpuinfo || floor=0.90
+python3 - "$floor" <<'PY' || fail "int8 translations disagree with f32"
+import sys
+floor = float(sys.argv[1])
 a, b = open("q_f32.txt").read().splitlines(), open("q_int8.txt").read().splitlines()
 assert len(a) == len(b) == 300, (len(a), len(b))
 same = sum(x == y for x, y in zip(a, b)) / len(a)
-print(f"int8 vs f32: {100 * same:.1f}% of 300 translations identical")
-assert same >= 0.90, same
+print(f"int8 vs f32: {100 * same:.1f}% of 300 translations identical (floor {100 * floor:.0f}% on this CPU)")
+assert same >= floor, same
 PY
 ppl8=$("$bin/realmt-score" -m model.safetensors -v vocab.spm -t test.src test.tgt --summary perplexity \
   --quantize int8 2> /dev/null) || fail "score int8"
