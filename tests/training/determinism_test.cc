@@ -9,7 +9,9 @@
 #include <cstring>
 #include <vector>
 
+#include "backend/cpu/blas.h"
 #include "core/parallel.h"
+#include "core/rng.h"
 #include "graph/var.h"
 #include "models/transformer.h"
 #include "reverse_task.h"
@@ -61,6 +63,35 @@ TEST(Determinism, TwoThreadRunsAreIdenticalAndEqualOneThread) {
     const std::vector<char> a = train(2, residual), b = train(2, residual), one = train(1, residual);
     EXPECT_TRUE(a == b) << residual << ": two 2-thread runs differ";
     EXPECT_TRUE(a == one) << residual << ": 1 and 2 threads differ";
+  }
+}
+
+// Products split by 48-aligned row blocks give the bytes of one call: 2 threads = 1 thread.
+// (Products of under 192 rows that would split unevenly, like decoding's 128, keep the library's
+// threads and are not covered.)
+TEST(Determinism, GemmRowSplitsGiveTheBytesOfOneThread) {
+  struct Shape {
+    int64_t m, n, k;
+    bool ta, tb;
+  };
+  for (const Shape& s : {Shape{96, 1536, 512, false, false}, Shape{256, 768, 512, false, true},
+                         Shape{200, 500, 300, true, true}, Shape{1200, 192, 64, false, false}}) {
+    Generator gen(7);
+    std::vector<float> a(static_cast<size_t>(s.m * s.k)), b(static_cast<size_t>(s.k * s.n));
+    for (float& x : a) x = gen.uniform() - 0.5f;
+    for (float& x : b) x = gen.uniform() - 0.5f;
+    auto product = [&](int threads) {
+      const int saved = num_threads();
+      set_num_threads(threads);
+      std::vector<float> c(static_cast<size_t>(s.m * s.n), 0.25f);
+      cpu::gemm(s.ta, s.tb, s.m, s.n, s.k, 1.0f, a.data(), s.ta ? s.m : s.k, b.data(), s.tb ? s.k : s.n, 1.0f,
+                c.data(), s.n);
+      set_num_threads(saved);
+      return c;
+    };
+    const std::vector<float> one = product(1), two = product(2);
+    EXPECT_EQ(std::memcmp(one.data(), two.data(), one.size() * sizeof(float)), 0)
+        << s.m << "x" << s.n << "x" << s.k << " ta " << s.ta << " tb " << s.tb;
   }
 }
 

@@ -44,8 +44,8 @@ constexpr double kThreadedFlops = 4e6;
 // with 1 and 2 threads (measured: ~3% of the elements of an 1200 x 192 x 64 product differ);
 // a single-threaded call on rows [r0, r1) with r0 a multiple of 48 gives bit for bit the rows of
 // the whole product (its M micro-tiles stay aligned), so training gives the same numbers with
-// any thread count. Products with fewer than 2 * kRowAlign rows (small decoding batches) keep
-// the library's threads.
+// any thread count. Products with fewer than 2 * kRowAlign rows, or under 4 * kRowAlign rows
+// that split unevenly (over 15% above the even share), keep the library's threads.
 constexpr int64_t kRowAlign = 48;
 
 // The library on one thread for the scope's lifetime.
@@ -61,6 +61,17 @@ struct SingleThreadedBlas {
   SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
 };
 
+// The rows of the largest of `blocks` 48-aligned row blocks of m.
+int64_t largest_block(int64_t m, int64_t blocks) {
+  int64_t largest = 0, r0 = 0;
+  for (int64_t i = 0; i < blocks; ++i) {
+    const int64_t r1 = i + 1 == blocks ? m : (m * (i + 1) / blocks) / kRowAlign * kRowAlign;
+    largest = std::max(largest, r1 - r0);
+    r0 = r1;
+  }
+  return largest;
+}
+
 template <typename T, typename Call>
 void gemm_rows(bool trans_a, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, T* c, int64_t ldc,
                Call&& call) {
@@ -72,11 +83,14 @@ void gemm_rows(bool trans_a, int64_t m, int64_t n, int64_t k, const T* a, int64_
     call(m, a, c);
     return;
   }
-  if (m < 2 * kRowAlign) {
-    call(m, a, c);  // the library's own threads
+  const int64_t blocks = std::min<int64_t>(threads, m / kRowAlign);
+  if (blocks < 2 || (m < 4 * kRowAlign && largest_block(m, blocks) * blocks > m * 23 / 20)) {
+    // Too few rows to split evenly at 48-row boundaries (decoding's 128 rows, 32 sentences x
+    // beam 4, would split 48 + 80): the library's own threads. Splitting by columns instead
+    // is not bit for bit one call here (measured), so these products keep OpenBLAS's rounding.
+    call(m, a, c);
     return;
   }
-  const int64_t blocks = std::min<int64_t>(threads, m / kRowAlign);
   const SingleThreadedBlas one;
   parallel_for(blocks, int64_t(1) << 20, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i) {
