@@ -19,6 +19,30 @@ namespace {
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 // A hypothesis still being extended: its last node in the history and its running scores.
+// The tokens that would make an n-gram of `n` subwords occur a third time in the hypothesis
+// ending at `node` (its last n - 1 tokens followed by the token), into `out`.
+void looping_tokens(const HypothesisHistory& history, int32_t node, int n, std::vector<int32_t>& out) {
+  out.clear();
+  std::vector<int32_t> y;
+  for (int32_t x = node; x >= 0; x = history.parent(x)) y.push_back(history.token(x));
+  std::reverse(y.begin(), y.end());
+  const int64_t len = static_cast<int64_t>(y.size()), m = n - 1;
+  if (len < m + 1) return;
+  std::vector<std::pair<int32_t, int>> seen;  // next token after an earlier copy of the suffix, count
+  for (int64_t i = 0; i + m < len; ++i) {
+    if (!std::equal(y.begin() + i, y.begin() + i + m, y.end() - m)) continue;
+    const int32_t next = y[static_cast<size_t>(i + m)];
+    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& e) { return e.first == next; });
+    if (it == seen.end()) {
+      seen.push_back({next, 1});
+    } else {
+      ++it->second;
+    }
+  }
+  for (const auto& [token, count] : seen)
+    if (count >= 2) out.push_back(token);
+}
+
 struct Live {
   int32_t node = -1;  // -1: nothing decoded yet
   double cost = 0.0, log_prob = 0.0;
@@ -129,7 +153,9 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
     for (size_t idx : active) top = std::max(top, sent[idx].slots);
     const bool fused_step = fused && hidden[0].dtype() == DType::kF32;
     RowCandidates cand;
-    cand.k = std::min<int64_t>(top, V);
+    // With the loop guard, a few more: blocked tokens leave the beam full (the best `slots`
+    // expansions over all rows are within each row's best `slots`, so more change nothing else).
+    cand.k = std::min<int64_t>(o.repeat_ngram > 0 ? top + 4 : top, V);
     const Tensor& token_bias = t < o.min_length ? bias_no_eos : bias;
     std::vector<Tensor> logp(M);  // !fused: each model's log-probabilities [N, V]
     Tensor combined;
@@ -166,6 +192,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
     // cost + log-probability, ties to the lower row, then the lower token: ops::topk's order over
     // [rows x V]); at its length limit, eos for every hypothesis.
     std::vector<Expansion> chosen;
+    std::vector<int32_t> blocked;
     for (size_t p = 0; p < active.size(); ++p) {
       const Sentence& s = sent[active[p]];
       if (t + 1 >= s.limit) {
@@ -184,11 +211,23 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
       for (size_t j = 0; j < s.live.size(); ++j) {
         const Live& h = s.live[j];
         const int64_t slot = h.row - static_cast<int64_t>(p) * k_rows;
+        if (o.repeat_ngram > 0) looping_tokens(history, h.node, o.repeat_ngram, blocked);
         for (int64_t c = 0; c < cand.k; ++c) {
           const float v = cand.values[h.row * cand.k + c];
           if (!std::isfinite(v)) break;  // forbidden tokens (and nothing better after them)
           const int32_t token = cand.tokens[h.row * cand.k + c];
+          if (token != data::kEosId && std::find(blocked.begin(), blocked.end(), token) != blocked.end()) continue;
           options.push_back({h.cost + v, slot * V + token, static_cast<int>(j), v, token});
+        }
+      }
+      if (options.empty() && o.repeat_ngram > 0) {
+        // Every candidate would repeat a loop: the hypotheses end here (eos).
+        for (size_t j = 0; j < s.live.size(); ++j) {
+          const Live& h = s.live[j];
+          const float v = cand.eos[h.row];
+          if (!std::isfinite(v)) continue;
+          const int64_t slot = h.row - static_cast<int64_t>(p) * k_rows;
+          options.push_back({h.cost + v, slot * V + data::kEosId, static_cast<int>(j), v, data::kEosId});
         }
       }
       const size_t take = std::min<size_t>(s.slots, options.size());

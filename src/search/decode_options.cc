@@ -62,6 +62,8 @@ void TranslateOptions::declare(OptionSet& o) {
         "Source sentences longer than this many subwords (eos counted) are not translated: their line is "
         "empty, with a warning (see max-length-crop)");
   o.add("Search", "max-length-crop", &max_length_crop, "Crop source sentences longer than max-length");
+  o.add("Search", "repeat-guard", &repeat_guard,
+        "Loop guard: no token that makes an n-gram of this many subwords occur a third time (0: off)");
   o.add("Search", "n-best", &n_best, "Print the whole beam: id ||| text ||| F0= .. ||| score");
   o.add("Search", "alignment", &alignment,
         "Print subword alignments after ' ||| ': hard, soft, or a threshold in (0, 1] (alone: 1 = hard)");
@@ -96,6 +98,7 @@ SearchOptions TranslateOptions::search() const {
   s.normalize = normalize;
   s.word_penalty = word_penalty;
   s.max_length_factor = max_length_factor;
+  s.repeat_ngram = repeat_guard;
   s.n_best = n_best ? beam_size : 1;
   s.allow_unk = allow_unk;
   s.alignment = parse_alignment_choice(alignment).kind;

@@ -21,6 +21,7 @@ class HypothesisHistory {
   int32_t add(int32_t parent, int32_t token, float log_prob, const float* model_log_probs,
               const float* alignment, int64_t alignment_len);
   int32_t token(int32_t node) const { return nodes_[node].token; }
+  int32_t parent(int32_t node) const { return nodes_[node].parent; }  // -1 for a first token
 
   // The hypothesis ending at `node` (its eos node): tokens without the eos; per-token and
   // per-model log-probabilities and alignment rows from the first token on.

@@ -25,6 +25,7 @@ void SearchOptions::validate(size_t models) const {
   REALMT_CHECK(max_length_factor > 0, "max-length-factor must be positive, got {}",
                max_length_factor);
   REALMT_CHECK(min_length >= 0, "min-length must be >= 0, got {}", min_length);
+  REALMT_CHECK(repeat_ngram >= 0, "repeat-guard must be >= 0 (0: off), got {}", repeat_ngram);
   REALMT_CHECK(max_length >= 1, "max-length must be at least 1, got {}", max_length);
   REALMT_CHECK(weights.empty() || weights.size() == models,
                "weights: {} given for {} models (one per model)", weights.size(), models);

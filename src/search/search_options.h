@@ -44,6 +44,11 @@ struct SearchOptions {
   int64_t min_length = 0;  // eos is not allowed before this many tokens (the length limit wins)
   int n_best = 1;          // hypotheses returned per sentence (1 <= n_best <= beam_size)
   bool allow_unk = false;  // whether <unk> may be produced
+  // Loop guard: a token that would make an n-gram of this many subwords occur a third time in
+  // a hypothesis is not expanded (eos always may be; 0: off). Degenerate loops ("un nombre d'est
+  // pas un nombre d'est pas ...") are cut at their second round; real text seldom repeats a
+  // 4-subword sequence three times in one sentence.
+  int repeat_ngram = 4;
   AlignmentKind alignment = AlignmentKind::kNone;  // keep cross-attention rows (first model)
   std::vector<double> weights;                     // one per model; empty: 1 for every model
   // false: recompute the decoder over the whole prefix every step instead of using the

@@ -36,7 +36,7 @@ namespace {
 bool same_search(const search::SearchOptions& a, const search::SearchOptions& b) {
   return a.beam_size == b.beam_size && a.n_best == b.n_best && a.normalize == b.normalize &&
          a.word_penalty == b.word_penalty && a.max_length_factor == b.max_length_factor &&
-         a.max_length == b.max_length && a.min_length == b.min_length &&
+         a.repeat_ngram == b.repeat_ngram && a.max_length == b.max_length && a.min_length == b.min_length &&
          a.allow_unk == b.allow_unk && a.alignment == b.alignment && a.weights == b.weights &&
          a.use_cache == b.use_cache;
 }

@@ -35,6 +35,8 @@ void ServerOptions::declare(OptionSet& o) {
   o.add("Search", "normalize", &normalize, "Length normalisation: score / length^arg (0: off; alone: 1)");
   o.add("Search", "word-penalty", &word_penalty,
         "Subtract arg * translation length from the score");
+  o.add("Search", "repeat-guard", &repeat_guard,
+        "Loop guard: no token that makes an n-gram of this many subwords occur a third time (0: off)");
   o.add("Search", "max-length-factor", &max_length_factor,
         "Output length limit as a multiple of the source length");
   o.add("Search", "max-length", &max_length,
@@ -126,6 +128,7 @@ HttpConfig ServerOptions::http_config() const {
   c.search.normalize = normalize;
   c.search.word_penalty = word_penalty;
   c.search.max_length_factor = max_length_factor;
+  c.search.repeat_ngram = repeat_guard;
   c.search.allow_unk = allow_unk;
   c.search.weights = model.weights;
   c.scheduler.max_batch_sentences = model.mini_batch;

@@ -178,12 +178,49 @@ TEST(BeamSearch, StepsAfterTheFirstMakeNoCacheSizedSystemAllocation) {
                                                 << " bytes by step " << t;
 }
 
+// The loop guard: no hypothesis holds an n-gram of 4 subwords three times. A random tiny model
+// loops readily at a long length limit, which the unguarded search shows (so the check can fail).
+TEST(BeamSearch, LoopGuardKeepsEveryFourGramToTwoOccurrences) {
+  const auto m = tiny_model(5, 9);  // words 4..8: few choices, many repeats
+  SearchOptions o;
+  o.beam_size = 4;
+  o.n_best = 4;
+  o.max_length_factor = 8;
+  o.min_length = 30;  // long outputs: room for loops
+  const std::vector<std::vector<int32_t>> batch{{4, 5, 6, 7}, {8, 7, 6, 5}, {4, 4, 8, 8}, {6, 5, 4, 8}};
+  auto most_repeated = [](const std::vector<int32_t>& y) {
+    int most = 0;
+    for (size_t i = 0; i + 4 <= y.size(); ++i) {
+      int n = 0;
+      for (size_t j = 0; j + 4 <= y.size(); ++j) n += std::equal(y.begin() + i, y.begin() + i + 4, y.begin() + j);
+      most = std::max(most, n);
+    }
+    return most;
+  };
+  o.repeat_ngram = 0;
+  int unguarded = 0;
+  for (const auto& hyps : BeamSearch({m.get()}).search(batch, o))
+    for (const auto& h : hyps) unguarded = std::max(unguarded, most_repeated(h.tokens));
+  EXPECT_GE(unguarded, 3) << "the unguarded search should loop on this model";
+  o.repeat_ngram = 4;
+  size_t long_outputs = 0;
+  for (const auto& hyps : BeamSearch({m.get()}).search(batch, o)) {
+    ASSERT_FALSE(hyps.empty());
+    for (const auto& h : hyps) {
+      EXPECT_LE(most_repeated(h.tokens), 2);
+      long_outputs += h.tokens.size() >= 10;
+    }
+  }
+  EXPECT_GT(long_outputs, 0u);
+}
+
 TEST(BeamSearch, BeamOneIsGreedyArgmax) {
   const auto model = tiny_model(8, 12);  // words 4..11
   graph::NoGradGuard no_grad;
   SearchOptions o;
   o.beam_size = 1;
   o.max_length_factor = 2;
+  o.repeat_ngram = 0;  // plain argmax (the random model repeats tokens)
   const auto got = BeamSearch({model.get()}).search(kBatch, o);
   for (size_t i = 0; i < kBatch.size(); ++i) {
     std::vector<int32_t> src = kBatch[i];
