@@ -3,7 +3,7 @@
 # under 8 minutes including the build):
 #   1. configure + build the needed targets for sm_90 into build-sm90
 #   2. the CUDA tests: every op's CUDA kernels against the CPU (OpTest.CudaMatchesCpu, and the
-#      backward kernels through OpTest.CudaGradientsMatchCpu), the fused kernels at large sizes
+#      backward kernels through OpGradTest.CudaGradientsMatchCpu), the fused kernels at large sizes
 #      and in f16/bf16 (CudaAttention.*, CudaFusedKernels.*), the backend tests, GPU training
 #      (TF32, f32 GPU vs CPU, bf16, f16 loss scaling); any skipped test fails the check (except
 #      the two-device test on a one-GPU machine); the op support table (which ops each backend
