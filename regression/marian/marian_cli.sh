@@ -6,6 +6,7 @@ bin="$1"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+here="$(cd "$(dirname "$0")" && pwd)"
 cd "$tmp"
 
 # ---- --version and exit codes, all eight programs -------------------------------------------
@@ -68,7 +69,17 @@ PY
   > limited.txt 2> limited.err
 [[ "$(sed -n 2p limited.txt)" == "" && "$(sed -n 1p limited.txt)" == "$(sed -n 1p out.txt)" \
    && "$(sed -n 3p limited.txt)" == "$(sed -n 3p out.txt)" ]] || fail "max-length: $(cat limited.txt)"
-grep -q "line 2: 25 subwords (eos counted), more than max-length 10" limited.err || fail "$(cat limited.err)"
+grep -q "\] \[warn\] stdin: line 2: 25 subwords (eos counted), more than max-length 10" limited.err \
+  || fail "$(cat limited.err)"
+# --log: the lines also go to the file, even with --quiet (Marian's); --log-level in every program.
+"$bin/realmt-translate" -m model.safetensors -v vocab.spm --max-length 10 --quiet --log tr.log --log-level debug \
+  < long.txt > /dev/null 2> quiet.err
+[[ ! -s quiet.err ]] || fail "--quiet wrote to stderr: $(cat quiet.err)"
+grep -q "\[warn\] stdin: line 2" tr.log && grep -q "Total time" tr.log || fail "--log: $(cat tr.log)"
+# A Marian 1.12 training --dump-config loads (its data need not exist for a dump).
+"$bin/realmt-train" -c "$here/marian-1.12-train.yml" --dump-config > dump.yml 2> dump.err \
+  || fail "Marian 1.12 dump: $(cat dump.err)"
+grep -q "^lr-decay-inv-sqrt:" dump.yml || fail "Marian 1.12 dump: $(head dump.yml)"
 "$bin/realmt-translate" -m model.safetensors -v vocab.spm --max-length 10 --max-length-crop --quiet < long.txt \
   > cropped.txt
 [[ -n "$(sed -n 2p cropped.txt)" ]] || fail "max-length-crop left line 2 empty"

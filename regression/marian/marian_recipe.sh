@@ -88,7 +88,7 @@ for want in "model: model/model.npz" "type: transformer" "max-length: 100" "maxi
             "valid-translation-output: data/valid.bpe.en.output" "quiet-translation: true" "valid-mini-batch: 64" \
             "beam-size: 6" "normalize: 0.6" "log: model/train.log" "valid-log: model/valid.log" \
             "transformer-postprocess: dan" "transformer-postprocess-emb: d" "transformer-dropout: 0.1" \
-            "label-smoothing: 0.1" "learn-rate: 0.003" "lr-warmup: 20u" "lr-decay-inv-sqrt: 20u" "lr-report: true" \
+            "label-smoothing: 0.1" "learn-rate: 0.003" "lr-warmup: 20u" "lr-decay-inv-sqrt: [20]" "lr-report: true" \
             "optimizer-params: [0.9, 0.98, 1e-09]" "clip-norm: 5" "tied-embeddings-all: true" "seed: 1111" \
             "exponential-smoothing: 0.0001" "workspace: 10000" "mini-batch-fit: true" "sync-sgd: true"; do
   grep -qxF "$want" config.yml || fail "effective config lacks '$want': $(grep -v '^#' config.yml)"

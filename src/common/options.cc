@@ -51,7 +51,9 @@ void write_row(std::ostringstream& os, const std::string& left, const std::strin
 }  // namespace
 
 OptionSet::OptionSet(std::string program, std::string summary)
-    : program_(std::move(program)), summary_(std::move(summary)) {}
+    : program_(std::move(program)), summary_(std::move(summary)) {
+  declare_general();
+}
 
 OptionSet& OptionSet::add_slot(const std::string& group, const std::string& name, const std::string& help,
                                detail::OptionSlot slot) {

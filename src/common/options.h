@@ -31,6 +31,10 @@
 //                                     options a file or the command line set; expand: minimal
 //                                     plus what presets set) and exit
 //   -h, --help / --version            print help or "<program> <version>" and exit
+//   --log-level LEVEL                 every program: Marian's trace|debug|info|warn|err|error|
+//                                     critical|off (trace is debug, critical is error)
+//   --authors, --cite, --build-info   Marian's print-and-exit options, accepted with their
+//                                     defaults (false, false, "") as a Marian --dump-config has them
 //   other tokens, and all after "--", are positional arguments (an error if none are declared).
 //   A scalar given twice keeps the last value; a list given again is replaced, not appended.
 // YAML: a flat map, as in Marian configs; lists as sequences ([0, 1] or "- 0" lines), a scalar
@@ -92,10 +96,12 @@ class OptionSet {
   OptionSet& details(const std::string& text);
 
   // Marian options that realmt accepts but does not use (workspace, sync-sgd, ...). The value is
-  // checked against `kind` and kept; once parsing succeeded, each one that was set is logged as
+  // checked against `kind` and kept; once parsing succeeded, each one that was set to something
+  // but Marian's `defaults` (a flag: also "false"; a list: every item one of them) is logged as
   // "<name> has no effect in realmt: <reason>". Listed in --help under their own heading.
   enum class Kind { kFlag, kValue, kList };
-  OptionSet& add_no_effect(const std::string& name, Kind kind, const std::string& reason);
+  OptionSet& add_no_effect(const std::string& name, Kind kind, const std::string& reason,
+                           std::vector<std::string> defaults = {});
   // Marian options for features realmt does not have (RNN cells, factored vocabularies, ...).
   // Setting one to anything but its harmless values (Marian's default: "0", "false", "none")
   // is a UsageError that gives `reason`. Not listed in --help.
@@ -158,6 +164,9 @@ class OptionSet {
   void check_required() const;
   void report_no_effect() const;
   void run_checks() const;
+  // The options every program has (log-level; Marian's authors, cite, build-info); applies log-level.
+  void declare_general();
+  void apply_log_level() const;
 
   std::string program_;
   std::string summary_;

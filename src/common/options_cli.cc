@@ -227,6 +227,7 @@ bool OptionSet::parse(int argc, const char* const* argv, std::ostream& out) {
   }
   apply_presets();
   check_unavailable();
+  apply_log_level();
   if (dump_mode) {
     out << dump_yaml(*dump_mode != "full", *dump_mode == "expand");
     return false;

@@ -66,11 +66,14 @@ void throw_as_usage(const std::exception& e, const std::string& program) {
 
 }  // namespace detail
 
-OptionSet& OptionSet::add_no_effect(const std::string& name, Kind kind, const std::string& reason) {
+OptionSet& OptionSet::add_no_effect(const std::string& name, Kind kind, const std::string& reason,
+                                    std::vector<std::string> defaults) {
   owned_.push_back(std::make_unique<detail::OwnedValue>());
   detail::OptionSlot slot = owned_slot(owned_.back().get(), kind);
   slot.compat = detail::OptionSlot::Compat::kNoEffect;
   slot.compat_reason = reason;
+  slot.harmless = std::move(defaults);  // kNoEffect: Marian's default values, not worth a note
+  if (kind == Kind::kFlag) slot.harmless.push_back("false");
   return add_slot(kCompatGroup, name, reason, std::move(slot));
 }
 
@@ -127,9 +130,33 @@ void OptionSet::check_required() const {
                        s.help, program_);
 }
 
+void OptionSet::declare_general() {
+  // Marian's general options (config_parser.cpp, addOptionsGeneral), in every program.
+  owned_.push_back(std::make_unique<detail::OwnedValue>());
+  owned_.back()->text = "info";
+  add_slot("Logging", "log-level",
+           "Log verbosity: trace, debug, info, warn, err(or), critical, off (Marian's levels; trace logs as debug, "
+           "critical as error)",
+           detail::make_choice_slot(&owned_.back()->text,
+                                    {"trace", "debug", "info", "warn", "err", "error", "critical", "off"}));
+  const char* prints = "Marian prints this and exits; realmt has no such text (see --version and the README)";
+  add_unavailable("authors", Kind::kFlag, {}, prints);
+  add_unavailable("cite", Kind::kFlag, {}, prints);
+  add_unavailable("build-info", Kind::kValue, {""}, prints);
+}
+
+void OptionSet::apply_log_level() const {
+  const detail::OptionSlot& s = get("log-level");
+  if (!s.was_set) return;  // the program's own default (tests set theirs)
+  const std::string level = s.get().at(0);
+  log::set_level(level == "trace"                        ? log::Level::kDebug
+                 : level == "err" || level == "critical" ? log::Level::kError
+                                                         : log::parse_level(level));
+}
+
 void OptionSet::report_no_effect() const {
   for (const auto& s : slots_)
-    if (s.compat == detail::OptionSlot::Compat::kNoEffect && s.was_set && !s.from_preset)
+    if (s.compat == detail::OptionSlot::Compat::kNoEffect && s.was_set && !s.from_preset && !harmless(s))
       log::info("{}: {} has no effect in realmt: {}", program_, s.name, s.compat_reason);
 }
 

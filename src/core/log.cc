@@ -11,6 +11,7 @@ namespace realmt::log {
 namespace {
 std::atomic<Level> g_level{Level::kInfo};
 std::mutex g_mutex;
+std::FILE* g_file = nullptr;  // guarded by g_mutex
 const char* name(Level l) {
   switch (l) {
     case Level::kDebug: return "debug";
@@ -32,15 +33,46 @@ Level parse_level(const std::string& s) {
   REALMT_FAIL("unknown log level '{}' (use debug, info, warn, error or off)", s);
 }
 
-void write(Level l, const std::string& message) {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+namespace {
+std::string stamp_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
   localtime_r(&t, &tm);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
+  return stamp;
+}
+
+void emit(const std::string& text, bool to_stderr) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  std::fprintf(stderr, "[%s] [%s] %s\n", stamp, name(l), message.c_str());
+  if (to_stderr) std::fprintf(stderr, "%s\n", text.c_str());
+  if (g_file != nullptr) {
+    std::fprintf(g_file, "%s\n", text.c_str());
+    std::fflush(g_file);
+  }
+}
+}  // namespace
+
+void write(Level l, const std::string& message) {
+  emit("[" + stamp_now() + "] [" + name(l) + "] " + message, true);
+}
+
+void line(const std::string& text, bool quiet) { emit("[" + stamp_now() + "] " + text, !quiet); }
+
+void set_file(const std::string& path) {
+  std::FILE* f = nullptr;
+  if (!path.empty()) {
+    f = std::fopen(path.c_str(), "a");
+    REALMT_CHECK(f != nullptr, "log: cannot open {} for appending", path);
+  }
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_file != nullptr) std::fclose(g_file);
+  g_file = f;
+}
+
+bool has_file() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_file != nullptr;
 }
 
 }  // namespace realmt::log

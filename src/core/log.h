@@ -14,6 +14,12 @@ Level level();
 // Parses "debug", "info", "warn", "error", "off".
 Level parse_level(const std::string& name);
 void write(Level level, const std::string& message);
+// Also appends every line (write's and line's) to `path` from now on ("" stops it); throws a
+// realmt::Error naming the file when it cannot be opened. Marian's --log.
+void set_file(const std::string& path);
+bool has_file();
+// "[time] text", Marian's plain log line: on stderr unless `quiet`, and in the log file if any.
+void line(const std::string& text, bool quiet = false);
 
 template <typename... Args>
 void debug(std::string_view fmt, const Args&... args) {

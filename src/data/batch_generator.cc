@@ -143,7 +143,7 @@ std::vector<BatchGenerator::Item> BatchGenerator::make_pool_items(Position& at) 
     std::vector<Sample> pool = encode_pool(at.epoch, at.pool_start, end);
     Rng rng(derive_seed(options_.seed, 2 * uint64_t(at.epoch) + 1, uint64_t(at.pool_start)));
     BatchLimits limits{options_.mini_batch, options_.mini_batch_words};
-    std::vector<Batch> batches = cut_batches(pool, limits, at.epoch, options_.shuffle ? &rng : nullptr);
+    std::vector<Batch> batches = cut_batches(pool, limits, at.epoch, options_.shuffle || options_.shuffle_batches ? &rng : nullptr);
     for (size_t k = size_t(at.skip); k < batches.size(); ++k) {
       Position after = k + 1 == batches.size() ? Position{at.epoch, end, 0}
                                                : Position{at.epoch, at.pool_start, int64_t(k) + 1};
@@ -219,7 +219,7 @@ std::string BatchGenerator::fingerprint() const {
   const auto& o = options_;
   return format("lines={} usable={} seed={} shuffle={} mini-batch={} mini-batch-words={} "
                 "maxi-batch={} max-length={} max-length-crop={}",
-                corpus_->lines(), corpus_->usable().size(), o.seed, int(o.shuffle), o.mini_batch,
+                corpus_->lines(), corpus_->usable().size(), o.seed, o.shuffle ? 1 : o.shuffle_batches ? 2 : 0, o.mini_batch,
                 o.mini_batch_words, o.maxi_batch, o.max_length, int(o.max_length_crop));
 }
 

@@ -46,6 +46,8 @@ struct BatchGeneratorOptions {
   int64_t max_length = 50;       // Marian's max-length: subwords a side, eos not counted (0: none)
   bool max_length_crop = false;  // Marian's max-length-crop: crop long pairs instead of skipping
   bool shuffle = true;           // shuffle pairs each epoch and batches within a pool
+  bool shuffle_batches = false;  // with shuffle off: pairs in file order, batches of a pool still
+                                 // shuffled (Marian's shuffle batches)
   uint64_t seed = 1;             // Marian's seed
   int threads = 1;               // encoding threads
   int prefetch = 8;              // batches prepared ahead by a background thread (0: no thread)

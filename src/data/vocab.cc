@@ -13,9 +13,15 @@ Vocab::Vocab(const std::string& path)
     : path_(path), sp_(std::make_unique<sentencepiece::SentencePieceProcessor>()) {
   REALMT_CHECK(std::filesystem::is_regular_file(path),
                "vocab not found: {}; train one with realmt-data vocab", path);
+  const std::string ext = std::filesystem::path(path).extension().string();
+  REALMT_CHECK(ext != ".yml" && ext != ".yaml" && ext != ".json",
+               "vocab {}: a Marian {} vocabulary (word list); realmt needs a SentencePiece model (.spm or .model): "
+               "train one with realmt-data vocab, or use the .spm the Marian model was trained with",
+               path, ext);
   const auto status = sp_->Load(path);
-  REALMT_CHECK(status.ok(), "cannot load vocab {} as a SentencePiece model: {}", path,
-               status.ToString());
+  REALMT_CHECK(status.ok(),
+               "vocab {} is not a SentencePiece model (.spm or .model), which realmt needs (SentencePiece says: {})",
+               path, status.ToString());
   // realmt ids 0..3 are the roles pad, unk, bos, eos; then the model's other pieces in order.
   const int32_t pieces = sp_->GetPieceSize();
   const int32_t roles[4] = {sp_->pad_id(), sp_->unk_id(), sp_->bos_id(), sp_->eos_id()};

@@ -67,8 +67,9 @@ struct TranslateOptions {
   int64_t mini_batch_words = 0;
   int64_t maxi_batch = 10;          // mini-batches read and length-sorted together
   std::string maxi_batch_sort = "src";  // src | none: realmt sorts by length either way
-  bool quiet = false;               // nothing on stderr
+  bool quiet = false;               // nothing on stderr (the log file still gets the lines)
   bool quiet_translation = false;   // no "Best translation" lines
+  std::string log;                  // also append the log lines here (Marian's log)
   void declare(OptionSet& o);
   void validate() const;
   SearchOptions search() const;

@@ -4,21 +4,13 @@
 #include <cstdio>
 #include <ctime>
 
+#include "core/log.h"
 #include "data/line_reader.h"
 #include "search/output_format.h"
 
 namespace realmt::search {
 namespace {
 
-// Marian's info lines: "[2024-01-02 10:11:12] text" on stderr.
-void stamped(const std::string& text) {
-  char stamp[32];
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
-  std::fprintf(stderr, "[%s] %s\n", stamp, text.c_str());
-}
 
 std::string pieces(const data::Vocab& vocab, const std::vector<int32_t>& ids) {
   std::string out;
@@ -35,7 +27,10 @@ TranslateSummary translate_stream(const TranslateOptions& o, const Translator& t
   const SearchOptions so = o.search();
   const AlignmentChoice align = o.alignment_choice();
   data::LineReader reader(is_stdin(o.input_path()) ? "-" : o.input_path());
-  const bool lines_shown = !o.quiet && !o.quiet_translation;
+  // Marian's lines "[2024-01-02 10:11:12] text": on stderr unless quiet, in the log file if any.
+  auto stamped = [&](const std::string& text) { log::line(text, o.quiet); };
+  const bool logging = !o.quiet || log::has_file();
+  const bool lines_shown = logging && !o.quiet_translation;
   const auto t0 = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   TranslateSummary sum;
@@ -63,9 +58,12 @@ TranslateSummary translate_stream(const TranslateOptions& o, const Translator& t
         } else {
           ++sum.failed;
         }
-        if (!o.quiet || !r.skipped)
-          stamped(std::string(r.skipped ? "[warning] " : "[error] ") + o.input_path() + ": line " +
-                  std::to_string(id + 1) + ": " + r.error);
+        // The tags of realmt's other warnings and errors (core/log.h); errors show even when quiet.
+        const std::string text = o.input_path() + ": line " + std::to_string(id + 1) + ": " + r.error;
+        if (r.skipped)
+          stamped("[warn] " + text);
+        else
+          log::line("[error] " + text, false);
         if (!o.n_best) out << '\n';
         continue;
       }
@@ -86,7 +84,7 @@ TranslateSummary translate_stream(const TranslateOptions& o, const Translator& t
     out.flush();
     REALMT_CHECK(out.good(), "output: writing {} failed", o.output);
     sum.sentences += result.size();
-    if (!o.quiet && o.quiet_translation && seconds() - last_report >= 5.0) {
+    if (logging && o.quiet_translation && seconds() - last_report >= 5.0) {
       last_report = seconds();
       char buf[160];
       std::snprintf(buf, sizeof buf, "%zu sentences, %zu target tokens, %.1f target tokens/s", sum.sentences,
@@ -95,7 +93,7 @@ TranslateSummary translate_stream(const TranslateOptions& o, const Translator& t
     }
   }
   sum.seconds = seconds();
-  if (!o.quiet) {
+  if (logging) {
     // Marian's last line, then realmt's counts (target tokens: subwords of the best translations).
     char buf[256];
     std::snprintf(buf, sizeof buf,

@@ -1,6 +1,7 @@
 // The learning rate at update t (1-based), Marian's conventions:
 //   warm-up (lr-warmup W):          lr * min(1, t / W)
-//   inverse sqrt (lr-decay-inv-sqrt D): times sqrt(D / t) once t > D
+//   inverse sqrt (lr-decay-inv-sqrt D [S]): times sqrt(D / (t - S + D)) once t > S (S: D when not
+//                                     given, so sqrt(D / t)); Marian's scheduler.h
 //   linear decay (lr-decay-linear N):   times max(0, (N - t) / (N - W)) once t > W
 #pragma once
 
@@ -13,6 +14,7 @@ struct LrSchedule {
   int64_t warmup = 0;
   int64_t inv_sqrt_from = 0;
   int64_t linear_to = 0;
+  int64_t inv_sqrt_start = -1;  // S; -1: inv_sqrt_from
   double at(int64_t update) const;
 };
 

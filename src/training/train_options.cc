@@ -19,7 +19,9 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "maxi-batch", &maxi_batch, "Sentences are length-sorted inside pools of this many mini-batches");
   o.add(g, "max-length", &max_length, "Maximum subwords a side; longer pairs are skipped (see max-length-crop)");
   o.add(g, "max-length-crop", &max_length_crop, "Crop pairs longer than max-length instead of skipping them");
-  o.add_choice(g, "shuffle", &shuffle, {"data", "none"}, "Shuffle the corpus each epoch (data) or not (none)");
+  o.add_choice(g, "shuffle", &shuffle, {"data", "batches", "none"},
+               "Each epoch: shuffle the pairs and the batches (data), read the pairs in file order and shuffle the "
+               "batches of each maxi-batch (batches), or neither (none)");
   o.add(g, "no-restore-corpus", &no_restore_corpus, "Resuming: start the epoch's data afresh (Marian's option)");
   g = "Validation";
   o.add(g, "valid-freq", &valid_freq, "Validate every this long (u/t/e)");
@@ -59,10 +61,12 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "save-freq", &save_freq, "Save a checkpoint every this long (u/t/e)");
   o.add(g, "overwrite", &overwrite, "Only keep the latest checkpoint (else also model.iter<N><ext>)");
   o.add_choice(g, "optimizer", &optimizer, {"adam", "radam"}, "Optimizer");
-  o.add(g, "optimizer-params", &optimizer_params, "beta1 beta2 epsilon");
+  o.add(g, "optimizer-params", &optimizer_params,
+        "beta1 beta2 epsilon (fewer: the rest from Adam's defaults 0.9 0.999 1e-8, as Marian; [] all of them)");
   o.add(g, "learn-rate", &learn_rate, "Peak learning rate");
   o.add(g, "lr-warmup", &lr_warmup, "Linear warm-up of the learning rate over this many updates");
-  o.add(g, "lr-decay-inv-sqrt", &lr_decay_inv_sqrt, "Inverse-square-root decay from this update on");
+  o.add(g, "lr-decay-inv-sqrt", &lr_decay_inv_sqrt_args,
+        "Inverse-square-root decay: D [S]: lr * sqrt(D / (t - S + D)) once update t > S (S: D when not given)");
   o.add(g, "lr-decay-linear", &lr_decay_linear, "Linear decay to 0 at this update (the RealFormer recipe)");
   o.add(g, "clip-norm", &clip_norm, "Clip the global gradient norm to this value (0: off)");
   o.add(g, "optimizer-delay", &optimizer_delay, "Accumulate gradients of this many batches per update");
@@ -183,6 +187,7 @@ data::BatchGeneratorOptions TrainOptions::loader_options() const {
   d.max_length = max_length;
   d.max_length_crop = max_length_crop;
   d.shuffle = shuffle == "data";
+  d.shuffle_batches = shuffle == "batches";
   d.seed = static_cast<uint64_t>(seed);
   d.threads = 1;  // encoding is far faster than training; more threads only contend for the cores
   return d;

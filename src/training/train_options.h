@@ -32,7 +32,10 @@ struct MarianAliases {
   bool tied_embeddings = false, tied_embeddings_src = false;  // realmt ties all three
   bool tsv = false;                       // one train-sets file: realmt reads TSV by itself
   int64_t num_devices = 0;                // 0 or 1: one device a process
-  std::vector<std::string> task;          // presets: transformer-base, transformer-big (transformer)
+  std::vector<std::string> task;          // presets: transformer-base, -big, -base-prenorm, -big-prenorm
+  int64_t decoder_dim_ffn = 0;            // transformer-decoder-dim-ffn: 0 or transformer-dim-ffn
+  int64_t decoder_ffn_depth = 0;          // transformer-decoder-ffn-depth: 0 or 2 (the encoder's)
+  bool overwrite_checkpoint = true;       // false: a full training state at each save (not in realmt)
 };
 
 struct TrainOptions {
@@ -48,7 +51,7 @@ struct TrainOptions {
   int64_t maxi_batch = 100;              // length-sorting pool, in mini-batches
   int64_t max_length = 100;              // subwords a side; longer pairs are skipped (or cropped)
   bool max_length_crop = false;
-  std::string shuffle = "data";          // data | none
+  std::string shuffle = "data";          // data | batches | none
   bool no_restore_corpus = false;        // resume at the start of an epoch instead of the data position
   // Validation (Marian: valid-*; beam-size, normalize, ... are the validation translator's)
   int64_t valid_mini_batch = 32;         // sentences a validation batch
@@ -84,7 +87,9 @@ struct TrainOptions {
   std::vector<double> optimizer_params{0.9, 0.98, 1e-9};  // beta1, beta2, eps
   double learn_rate = 3e-4;
   Duration lr_warmup;                    // linear warm-up over this many updates (u only)
-  Duration lr_decay_inv_sqrt;            // inverse-sqrt decay from this update on (u only)
+  Duration lr_decay_inv_sqrt;            // inverse-sqrt decay D from update S on (u only)
+  int64_t lr_decay_inv_sqrt_start = -1;  // S in updates (-1: D); Marian's optional second value
+  std::vector<std::string> lr_decay_inv_sqrt_args{"0"};  // the option's text: D [S], parsed into the two
   Duration lr_decay_linear;              // linear decay to 0 at this update (RealFormer), u only
   double clip_norm = 0.0;                // global gradient-norm clipping (0: off)
   int optimizer_delay = 1;               // batches accumulated a update
@@ -122,6 +127,8 @@ struct TrainOptions {
   void declare_marian(OptionSet& options);
   // Turns the Marian aliases into realmt's options and logs where realmt differs.
   void apply_marian(const OptionSet& options);
+  void apply_lr_decay_inv_sqrt();
+  void apply_optimizer_params();
 };
 
 }  // namespace realmt::training

@@ -21,30 +21,33 @@ void declare_no_effect(OptionSet& o) {
   const char* corpus = "realmt shuffles an index of the corpus in memory, never the text in temporary files";
   const char* spm = "realmt-train does not train vocabularies; train one with realmt-data vocab";
   const char* ranks = "every rank holds the whole model and all-reduces gradients (NCCL on GPUs, MPI on CPUs)";
-  o.add_no_effect("workspace", Kind::kValue, "memory is allocated on demand by a caching allocator")
+  // The last argument: Marian's defaults (what a --dump-config holds); only other values are noted.
+  o.add_no_effect("workspace", Kind::kValue, "memory is allocated on demand by a caching allocator", {"2048"})
       .short_name("workspace", 'w')
       .add_no_effect("mini-batch-fit", Kind::kFlag, fit)
-      .add_no_effect("mini-batch-fit-step", Kind::kValue, fit)
-      .add_no_effect("mini-batch-round-up", Kind::kFlag, "batch sizes are not rounded")
+      .add_no_effect("mini-batch-fit-step", Kind::kValue, fit, {"10"})
+      .add_no_effect("mini-batch-round-up", Kind::kFlag, "batch sizes are not rounded", {"true"})
       .add_no_effect("sync-sgd", Kind::kFlag, "data parallelism in realmt is always synchronous")
       .add_no_effect("check-nan", Kind::kFlag, "realmt always stops on a non-finite loss")
       .add_no_effect("check-gradient-nan", Kind::kFlag,
                      "realmt stops on a non-finite loss; with f16 an overflowed update is skipped")
-      .add_no_effect("tempdir", Kind::kValue, corpus)
+      .add_no_effect("tempdir", Kind::kValue, corpus, {"/tmp"})
       .short_name("tempdir", 'T')
       .add_no_effect("shuffle-in-ram", Kind::kFlag, corpus)
-      .add_no_effect("sqlite", Kind::kValue, corpus)
+      .add_no_effect("sqlite", Kind::kValue, corpus, {""})
       .implicit_value("sqlite", "temporary")
       .add_no_effect("sqlite-drop", Kind::kFlag, corpus)
-      .add_no_effect("multi-loss-type", Kind::kValue, "realmt trains one loss")
-      .add_no_effect("sentencepiece-options", Kind::kValue, spm)
-      .add_no_effect("sentencepiece-max-lines", Kind::kValue, spm)
+      .add_no_effect("data-threads", Kind::kValue,
+                     "realmt encodes the corpus with one thread (far faster than training)", {"8"})
+      .add_no_effect("multi-loss-type", Kind::kValue, "realmt trains one loss", {"sum"})
+      .add_no_effect("sentencepiece-options", Kind::kValue, spm, {""})
+      .add_no_effect("sentencepiece-max-lines", Kind::kValue, spm, {"2000000"})
       .add_no_effect("no-nccl", Kind::kFlag, ranks)
-      .add_no_effect("sharding", Kind::kValue, ranks)
-      .add_no_effect("sync-freq", Kind::kValue, ranks)
+      .add_no_effect("sharding", Kind::kValue, ranks, {"global"})
+      .add_no_effect("sync-freq", Kind::kValue, ranks, {"200u"})
       .add_no_effect("gradient-checkpointing", Kind::kFlag, "activations are kept for the backward pass")
-      .add_no_effect("factor-weight", Kind::kValue, "realmt has no factored vocabularies")
-      .add_no_effect("log-time-zone", Kind::kValue, "log times are the machine's local time")
+      .add_no_effect("factor-weight", Kind::kValue, "realmt has no factored vocabularies", {"1"})
+      .add_no_effect("log-time-zone", Kind::kValue, "log times are the machine's local time", {""})
       .add_no_effect("ignore-model-config", Kind::kFlag, "the checkpoint's config is the model's architecture")
       .add_no_effect("n-best", Kind::kFlag, "validation keeps the best translation only")
       .add_no_effect("word-scores", Kind::kFlag, "validation keeps the best translation only");
@@ -76,6 +79,12 @@ void declare_unavailable(OptionSet& o) {
       .add_unavailable("lemma-dependency", Kind::kValue, {""}, factors)
       .add_unavailable("lemma-dim-emb", Kind::kValue, {"0"}, factors)
       .add_unavailable("transformer-no-projection", Kind::kFlag, {}, "attention always has its output projection")
+      .add_unavailable("transformer-rnn-projection", Kind::kFlag, {},
+                       "the decoder's autoregressive layer is self-attention; RNN layers are not implemented")
+      .add_unavailable("no-spm-encode", Kind::kFlag, {},
+                       "realmt encodes text with the SentencePiece model; give text, not pieces (spm_decode them)")
+      .add_unavailable("early-stopping-epsilon", Kind::kList, {"0"},
+                       "any improvement resets the stalled count (Marian's default 0)")
       .add_unavailable("transformer-pool", Kind::kFlag, {}, "the decoder always attends to the encoder")
       .add_unavailable("transformer-ffn-depth", Kind::kValue, {"2"}, "the feed-forward block has two layers")
       .add_unavailable("transformer-decoder-autoreg", Kind::kValue, {"self-attention"},
@@ -144,19 +153,25 @@ void declare_unavailable(OptionSet& o) {
       .add_unavailable("relative-paths", Kind::kFlag, {}, "paths are relative to the working directory");
 }
 
-std::vector<std::pair<std::string, std::string>> task_preset(bool big) {
-  // Marian's aliases (common/aliases.cpp), plus what makes realmt's Transformer Vaswani's: no
-  // residual attention, no ADMIN.
-  return {{"type", "transformer"}, {"enc-depth", "6"}, {"dec-depth", "6"}, {"dim-emb", big ? "1024" : "512"},
-          {"tied-embeddings-all", "true"}, {"transformer-dim-ffn", big ? "4096" : "2048"},
-          {"transformer-heads", big ? "16" : "8"}, {"transformer-postprocess", "dan"},
-          {"transformer-preprocess", "d"}, {"transformer-ffn-activation", "relu"}, {"transformer-dropout", "0.1"},
-          {"learn-rate", big ? "0.0002" : "0.0003"}, {"cost-type", "ce-mean-words"},
-          {"lr-warmup", big ? "8000" : "16000"}, {"lr-decay-inv-sqrt", big ? "8000" : "16000"},
-          {"label-smoothing", "0.1"}, {"clip-norm", "5"}, {"sync-sgd", "true"}, {"exponential-smoothing", "1e-4"},
-          {"max-length", "100"}, {"mini-batch-fit", "true"}, {"mini-batch", "1000"}, {"maxi-batch", "1000"},
-          {"residual-attention-encoder", "none"}, {"residual-attention-decoder", "none"},
-          {"residual-attention-cross", "none"}, {"admin-init", "none"}};
+std::vector<std::pair<std::string, std::string>> task_preset(bool big, bool prenorm) {
+  // Marian's aliases (src/common/aliases.cpp, Marian 1.12), option for option where realmt has the
+  // option, plus what makes realmt's Transformer Vaswani's: no residual attention, no ADMIN.
+  // transformer-postprocess-emb stays Marian's default d; valid-mini-batch is in sentences in both.
+  std::vector<std::pair<std::string, std::string>> v = {
+      {"type", "transformer"}, {"enc-depth", "6"}, {"dec-depth", "6"}, {"dim-emb", big ? "1024" : "512"},
+      {"tied-embeddings-all", "true"}, {"transformer-dim-ffn", big ? "4096" : "2048"},
+      {"transformer-heads", big ? "16" : "8"}, {"transformer-postprocess", prenorm ? "da" : "dan"},
+      {"transformer-preprocess", prenorm ? "n" : ""}, {"transformer-ffn-activation", "relu"},
+      {"transformer-dropout", "0.1"}, {"learn-rate", big ? "0.0002" : "0.0003"}, {"cost-type", "ce-mean-words"},
+      {"lr-warmup", big ? "8000" : "16000"}, {"lr-decay-inv-sqrt", big ? "8000" : "16000"},
+      {"label-smoothing", "0.1"}, {"clip-norm", "0"}, {"sync-sgd", "true"}, {"exponential-smoothing", "1e-4"},
+      {"max-length", "100"}, {"mini-batch-fit", "true"}, {"mini-batch", "1000"}, {"maxi-batch", "1000"},
+      {"workspace", big ? "13000" : "9500"}, {"optimizer-params", big ? "0.9 0.998 1e-09" : "0.9 0.98 1e-09"},
+      {"beam-size", "8"}, {"valid-mini-batch", big ? "8" : "16"}, {"normalize", "1"},
+      {"residual-attention-encoder", "none"}, {"residual-attention-decoder", "none"},
+      {"residual-attention-cross", "none"}, {"admin-init", "none"}};
+  if (prenorm) v.push_back({"transformer-postprocess-top", "n"});
+  return v;
 }
 
 }  // namespace
@@ -181,11 +196,49 @@ void TrainOptions::declare_marian(OptionSet& o) {
       .add(g, "tied-embeddings-src", &marian.tied_embeddings_src, "realmt ties all embeddings (tied-embeddings-all)")
       .add(g, "tsv", &marian.tsv, "train-sets is one TSV file (realmt tells by the number of files)")
       .add(g, "num-devices", &marian.num_devices, "Devices of this process: 1 (start more with mpirun)")
-      .add_choice(g, "task", &marian.task, {"transformer-base", "transformer-big"},
-                  "Marian's presets: Vaswani's Transformer base or big (no residual attention, no ADMIN); options "
-                  "given explicitly win")
-      .preset("task", "transformer-base", task_preset(false))
-      .preset("task", "transformer-big", task_preset(true));
+      .add_choice(g, "task", &marian.task,
+                  {"transformer-base", "transformer-big", "transformer-base-prenorm", "transformer-big-prenorm"},
+                  "Marian's presets: Vaswani's Transformer base or big, Post-LN or Pre-LN (prenorm), with Marian's "
+                  "training and validation settings (no residual attention, no ADMIN); options given explicitly win")
+      .preset("task", "transformer-base", task_preset(false, false))
+      .preset("task", "transformer-big", task_preset(true, false))
+      .preset("task", "transformer-base-prenorm", task_preset(false, true))
+      .preset("task", "transformer-big-prenorm", task_preset(true, true))
+      .add(g, "transformer-decoder-dim-ffn", &marian.decoder_dim_ffn,
+           "0 or transformer-dim-ffn: realmt's decoder has the encoder's feed-forward size")
+      .add(g, "transformer-decoder-ffn-depth", &marian.decoder_ffn_depth,
+           "0 or 2: realmt's decoder feed-forward has two layers, as the encoder's")
+      .add(g, "overwrite-checkpoint", &marian.overwrite_checkpoint,
+           "true (Marian's default): one training state beside the model; model.iter<N> files hold weights only");
+}
+
+// Marian writes lr-decay-inv-sqrt as a list: D and an optional start S (scheduler.h: decays from S,
+// shifted so that the factor is 1 at S; S = D when not given).
+void TrainOptions::apply_lr_decay_inv_sqrt() {
+  const std::vector<std::string>& a = lr_decay_inv_sqrt_args;
+  REALMT_CHECK(a.size() == 1 || a.size() == 2, "lr-decay-inv-sqrt: give one or two values (D [S]), got {}",
+               a.size());
+  lr_decay_inv_sqrt = Duration::parse(a[0]);
+  lr_decay_inv_sqrt_start = -1;
+  if (a.size() == 2) {
+    const Duration start = Duration::parse(a[1]);
+    REALMT_CHECK(start.off() || start.unit == lr_decay_inv_sqrt.unit || lr_decay_inv_sqrt.off(),
+                 "lr-decay-inv-sqrt {} {}: both values must have the same unit", a[0], a[1]);
+    lr_decay_inv_sqrt_start = start.value;
+  }
+}
+
+// Marian's Adam takes beta1, beta2, epsilon in order; missing ones keep Adam's defaults (optimizers.h),
+// a fourth is AdamW's weight decay (0: none).
+void TrainOptions::apply_optimizer_params() {
+  std::vector<double>& p = optimizer_params;
+  REALMT_CHECK(p.size() <= 3 || (p.size() == 4 && p[3] == 0),
+               "optimizer-params: give beta1 beta2 epsilon (got {} values; a fourth, AdamW's weight decay, is not "
+               "implemented unless 0)",
+               p.size());
+  if (p.size() == 4) p.pop_back();
+  const double adam[3] = {0.9, 0.999, 1e-8};
+  while (p.size() < 3) p.push_back(adam[p.size()]);
 }
 
 void TrainOptions::apply_marian(const OptionSet& set) {
@@ -197,6 +250,19 @@ void TrainOptions::apply_marian(const OptionSet& set) {
                                : Duration{Duration::Unit::kUpdates, m.after_batches};
   }
   if (m.no_shuffle) shuffle = "none";
+  REALMT_CHECK(m.decoder_dim_ffn == 0 || m.decoder_dim_ffn == model_config.dim_ffn,
+               "transformer-decoder-dim-ffn {}: realmt's decoder has the encoder's feed-forward size "
+               "(transformer-dim-ffn {}); set 0 or {}",
+               m.decoder_dim_ffn, model_config.dim_ffn, model_config.dim_ffn);
+  REALMT_CHECK(m.decoder_ffn_depth == 0 || m.decoder_ffn_depth == 2,
+               "transformer-decoder-ffn-depth {}: realmt's decoder feed-forward has two layers, as the encoder's "
+               "(transformer-ffn-depth 2); set 0 or 2",
+               m.decoder_ffn_depth);
+  REALMT_CHECK(m.overwrite_checkpoint,
+               "overwrite-checkpoint false: realmt keeps one training state beside the model (model.iter<N> files, "
+               "without overwrite, hold the weights only)");
+  apply_lr_decay_inv_sqrt();
+  apply_optimizer_params();
   if (m.fp16) precision = {"f16"};
   if (!m.cost_scaling.empty()) {
     char* end = nullptr;

@@ -63,7 +63,8 @@ Trainer::Impl::Impl(TrainOptions options)
                                         o.optimizer_params[2]});
   if (o.exponential_smoothing > 0)
     ema = std::make_unique<Arena>(model->params().shapes(), model->params().values().dtype(), device);
-  schedule = {o.learn_rate, o.lr_warmup.value, o.lr_decay_inv_sqrt.value, o.lr_decay_linear.value};
+  schedule = {o.learn_rate, o.lr_warmup.value, o.lr_decay_inv_sqrt.value, o.lr_decay_linear.value,
+              o.lr_decay_inv_sqrt_start};
   dropout_gen = Generator(dropout_seed(o.seed, comm->rank()));
   if (!o.valid_sets.empty() && lead()) {  // data parallelism: rank 0 validates, logs and saves
     ValidatorOptions vo;

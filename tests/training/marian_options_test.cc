@@ -4,8 +4,12 @@
 
 #include <sstream>
 
+#include <cmath>
+
 #include "common/options.h"
 #include "core/error.h"
+#include "core/log.h"
+#include "training/lr_schedule.h"
 #include "training/train_options.h"
 
 namespace realmt::training {
@@ -108,15 +112,126 @@ TEST(MarianOptions, PreAndPostLayerNormStrings) {
 }
 
 TEST(MarianOptions, TaskPresetsAreVaswanisTransformer) {
+  // Marian 1.12's aliases.cpp, option for option.
   TrainOptions o;
   EXPECT_TRUE(parse(o, with_data({"--task", "transformer-big", "--learn-rate", "0.0001"})));
   EXPECT_EQ(o.model_config.dim_emb, 1024);
   EXPECT_EQ(o.model_config.heads, 16);
+  EXPECT_EQ(o.model_config.dim_ffn, 4096);
+  EXPECT_EQ(o.model_config.norm, "post");
   EXPECT_EQ(o.model_config.residual_attention_encoder, "none");
   EXPECT_EQ(o.model_config.admin_init, "none");
   EXPECT_EQ(o.lr_warmup, Duration::parse("8000u"));
+  EXPECT_EQ(o.lr_decay_inv_sqrt, Duration::parse("8000u"));
   EXPECT_DOUBLE_EQ(o.learn_rate, 0.0001);  // given explicitly: wins over the preset
-  EXPECT_DOUBLE_EQ(o.clip_norm, 5.0);
+  EXPECT_DOUBLE_EQ(o.clip_norm, 0.0);
+  EXPECT_EQ(o.optimizer_params, (std::vector<double>{0.9, 0.998, 1e-9}));
+  EXPECT_EQ(o.valid_beam_size, 8);
+  EXPECT_EQ(o.valid_mini_batch, 8);
+  EXPECT_DOUBLE_EQ(o.valid_normalize, 1.0);
+  EXPECT_EQ(o.max_length, 100);
+  EXPECT_EQ(o.maxi_batch, 1000);
+  TrainOptions b;
+  EXPECT_TRUE(parse(b, with_data({"--task", "transformer-base"})));
+  EXPECT_EQ(b.model_config.dim_ffn, 2048);
+  EXPECT_EQ(b.optimizer_params, (std::vector<double>{0.9, 0.98, 1e-9}));
+  EXPECT_EQ(b.valid_mini_batch, 16);
+  EXPECT_DOUBLE_EQ(b.learn_rate, 0.0003);
+  EXPECT_EQ(b.lr_warmup, Duration::parse("16000u"));
+  TrainOptions p;
+  EXPECT_TRUE(parse(p, with_data({"--task", "transformer-base-prenorm"})));
+  EXPECT_EQ(p.model_config.norm, "pre");
+  EXPECT_EQ(p.model_config.dim_emb, 512);
+  TrainOptions q;
+  EXPECT_TRUE(parse(q, with_data({"--task", "transformer-big-prenorm"})));
+  EXPECT_EQ(q.model_config.norm, "pre");
+  EXPECT_EQ(q.model_config.heads, 16);
+}
+
+TEST(MarianOptions, MarianDumpConfigLoads) {
+  // A `marian --task transformer-base --dump-config` file of Marian 1.12 (regression/marian).
+  TrainOptions o;
+  EXPECT_TRUE(parse(o, {"-c", std::string(REALMT_MARIAN_REGRESSION) + "/marian-1.12-train.yml"}));
+  EXPECT_EQ(o.lr_decay_inv_sqrt, Duration::parse("16000u"));
+  EXPECT_EQ(o.lr_decay_inv_sqrt_start, -1);
+  EXPECT_EQ(o.optimizer_params, (std::vector<double>{0.9, 0.98, 1e-9}));
+  EXPECT_EQ(o.model_config.norm, "post");
+  EXPECT_EQ(o.valid_beam_size, 8);
+  EXPECT_EQ(o.vocabs.size(), 2u);
+  std::string out;
+  TrainOptions d;
+  EXPECT_FALSE(parse(d, {"-c", std::string(REALMT_MARIAN_REGRESSION) + "/marian-1.12-train.yml", "--dump-config"},
+                     &out));
+  EXPECT_HAS(out, "lr-decay-inv-sqrt:");
+}
+
+TEST(MarianOptions, DecoderFeedForwardMustBeTheEncoders) {
+  TrainOptions o;
+  EXPECT_TRUE(parse(o, with_data({"--transformer-dim-ffn", "1024", "--transformer-decoder-dim-ffn", "1024",
+                                  "--transformer-decoder-ffn-depth", "2"})));
+  EXPECT_HAS(usage_error(with_data({"--transformer-decoder-dim-ffn", "4096"})),
+             "transformer-decoder-dim-ffn 4096: realmt's decoder has the encoder's feed-forward size");
+  EXPECT_HAS(usage_error(with_data({"--transformer-decoder-ffn-depth", "3"})), "transformer-decoder-ffn-depth 3");
+  EXPECT_HAS(usage_error(with_data({"--transformer-rnn-projection"})), "RNN layers are not implemented");
+}
+
+TEST(MarianOptions, LrDecayInvSqrtListAndItsStart) {
+  TrainOptions o;
+  EXPECT_TRUE(parse(o, with_data({"--lr-decay-inv-sqrt", "100", "40"})));
+  EXPECT_EQ(o.lr_decay_inv_sqrt, Duration::parse("100u"));
+  EXPECT_EQ(o.lr_decay_inv_sqrt_start, 40);
+  // Marian's scheduler.h: factor sqrt(D / (t - S + D)) once t > S.
+  const LrSchedule s{1.0, 0, 100, 0, 40};
+  EXPECT_DOUBLE_EQ(s.at(40), 1.0);
+  EXPECT_DOUBLE_EQ(s.at(140), std::sqrt(100.0 / 200.0));
+  const LrSchedule plain{1.0, 0, 100, 0};
+  EXPECT_DOUBLE_EQ(plain.at(400), 0.5);
+  TrainOptions p;
+  EXPECT_TRUE(parse(p, with_data({"--lr-decay-inv-sqrt", "16000"})));
+  EXPECT_EQ(p.lr_decay_inv_sqrt_start, -1);
+  EXPECT_HAS(usage_error(with_data({"--lr-decay-inv-sqrt", "1", "2", "3"})), "one or two values");
+}
+
+TEST(MarianOptions, OptimizerParamsFillAdamsDefaults) {
+  TrainOptions o;
+  EXPECT_TRUE(parse(o, with_data({"--optimizer-params="})));
+  EXPECT_EQ(o.optimizer_params, (std::vector<double>{0.9, 0.999, 1e-8}));
+  TrainOptions p;
+  EXPECT_TRUE(parse(p, with_data({"--optimizer-params", "0.8"})));
+  EXPECT_EQ(p.optimizer_params, (std::vector<double>{0.8, 0.999, 1e-8}));
+  EXPECT_HAS(usage_error(with_data({"--optimizer-params", "0.9", "0.98", "1e-9", "0.01"})), "weight decay");
+}
+
+TEST(MarianOptions, ShuffleCheckpointsEarlyStoppingAndGeneralOptions) {
+  TrainOptions o;
+  EXPECT_TRUE(parse(o, with_data({"--shuffle", "batches", "--overwrite-checkpoint", "--early-stopping-epsilon", "0",
+                                  "--data-threads", "4", "--log-level", "info", "--authors=false"})));
+  EXPECT_FALSE(o.loader_options().shuffle);
+  EXPECT_TRUE(o.loader_options().shuffle_batches);
+  EXPECT_HAS(usage_error(with_data({"--overwrite-checkpoint=false"})), "overwrite-checkpoint false");
+  EXPECT_HAS(usage_error(with_data({"--early-stopping-epsilon", "0.1"})), "any improvement resets");
+  EXPECT_HAS(usage_error(with_data({"--cite"})), "Marian prints this and exits");
+  EXPECT_HAS(usage_error(with_data({"--log-level", "loud"})), "log-level");
+  const log::Level before = log::level();
+  TrainOptions p;
+  EXPECT_TRUE(parse(p, with_data({"--log-level", "critical"})));
+  EXPECT_EQ(log::level(), log::Level::kError);
+  log::set_level(before);
+}
+
+TEST(MarianOptions, NoEffectNotesOnlyForValuesOtherThanMariansDefaults) {
+  TrainOptions o;
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(parse(o, with_data({"--workspace", "2048", "--tempdir", "/tmp", "--data-threads", "8",
+                                  "--mini-batch-fit=false", "--sync-freq", "200u"})));
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err.find("has no effect"), std::string::npos) << err;
+  TrainOptions p;
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(parse(p, with_data({"--workspace", "9500", "--data-threads", "4"})));
+  err = testing::internal::GetCapturedStderr();
+  EXPECT_HAS(err, "workspace has no effect in realmt");
+  EXPECT_HAS(err, "data-threads has no effect in realmt");
 }
 
 TEST(MarianOptions, UnavailableFeaturesSayWhy) {
