@@ -231,6 +231,10 @@ TrainResult Trainer::run() {
         const int64_t done = units(after, s.o.after.unit) - units(run_start, s.o.after.unit);
         if (done > 0) d.eta_seconds = t / done * static_cast<double>(s.o.after.value - units(after, s.o.after.unit));
       }
+      if (s.o.time_limit_minutes > 0) {  // the time limit ends the run first when it is nearer
+        const double left = std::max(0.0, 60.0 * s.o.time_limit_minutes - t);
+        d.eta_seconds = d.eta_seconds < 0 ? left : std::min(d.eta_seconds, left);
+      }
       if (s.lead()) s.log->display(d);
       last_display = after;
       display_time = t;

@@ -122,6 +122,24 @@ TEST_F(TrainHardening, SigtermDuringStartUpStopsBeforeTheFirstUpdate) {
   EXPECT_EQ(Trainer(options("2u")).run().updates, 2);
 }
 
+// The quickstart bounds training by time-limit only: its log lines show the time left (it
+// showed "ETA ?" when the ETA came from `after` alone).
+TEST_F(TrainHardening, LogLinesShowTheEtaOfTheTimeLimit) {
+  TrainOptions o = options("0");
+  o.time_limit_minutes = 0.03;  // 1.8 s
+  o.disp_freq = Duration::parse("1u");
+  EXPECT_GT(Trainer(o).run().updates, 0);
+  std::ifstream in(o.log);
+  std::string line;
+  int with_eta = 0;
+  while (std::getline(in, line)) {
+    if (line.find(" : ETA ") == std::string::npos) continue;
+    EXPECT_EQ(line.find(" : ETA ?"), std::string::npos) << line;
+    ++with_eta;
+  }
+  EXPECT_GT(with_eta, 0);
+}
+
 TEST_F(TrainHardening, NoPairFittingMaxLengthIsAnErrorNotEndlessEmptyEpochs) {
   TrainOptions o = options("3e");
   o.max_length = 2;  // every pair has 3 to 6 characters a side
