@@ -1,7 +1,10 @@
 // SACREBLEU.md sections 7 and 10 (V-CLI): the CLI's exact output on the README example.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -16,7 +19,11 @@ namespace {
 class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir();
+    // One folder per test process: ctest runs these tests side by side, and files shared by
+    // name in TempDir() were rewritten by one test while another read them (a flaky failure).
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = ::testing::TempDir() + "realmt_cli_" + info->name() + "_" + std::to_string(::getpid()) + "/";
+    std::filesystem::create_directories(dir_);
     write("r1", "The dog bit the man.\nIt was not unexpected.\nThe man bit him first.\n");
     write("r2", "The dog had bit the man.\nNo one was surprised.\nThe man had bitten the dog.\n");
     hyp_ = "The dog bit the man.\nIt wasn't surprising.\nThe man had just bitten him.\n";
@@ -31,6 +38,7 @@ class Cli : public ::testing::Test {
     run_cli(parse_cli(args), in, out, err);
     return out.str();
   }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::string dir_, hyp_;
 };
 
