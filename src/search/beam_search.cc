@@ -19,29 +19,36 @@ namespace {
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 // A hypothesis still being extended: its last node in the history and its running scores.
-// The tokens that would make an n-gram of `n` subwords occur a third time in the hypothesis
-// ending at `node` (its last n - 1 tokens followed by the token), into `out`.
-void looping_tokens(const HypothesisHistory& history, int32_t node, int n, std::vector<int32_t>& out) {
-  out.clear();
-  std::vector<int32_t> y;
-  for (int32_t x = node; x >= 0; x = history.parent(x)) y.push_back(history.token(x));
-  std::reverse(y.begin(), y.end());
-  const int64_t len = static_cast<int64_t>(y.size()), m = n - 1;
-  if (len < m + 1) return;
+// The loop guard's lookup, with buffers kept across hypotheses and steps (no allocation per
+// hypothesis): after find(), `blocked` holds the tokens that would make an n-gram of `n`
+// subwords occur a third time in the hypothesis ending at `node` (its last n - 1 tokens followed
+// by the token).
+struct LoopGuard {
+  std::vector<int32_t> tokens, blocked;
   std::vector<std::pair<int32_t, int>> seen;  // next token after an earlier copy of the suffix, count
-  for (int64_t i = 0; i + m < len; ++i) {
-    if (!std::equal(y.begin() + i, y.begin() + i + m, y.end() - m)) continue;
-    const int32_t next = y[static_cast<size_t>(i + m)];
-    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& e) { return e.first == next; });
-    if (it == seen.end()) {
-      seen.push_back({next, 1});
-    } else {
-      ++it->second;
+
+  void find(const HypothesisHistory& history, int32_t node, int n) {
+    blocked.clear();
+    tokens.clear();
+    seen.clear();
+    for (int32_t x = node; x >= 0; x = history.parent(x)) tokens.push_back(history.token(x));
+    std::reverse(tokens.begin(), tokens.end());
+    const int64_t len = static_cast<int64_t>(tokens.size()), m = n - 1;
+    if (len < m + 1) return;
+    for (int64_t i = 0; i + m < len; ++i) {
+      if (!std::equal(tokens.begin() + i, tokens.begin() + i + m, tokens.end() - m)) continue;
+      const int32_t next = tokens[static_cast<size_t>(i + m)];
+      auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& e) { return e.first == next; });
+      if (it == seen.end()) {
+        seen.push_back({next, 1});
+      } else {
+        ++it->second;
+      }
     }
+    for (const auto& [token, count] : seen)
+      if (count >= 2) blocked.push_back(token);
   }
-  for (const auto& [token, count] : seen)
-    if (count >= 2) out.push_back(token);
-}
+};
 
 struct Live {
   int32_t node = -1;  // -1: nothing decoded yet
@@ -139,6 +146,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
   const Tensor bias_no_eos = Tensor::from_vector(bias_host, {V}).to(dev);
 
   HypothesisHistory history(M, want_alignment);
+  LoopGuard loop_guard;
   std::vector<size_t> active(B);  // sentences in the batch, in row order
   for (int64_t b = 0; b < B; ++b) active[b] = static_cast<size_t>(b);
   int64_t k_rows = 1;  // rows per active sentence
@@ -192,7 +200,6 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
     // cost + log-probability, ties to the lower row, then the lower token: ops::topk's order over
     // [rows x V]); at its length limit, eos for every hypothesis.
     std::vector<Expansion> chosen;
-    std::vector<int32_t> blocked;
     for (size_t p = 0; p < active.size(); ++p) {
       const Sentence& s = sent[active[p]];
       if (t + 1 >= s.limit) {
@@ -211,7 +218,8 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
       for (size_t j = 0; j < s.live.size(); ++j) {
         const Live& h = s.live[j];
         const int64_t slot = h.row - static_cast<int64_t>(p) * k_rows;
-        if (o.repeat_ngram > 0) looping_tokens(history, h.node, o.repeat_ngram, blocked);
+        if (o.repeat_ngram > 0) loop_guard.find(history, h.node, o.repeat_ngram);
+        const std::vector<int32_t>& blocked = loop_guard.blocked;
         for (int64_t c = 0; c < cand.k; ++c) {
           const float v = cand.values[h.row * cand.k + c];
           if (!std::isfinite(v)) break;  // forbidden tokens (and nothing better after them)
