@@ -31,6 +31,7 @@ namespace realmt {
 struct KernelUse {
   std::string name;                          // the slot, e.g. "softmax_kernel"
   std::array<bool, kNumDeviceTypes> has{};  // has a kernel for device type i
+  std::array<bool, kNumCpuIsas> cpu_levels{};  // has a CPU kernel compiled for level i
 };
 
 // While one lives, every KernelSlot::get on the thread that made it is recorded (each slot once,
@@ -44,7 +45,8 @@ class KernelTrace {
   const std::vector<KernelUse>& uses() const { return uses_; }
   // The innermost trace of this thread, or nullptr (the common case: one thread-local load).
   static KernelTrace* active();
-  void note(const char* name, const std::array<bool, kNumDeviceTypes>& has);
+  void note(const char* name, const std::array<bool, kNumDeviceTypes>& has,
+            const std::array<bool, kNumCpuIsas>& cpu_levels);
 
  private:
   KernelTrace* previous_;
@@ -86,8 +88,10 @@ class KernelSlot {
   TimedKernel<Signature> get(Device device) const {
     if (KernelTrace* trace = KernelTrace::active()) {
       std::array<bool, kNumDeviceTypes> has{};
+      std::array<bool, kNumCpuIsas> levels{};
       for (int i = 0; i < kNumDeviceTypes; ++i) has[i] = fns_[i] != nullptr;
-      trace->note(name_, has);
+      for (int i = 0; i < kNumCpuIsas; ++i) levels[i] = cpu_fns_[i] != nullptr;
+      trace->note(name_, has, levels);
     }
     Fn fn = device.type == DeviceType::kCpu ? cpu_kernel(cpu_isa()) : fns_[static_cast<int>(device.type)];
     REALMT_CHECK(fn != nullptr, "op '{}' has no kernel for device {} in this build", name_, device);
