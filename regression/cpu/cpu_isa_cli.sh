@@ -32,4 +32,12 @@ case "$best" in
   avx2) refused avx512 "REALMT_CPU_ISA=avx512 asks for more than this machine has" ;;
   avx512) echo "this CPU runs every level: no level above it to refuse" ;;
 esac
+# A program that does work refuses a bad REALMT_CPU_ISA at start, as a usage error (exit 2),
+# before it opens its model.
+set +e
+REALMT_CPU_ISA=avx3 "$translate" -m "$tmp/missing.safetensors" -v "$tmp/missing.spm" < /dev/null > /dev/null 2> "$tmp/err"
+rc=$?
+set -e
+[[ $rc -eq 2 ]] || fail "translate with REALMT_CPU_ISA=avx3: exit $rc, want 2: $(cat "$tmp/err")"
+grep -qF "REALMT_CPU_ISA='avx3'" "$tmp/err" || fail "translate with REALMT_CPU_ISA=avx3 says: $(cat "$tmp/err")"
 echo "ok"

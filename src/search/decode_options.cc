@@ -34,6 +34,7 @@ void ModelOptions::declare(OptionSet& o, const std::string& g) {
   o.add("Batching", "mini-batch", &mini_batch, "Sentences a batch at most");
   o.short_name("models", 'm').short_name("vocabs", 'v').short_name("devices", 'd');
   o.version_line([] { return "cpu kernels: " + cpu_isa_summary(); });
+  o.on_parsed([](const OptionSet&) { cpu_isa_configured(); });  // a bad REALMT_CPU_ISA fails at start
 }
 
 void ModelOptions::validate() const {

@@ -100,6 +100,7 @@ void TrainOptions::declare(OptionSet& o) {
   o.implicit_value("normalize", "1").implicit_value("exponential-smoothing", "1e-4");
   declare_marian(o);
   o.version_line([] { return "cpu kernels: " + cpu_isa_summary(); });
+  o.on_parsed([](const OptionSet&) { cpu_isa_configured(); });  // a bad REALMT_CPU_ISA fails at start
   o.on_parsed([this](const OptionSet& set) {
     apply_marian(set);
     validate();
