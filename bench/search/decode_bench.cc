@@ -27,6 +27,7 @@
 
 #include "backend/cpu/int8_gemm.h"
 #include "core/allocator.h"
+#include "core/cpu_isa.h"
 #include "core/parallel.h"
 #include "core/profile.h"
 #include "core/rng.h"
@@ -115,9 +116,9 @@ int main(int argc, char** argv) {
   const search::BeamSearch search({&model});
   std::printf(
       "decode bench: transformer-base (6+6, D 512, F 2048, V 32000, random weights), %s, %d threads, beam %d, "
-      "batch %d, source %ld tokens, output %ld tokens + eos; CPU %s\n",
+      "batch %d, source %ld tokens, output %ld tokens + eos; CPU kernels %s; int8 GEMM %s\n",
       quantize == "int8" ? "int8" : "f32", threads, beam, batch, static_cast<long>(src_len),
-      static_cast<long>(out_len), cpu::int8_cpu_features());
+      static_cast<long>(out_len), cpu_isa_summary().c_str(), cpu::int8_cpu_features());
   std::printf("target tokens = best hypothesis per sentence, eos included; median of %d runs after a warm-up\n",
               repeats);
 

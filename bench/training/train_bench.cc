@@ -24,6 +24,7 @@
 #include "../core/bench_util.h"
 #include "../core/blas_libs.h"
 #include "core/allocator.h"
+#include "core/cpu_isa.h"
 #include "core/parallel.h"
 #include "core/profile.h"
 #include "graph/var.h"
@@ -147,6 +148,7 @@ int main(int argc, char** argv) {
   const bench::Peak peak = bench::measure_sgemm_peak(threads);
   std::printf("# CPU training, %d threads; SGEMM 2048^3 in this run (GFLOP/s): %s; peak %.1f (%s)\n", threads,
               peak.table.c_str(), peak.gflops, peak.library.c_str());
+  std::printf("# CPU kernels: %s\n", cpu_isa_summary().c_str());
   std::printf("# batch 32 x (25 + 25) subwords, 800 target tokens a step, vocab 8000, dropout 0.1, ls 0.1, Adam; "
               "median of %d steps after 2 warm-up steps\n",
               updates);

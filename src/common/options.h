@@ -115,6 +115,9 @@ class OptionSet {
   // Runs after a successful parse (not after --help/--dump-config), in the order added: Marian
   // aliases, combination checks. A realmt::Error it throws becomes a UsageError.
   OptionSet& on_parsed(std::function<void(const OptionSet&)> check);
+  // A line --version prints after "<program> <version>" (e.g. the CPU kernel level), made when
+  // printed; an exception it throws propagates out of parse().
+  OptionSet& version_line(std::function<std::string()> line);
 
   // Parses argv (argv[0] is skipped): loads the -c files in order, then applies the command line.
   // Returns false when the program should exit 0 because help, the version or the config dump
@@ -182,6 +185,7 @@ class OptionSet {
   std::vector<std::unique_ptr<detail::OwnedValue>> owned_;
   std::vector<Preset> presets_;
   std::vector<std::function<void(const OptionSet&)>> checks_;
+  std::vector<std::function<std::string()>> version_lines_;
 };
 
 }  // namespace realmt

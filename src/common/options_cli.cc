@@ -208,6 +208,7 @@ bool OptionSet::parse(int argc, const char* const* argv, std::ostream& out) {
   }
   if (want_version) {
     out << program_ << " " << REALMT_VERSION << "\n";
+    for (const auto& line : version_lines_) out << line() << "\n";
     return false;
   }
   try {

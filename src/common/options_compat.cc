@@ -96,6 +96,11 @@ OptionSet& OptionSet::preset(const std::string& name, const std::string& value,
   return *this;
 }
 
+OptionSet& OptionSet::version_line(std::function<std::string()> line) {
+  version_lines_.push_back(std::move(line));
+  return *this;
+}
+
 OptionSet& OptionSet::on_parsed(std::function<void(const OptionSet&)> check) {
   checks_.push_back(std::move(check));
   return *this;

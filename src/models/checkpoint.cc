@@ -280,7 +280,8 @@ void save_checkpoint(const std::string& path, const std::vector<std::pair<std::s
   for (const auto& [name, t] : tensors) {
     REALMT_CHECK(t.device().is_cpu(), "{}: tensor '{}' must be on the host to be saved as a checkpoint", path,
                  name);
-    sums += (sums.empty() ? "" : " ") + hex8(crc32_of(t));
+    if (!sums.empty()) sums += ' ';  // (not "" + std::string: GCC 12's -Wrestrict false positive)
+    sums += hex8(crc32_of(t));
   }
   metadata.insert_or_assign(kFormatKey, std::string(kFormatVersion));
   metadata.insert_or_assign(kChecksumKey, sums);

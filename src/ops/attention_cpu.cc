@@ -14,6 +14,7 @@
 #include "ops/dropout_mask_cpu.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 template <typename T>
@@ -254,6 +255,7 @@ void attention_backward_cpu(const AttentionArgs& a, const Tensor& dctx, const Te
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(attention_kernel, kCpu, attention_cpu);
 REALMT_REGISTER_KERNEL(attention_backward_kernel, kCpu, attention_backward_cpu);

@@ -11,6 +11,7 @@
 #include "ops/dropout_mask_cpu.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 constexpr double kInvSqrt2 = 0.70710678118654752440;
@@ -168,6 +169,7 @@ void bias_activation_backward_cpu(const Tensor& dh, const Tensor& h, const Tenso
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(bias_activation_kernel, kCpu, bias_activation_cpu);
 REALMT_REGISTER_KERNEL(bias_activation_backward_kernel, kCpu, bias_activation_backward_cpu);

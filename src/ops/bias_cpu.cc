@@ -7,6 +7,7 @@
 #include "ops/bias.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 template <typename T>
@@ -42,6 +43,7 @@ void column_sums_cpu(const Tensor& x, Tensor& out, int64_t rows, int64_t cols) {
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(fill_rows_kernel, kCpu, fill_rows_cpu);
 REALMT_REGISTER_KERNEL(column_sums_kernel, kCpu, column_sums_cpu);

@@ -8,6 +8,7 @@
 #include "ops/cast.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 template <typename T>
@@ -65,6 +66,7 @@ void cast_cpu(const Tensor& x, Tensor& y) {
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(cast_kernel, kCpu, cast_cpu);
 

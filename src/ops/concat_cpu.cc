@@ -6,6 +6,7 @@
 #include "ops/concat.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 void concat_cpu(const Tensor& x, const ConcatPlan& p, Tensor& y) {
@@ -20,6 +21,7 @@ void concat_cpu(const Tensor& x, const ConcatPlan& p, Tensor& y) {
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(concat_kernel, kCpu, concat_cpu);
 

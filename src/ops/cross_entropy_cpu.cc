@@ -12,6 +12,7 @@
 #include "ops/cross_entropy.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 // fast_exp gives 0 for x < -87 (-inf included): masked logits contribute nothing.
@@ -112,6 +113,7 @@ void cross_entropy_backward_cpu(const Tensor& dloss, const Tensor& logits, const
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(cross_entropy_kernel, kCpu, cross_entropy_cpu);
 REALMT_REGISTER_KERNEL(cross_entropy_backward_kernel, kCpu, cross_entropy_backward_cpu);

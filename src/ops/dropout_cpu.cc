@@ -9,6 +9,7 @@
 #include "ops/dropout_mask_cpu.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 constexpr int64_t kChunk = 4096;
@@ -38,6 +39,7 @@ void dropout_cpu(const Tensor& x, const DropoutOptions& o, Tensor& y) {
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(dropout_kernel, kCpu, dropout_cpu);
 

@@ -4,6 +4,7 @@
 #include "ops/elementwise.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 struct AddF { template <typename T> static T f(T x, T y) { return x + y; } };
@@ -57,6 +58,7 @@ void binary_cpu(const Tensor& a, const Tensor& b, Tensor& out, const BroadcastPl
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(add_kernel, kCpu, binary_cpu<AddF>);
 REALMT_REGISTER_KERNEL(sub_kernel, kCpu, binary_cpu<SubF>);

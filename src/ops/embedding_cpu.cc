@@ -7,6 +7,7 @@
 #include "ops/embedding.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 void embedding_cpu(const Tensor& weight, const Tensor& ids, Tensor& y) {
@@ -50,6 +51,7 @@ void embedding_backward_cpu(const Tensor& dy, const Tensor& ids, Tensor& dweight
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(embedding_kernel, kCpu, embedding_cpu);
 REALMT_REGISTER_KERNEL(embedding_backward_kernel, kCpu, embedding_backward_cpu);

@@ -8,6 +8,7 @@
 #include "ops/index_select.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 void index_select_cpu(const Tensor& x, const Tensor& indices, const IndexSelectPlan& p, Tensor& y) {
@@ -53,6 +54,7 @@ void index_select_backward_cpu(const Tensor& dy, const Tensor& indices, const In
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(index_select_kernel, kCpu, index_select_cpu);
 REALMT_REGISTER_KERNEL(index_select_backward_kernel, kCpu, index_select_backward_cpu);

@@ -5,6 +5,7 @@
 #include "ops/kv_cache.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 void copy_cpu(const Tensor& src, Tensor& dst, const KvCopy& c) {
@@ -31,6 +32,7 @@ void blocks_cpu(const Tensor& src, const Tensor& dst, const std::vector<ByteBloc
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(kv_cache_copy_kernel, kCpu, copy_cpu);
 REALMT_REGISTER_KERNEL(kv_cache_blocks_kernel, kCpu, blocks_cpu);

@@ -9,6 +9,7 @@
 #include "ops/layer_norm.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 template <typename T>
@@ -131,6 +132,7 @@ void layer_norm_backward_cpu(const Tensor& dy, const Tensor& x, const Tensor& ga
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(layer_norm_kernel, kCpu, layer_norm_cpu);
 REALMT_REGISTER_KERNEL(layer_norm_backward_kernel, kCpu, layer_norm_backward_cpu);

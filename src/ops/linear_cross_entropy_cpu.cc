@@ -11,6 +11,7 @@
 #include "ops/linear_cross_entropy.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 template <typename T>
@@ -77,6 +78,7 @@ void rows_cpu(Tensor& logits, const Tensor& targets, const LinearCrossEntropyOpt
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(cross_entropy_rows_kernel, kCpu, rows_cpu);
 

@@ -17,6 +17,7 @@
 #include "ops/linear_log_softmax_topk.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 constexpr int64_t kBlock = 32;
@@ -144,6 +145,7 @@ void linear_topk_cpu(const Tensor& h, const OutputWeight& w, const Tensor& token
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(linear_log_softmax_topk_kernel, kCpu, linear_topk_cpu);
 

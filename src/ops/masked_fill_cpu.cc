@@ -4,6 +4,7 @@
 #include "ops/masked_fill.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 template <typename T>
@@ -40,6 +41,7 @@ void masked_fill_cpu(const Tensor& x, const Tensor& mask, double value, const Br
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(masked_fill_kernel, kCpu, masked_fill_cpu);
 

@@ -5,6 +5,7 @@
 #include "ops/matmul.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 template <typename T>
@@ -33,6 +34,7 @@ void matmul_cpu(const Tensor& a, const Tensor& b, Tensor& c, const GemmShape& g)
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(matmul_kernel, kCpu, matmul_cpu);
 

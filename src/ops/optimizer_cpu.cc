@@ -7,6 +7,7 @@
 #include "ops/optimizer.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 template <typename T>
@@ -76,6 +77,7 @@ double squares_cpu(const Tensor& x) {
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(adam_update_kernel, kCpu, adam_cpu);
 REALMT_REGISTER_KERNEL(ema_update_kernel, kCpu, ema_cpu);

@@ -9,6 +9,7 @@
 #include "ops/permute.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 // 8 x 8: with power-of-two extents all rows of a tile map to the same L1 set, and 8 rows is
@@ -94,6 +95,7 @@ void permute_cpu(const Tensor& x, const PermutePlan& p, Tensor& y) {
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(permute_kernel, kCpu, permute_cpu);
 

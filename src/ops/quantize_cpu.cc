@@ -8,6 +8,7 @@
 #include "ops/quantize.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 void quantize_rows_cpu(const Tensor& w, WeightLayout layout, QuantizedWeight& out) {
@@ -68,6 +69,7 @@ void dequantize_rows_cpu(const QuantizedWeight& w, const Tensor& ids, Tensor& y)
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(quantize_rows_kernel, kCpu, quantize_rows_cpu);
 REALMT_REGISTER_KERNEL(quantized_matmul_kernel, kCpu, quantized_matmul_cpu);

@@ -8,6 +8,7 @@
 #include "ops/reduce.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 template <typename T>
@@ -68,6 +69,7 @@ void max_cpu(const Tensor& x, const ReducePlan& p, Tensor& out, Tensor& indices)
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(sum_kernel, kCpu, sum_cpu);
 REALMT_REGISTER_KERNEL(max_kernel, kCpu, max_cpu);

@@ -13,6 +13,7 @@
 #include "ops/residual_norm.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 constexpr int64_t kBlock = 32;
@@ -169,6 +170,7 @@ void residual_norm_backward_cpu(const Tensor& dn, const Tensor& dz, const Tensor
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(residual_norm_kernel, kCpu, residual_norm_cpu);
 REALMT_REGISTER_KERNEL(residual_norm_backward_kernel, kCpu, residual_norm_backward_cpu);

@@ -6,6 +6,7 @@
 #include "ops/slice.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 void slice_cpu(const Tensor& x, const SlicePlan& p, Tensor& y) {
@@ -38,6 +39,7 @@ void slice_backward_cpu(const Tensor& dy, const SlicePlan& p, Tensor& dx) {
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(slice_kernel, kCpu, slice_cpu);
 REALMT_REGISTER_KERNEL(slice_backward_kernel, kCpu, slice_backward_cpu);

@@ -7,6 +7,7 @@
 #include "ops/softmax.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 template <typename T>
@@ -102,6 +103,7 @@ void softmax_backward_cpu(const Tensor& dy, const Tensor& y, Tensor& dx) {
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(softmax_kernel, kCpu, softmax_cpu<false>);
 REALMT_REGISTER_KERNEL(log_softmax_kernel, kCpu, softmax_cpu<true>);

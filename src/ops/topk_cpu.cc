@@ -14,6 +14,7 @@
 #include "ops/topk.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 constexpr int64_t kBlock = 32;
@@ -118,6 +119,7 @@ void topk_cpu(const Tensor& x, const TopkPlan& p, Tensor& values, Tensor& indice
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(topk_kernel, kCpu, topk_cpu);
 

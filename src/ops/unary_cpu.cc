@@ -7,6 +7,7 @@
 #include "ops/unary.h"
 
 namespace realmt::ops {
+REALMT_CPU_KERNELS_BEGIN
 namespace {
 
 template <typename T> T exp_t(T x) { if constexpr (std::is_same_v<T, float>) return fast_exp(x); else return std::exp(x); }
@@ -67,6 +68,7 @@ void unary_backward_cpu(const Tensor& dy, const Tensor& x, Tensor& dx) {
 }
 
 }  // namespace
+REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(relu_kernel, kCpu, unary_cpu<ReluF>);
 REALMT_REGISTER_KERNEL(gelu_kernel, kCpu, unary_cpu<GeluF>);

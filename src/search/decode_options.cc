@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "common/options.h"
+#include "core/cpu_isa.h"
 #include "core/error.h"
 
 namespace realmt::search {
@@ -32,6 +33,8 @@ void ModelOptions::declare(OptionSet& o, const std::string& g) {
                "int8: quantize the weights at load (per output row) and decode with int8 GEMMs on the CPU");
   o.add("Batching", "mini-batch", &mini_batch, "Sentences a batch at most");
   o.short_name("models", 'm').short_name("vocabs", 'v').short_name("devices", 'd');
+  o.version_line([] { return "cpu kernels: " + cpu_isa_summary(); });
+  o.on_parsed([](const OptionSet&) { cpu_isa_configured(); });  // a bad REALMT_CPU_ISA fails at start
 }
 
 void ModelOptions::validate() const {

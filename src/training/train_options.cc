@@ -1,6 +1,7 @@
 #include "training/train_options.h"
 
 #include "common/options.h"
+#include "core/cpu_isa.h"
 #include "core/error.h"
 #include "training/validator.h"
 
@@ -98,6 +99,8 @@ void TrainOptions::declare(OptionSet& o) {
   o.short_name("learn-rate", 'l').short_name("after", 'a').short_name("beam-size", 'b').short_name("normalize", 'n');
   o.implicit_value("normalize", "1").implicit_value("exponential-smoothing", "1e-4");
   declare_marian(o);
+  o.version_line([] { return "cpu kernels: " + cpu_isa_summary(); });
+  o.on_parsed([](const OptionSet&) { cpu_isa_configured(); });  // a bad REALMT_CPU_ISA fails at start
   o.on_parsed([this](const OptionSet& set) {
     apply_marian(set);
     validate();

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/cpu_isa.h"
 #include "core/runtime.h"
 #include "graph/elementwise.h"
 #include "graph/reduce.h"
@@ -113,6 +114,32 @@ std::vector<OpCase> gradient_cases() {
   return out;
 }
 
+// The CPU kernel levels this machine runs (core/cpu_isa.h), lowest first: baseline up to the
+// level of this process (the CPU's best, or REALMT_CPU_ISA's cap).
+std::vector<CpuIsa> cpu_levels() {
+  std::vector<CpuIsa> out;
+  for (int i = 0; i <= static_cast<int>(cpu_isa_configured()); ++i) out.push_back(static_cast<CpuIsa>(i));
+  return out;
+}
+
+// The input gradients of the case's graph function on `device`, in the case's dtype, for
+// loss = sum(y * w) with fixed random weights w.
+Tensors input_gradients(const OpCase& c, const Tensors& in, Device device) {
+  std::vector<graph::Var> vars;
+  for (size_t i = 0; i < in.size(); ++i)
+    vars.emplace_back(in[i].to(device), is_floating(in[i].dtype()) && c.inputs[i].differentiable);
+  const graph::Var y = c.graph(vars);
+  Generator g(99);
+  std::vector<double> wv(y.value().numel());
+  for (auto& x : wv) x = 2.0 * g.uniform() - 1.0;
+  const Tensor w = ops::cast(Tensor::from_vector(wv, y.shape()), y.dtype()).to(device);
+  graph::backward(graph::sum_all(graph::mul(y, graph::Var(w))));
+  Tensors grads;
+  for (const graph::Var& v : vars)
+    if (v.requires_grad()) grads.push_back(v.grad());
+  return grads;
+}
+
 }  // namespace
 
 // gtest prints a case by its name, not its bytes.
@@ -120,15 +147,19 @@ void PrintTo(const OpCase& c, std::ostream* os) { *os << c.name; }
 
 namespace {
 
+// The CPU kernels at every level this CPU runs (baseline, avx2, avx512: core/cpu_isa.h).
 TEST_P(OpTest, MatchesReference) {
   const OpCase& c = GetParam();
   const Tensors in = make_inputs(c, c.dtype, 1234);
-  const Tensors got = c.run(in);
   const Tensors want = c.reference(in);
-  ASSERT_EQ(got.size(), want.size()) << "output count";
-  for (size_t i = 0; i < got.size(); ++i) {
-    const std::string diff = compare(got[i], want[i], c.rtol, c.atol);
-    EXPECT_EQ(diff, "") << c.name << " output " << i;
+  for (CpuIsa isa : cpu_levels()) {
+    const CpuIsaScope level(isa);
+    const Tensors got = c.run(in);
+    ASSERT_EQ(got.size(), want.size()) << "output count";
+    for (size_t i = 0; i < got.size(); ++i) {
+      const std::string diff = compare(got[i], want[i], c.rtol, c.atol);
+      EXPECT_EQ(diff, "") << c.name << " output " << i << ", CPU kernels " << cpu_isa_name(isa);
+    }
   }
 }
 
@@ -212,25 +243,10 @@ TEST_P(OpGradTest, CudaGradientsMatchCpu) {
   const OpCase& c = GetParam();
   if (device_count(DeviceType::kCuda) == 0) GTEST_SKIP() << "no CUDA device visible";
   const Tensors in = make_inputs(c, c.dtype, 1234);
-  auto gradients = [&](Device device) {
-    std::vector<graph::Var> vars;
-    for (size_t i = 0; i < in.size(); ++i)
-      vars.emplace_back(in[i].to(device), is_floating(in[i].dtype()) && c.inputs[i].differentiable);
-    const graph::Var y = c.graph(vars);
-    Generator g(99);
-    std::vector<double> wv(y.value().numel());
-    for (auto& x : wv) x = 2.0 * g.uniform() - 1.0;
-    const Tensor w = ops::cast(Tensor::from_vector(wv, y.shape()), y.dtype()).to(device);
-    graph::backward(graph::sum_all(graph::mul(y, graph::Var(w))));
-    Tensors grads;
-    for (const graph::Var& v : vars)
-      if (v.requires_grad()) grads.push_back(v.grad());
-    return grads;
-  };
-  const Tensors want = gradients(Device::cpu());
+  const Tensors want = input_gradients(c, in, Device::cpu());
   Tensors got;
   try {
-    got = gradients(Device::cuda(0));
+    got = input_gradients(c, in, Device::cuda(0));
   } catch (const Error& e) {
     // A GPU is visible: a missing backward kernel is a failure, as in CudaMatchesCpu.
     if (std::string(e.what()).find("has no kernel for device cuda") != std::string::npos)
@@ -244,6 +260,25 @@ TEST_P(OpGradTest, CudaGradientsMatchCpu) {
     EXPECT_EQ(got[i].device(), Device::cuda(0)) << c.name << " gradient " << i << " left the GPU";
     EXPECT_EQ(compare(got[i], want[i], 10 * c.rtol, 10 * c.atol), "")
         << c.name << " gradient " << i;
+  }
+}
+
+// The backward kernels at every lower CPU level against those of the highest (which the
+// finite-difference check covers in f64), as the GPU's are checked: ten times the tolerances.
+TEST_P(OpGradTest, CpuLevelGradientsMatch) {
+  const OpCase& c = GetParam();
+  const std::vector<CpuIsa> levels = cpu_levels();
+  if (levels.size() < 2) GTEST_SKIP() << "this process runs one CPU kernel level (" << cpu_isa_name(levels[0]) << ")";
+  const Tensors in = make_inputs(c, c.dtype, 1234);
+  const Tensors want = input_gradients(c, in, Device::cpu());
+  for (size_t l = 0; l + 1 < levels.size(); ++l) {
+    const CpuIsaScope level(levels[l]);
+    const Tensors got = input_gradients(c, in, Device::cpu());
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_EQ(compare(got[i], want[i], 10 * c.rtol, 10 * c.atol), "")
+          << c.name << " gradient " << i << ", CPU kernels " << cpu_isa_name(levels[l]) << " against "
+          << cpu_isa_name(levels.back());
   }
 }
 

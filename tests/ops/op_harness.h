@@ -1,9 +1,11 @@
 // The op harness (STYLE.md): every op registers cases; for each case the harness
-//   1. checks the CPU op against a naive reference computed in double,
+//   1. checks the CPU op against a naive reference computed in double, at every CPU kernel level
+//      this machine runs (core/cpu_isa.h: baseline, avx2, avx512),
 //   2. checks every differentiable op's backward against central finite differences in f64,
 //   3. checks the CUDA kernels against the CPU ones when a GPU is visible (a missing CUDA kernel
 //      is then a failure; without a GPU the check is skipped, said so): the op's outputs, and the
-//      input gradients of its graph function (the backward kernels),
+//      input gradients of its graph function (the backward kernels); the backward kernels of the
+//      lower CPU levels are checked against the highest's the same way,
 // and prints which backends have the kernels of every case (op_support.cc, OpSupport.*).
 // Adding an op adds a case in a *_cases.cc file here: REALMT_OP_CASE(name) { return OpCase{...}; }
 #pragma once

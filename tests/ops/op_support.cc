@@ -3,7 +3,8 @@
 // by running the case on the CPU under a KernelTrace (core/dispatch.h), so the table needs no
 // GPU: in a CUDA build on a machine without one it still says which ops the build can run there.
 //   op_tests --gtest_filter='OpSupport.*'     prints the table
-// Checked: the CPU (the reference) supports every case; with a GPU visible, so does CUDA (as
+// Checked: the CPU (the reference) supports every case, with a copy of each kernel compiled for
+// every CPU level the build has (core/cpu_isa.h); with a GPU visible, so does CUDA (as
 // OpTest.CudaMatchesCpu, which runs them). Without a GPU the CUDA column is information: a CUDA
 // build on such a machine prints what it lacks but does not fail here.
 // Kernels look up by device type only; a dtype a kernel rejects shows as an error when it runs.
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu_isa.h"
 #include "core/dispatch.h"
 #include "core/runtime.h"
 #include "ops/elementwise.h"
@@ -46,6 +48,10 @@ TEST(OpSupport, TableOfKernelsPerBackend) {
       cuda = cuda && on_cuda;
       slots += (slots.empty() ? "" : " ") + u.name + (on_cuda ? "" : "*");
       EXPECT_TRUE(on_cpu) << c.name << ": " << u.name << " has no CPU kernel (the CPU is the reference)";
+      for (int level = 0; level <= static_cast<int>(cpu_isa_built()); ++level)
+        EXPECT_TRUE(u.cpu_levels[level]) << c.name << ": " << u.name << " has no CPU kernel compiled for "
+                                         << cpu_isa_name(static_cast<CpuIsa>(level))
+                                         << " (only *_cpu.cc files are compiled per level)";
     }
     if (trace.uses().empty()) slots = "(none: a view or a copy between devices)";
     std::printf("%-40s %-5s %-5s  %s\n", c.name.c_str(), cpu ? "yes" : "NO", cuda ? "yes" : "NO", slots.c_str());

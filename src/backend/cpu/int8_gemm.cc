@@ -2,9 +2,6 @@
 
 #include <omp.h>
 
-#include <algorithm>
-#include <cmath>
-
 #include "core/error.h"
 #include "core/parallel.h"
 #include "oneapi/dnnl/dnnl.h"
@@ -13,12 +10,33 @@ namespace realmt::cpu {
 
 namespace {
 
-bool has_vnni() {
-  static const bool vnni = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512vnni") || __builtin_cpu_supports("avxvnni");
+// oneDNN's ceiling for a realmt level: its ISAs are only partly ordered (avx2_vnni is not below
+// avx512_core), so the avx2 level allows avx2_vnni where the CPU has AVX-VNNI.
+dnnl_cpu_isa_t dnnl_ceiling(CpuIsa isa) {
+  switch (isa) {
+    case CpuIsa::kBaseline: return dnnl_cpu_isa_sse41;  // oneDNN's lowest JIT level (SSE2 CPUs: reference code)
+    case CpuIsa::kAvx2: return cpu_features().avx_vnni ? dnnl_cpu_isa_avx2_vnni : dnnl_cpu_isa_avx2;
+    case CpuIsa::kAvx512: return dnnl_cpu_isa_all;
+  }
+  return dnnl_cpu_isa_all;
+}
+
+// The ISA oneDNN dispatches to, after capping it at the process's level once. The cap only takes
+// before oneDNN's first use (it can be set once); the effective ISA is read back either way, so
+// the weight limit always matches the kernel oneDNN runs.
+dnnl_cpu_isa_t dnnl_isa() {
+  static const dnnl_cpu_isa_t isa = [] {
+    dnnl_set_max_cpu_isa(dnnl_ceiling(cpu_isa_configured()));
+    return dnnl_get_effective_cpu_isa();
   }();
-  return vnni;
+  return isa;
+}
+
+bool includes(dnnl_cpu_isa_t isa, dnnl_cpu_isa_t part) { return (isa & part) == part; }
+
+bool dnnl_has_vnni() {
+  const dnnl_cpu_isa_t isa = dnnl_isa();
+  return includes(isa, dnnl_cpu_isa_avx512_core_vnni) || includes(isa, dnnl_cpu_isa_avx2_vnni);
 }
 
 }  // namespace
@@ -26,6 +44,7 @@ bool has_vnni() {
 void gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda, const int8_t* b, int64_t ldb,
                   const int32_t* col_offset, int32_t* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
+  dnnl_isa();  // the cap first
   // oneDNN threads with OpenMP's per-thread setting: make it realmt's cpu-threads on this thread
   // (server workers and other callers' threads start with the default, all cores).
   if (omp_get_max_threads() != num_threads()) omp_set_num_threads(num_threads());
@@ -35,42 +54,18 @@ void gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda
   REALMT_CHECK(st == dnnl_success, "oneDNN int8 GEMM {}x{}x{} failed (status {})", m, n, k, static_cast<int>(st));
 }
 
-void quantize_activations(int64_t m, int64_t k, const float* x, int64_t ldx, uint8_t* q, int64_t ldq,
-                          float* inv_row) {
-  parallel_for(m, 3 * k, [&](int64_t lo, int64_t hi) {
-    for (int64_t i = lo; i < hi; ++i) {
-      const float* xi = x + i * ldx;
-      uint8_t* qi = q + i * ldq;
-      float mx = 0.0f;
-#pragma omp simd reduction(max : mx)
-      for (int64_t j = 0; j < k; ++j) mx = std::max(mx, std::fabs(xi[j]));
-      const float s = mx > 0.0f ? 127.0f / mx : 1.0f;
-      inv_row[i] = 1.0f / s;
-#pragma omp simd
-      for (int64_t j = 0; j < k; ++j) qi[j] = static_cast<uint8_t>(round_to_int(xi[j] * s) + 128);
-    }
-  });
-}
-
-void dequantize_products(int64_t m, int64_t n, const int32_t* c, int64_t ldc, const float* inv_row,
-                         const float* inv_col, float* y, int64_t ldy) {
-  parallel_for(m, n, [&](int64_t lo, int64_t hi) {
-    for (int64_t i = lo; i < hi; ++i) {
-      const int32_t* ci = c + i * ldc;
-      float* yi = y + i * ldy;
-      const float r = inv_row[i];
-#pragma omp simd
-      for (int64_t j = 0; j < n; ++j) yi[j] = static_cast<float>(ci[j]) * (r * inv_col[j]);
-    }
-  });
-}
-
-int int8_weight_limit() { return has_vnni() ? 127 : 63; }
+int int8_weight_limit() { return dnnl_has_vnni() ? 127 : 63; }
 
 const char* int8_cpu_features() {
-  if (__builtin_cpu_supports("avx512vnni")) return "avx512-vnni";
-  if (__builtin_cpu_supports("avxvnni")) return "avx-vnni";
-  return __builtin_cpu_supports("avx2") ? "avx2 (no vnni)" : "no avx2";
+  const dnnl_cpu_isa_t isa = dnnl_isa();
+  if (includes(isa, dnnl_cpu_isa_avx512_core_amx)) return "avx512_core_amx";
+  if (includes(isa, dnnl_cpu_isa_avx512_core_bf16)) return "avx512_core_bf16";
+  if (includes(isa, dnnl_cpu_isa_avx512_core_vnni)) return "avx512_core_vnni";
+  if (includes(isa, dnnl_cpu_isa_avx512_core)) return "avx512_core (no vnni)";
+  if (includes(isa, dnnl_cpu_isa_avx2_vnni)) return "avx2_vnni";
+  if (includes(isa, dnnl_cpu_isa_avx2)) return "avx2 (no vnni)";
+  if (includes(isa, dnnl_cpu_isa_sse41)) return "sse41 (no vnni)";
+  return "reference (no vnni)";
 }
 
 }  // namespace realmt::cpu
