@@ -1,28 +1,20 @@
 #include "training/trainer_impl.h"
 
 #include <algorithm>
-#include <csignal>
+#include <chrono>
 #include <cmath>
-#include <filesystem>
-#include <sstream>
+#include <csignal>
+#include <cstdio>
 
 #include "core/allocator.h"
-#include "core/log.h"
-#include "core/parallel.h"
-#include "core/rng.h"
 #include "data/batch_generator.h"
 #include "distributed/communicator.h"
 #include "distributed/replicas.h"
 #include "distributed/shard.h"
-#include "graph/var.h"
-#include "models/checkpoint.h"
 #include "models/transformer.h"
 #include "ops/matmul.h"
 #include "ops/optimizer.h"
-#include "training/admin_profile.h"
-#include "training/lr_schedule.h"
 #include "training/mixed_precision.h"
-#include "training/optimizer.h"
 #include "training/train_log.h"
 #include "training/update_rule.h"
 #include "training/validator.h"

@@ -6,24 +6,16 @@
 #include <cstdlib>
 #include <cmath>
 #include <filesystem>
-#include <sstream>
 
-#include "core/allocator.h"
-#include "core/log.h"
 #include "core/parallel.h"
 #include "core/rng.h"
 #include "data/batch_generator.h"
 #include "distributed/communicator.h"
 #include "distributed/replicas.h"
-#include "distributed/shard.h"
-#include "graph/var.h"
 #include "models/checkpoint.h"
 #include "models/transformer.h"
-#include "ops/matmul.h"
-#include "ops/optimizer.h"
 #include "search/model_loader.h"
 #include "training/admin_profile.h"
-#include "training/lr_schedule.h"
 #include "training/mixed_precision.h"
 #include "training/optimizer.h"
 #include "training/train_log.h"
