@@ -10,11 +10,11 @@
 #include "data/batch_generator.h"
 #include "distributed/communicator.h"
 #include "distributed/replicas.h"
-#include "distributed/shard.h"
 #include "models/transformer.h"
 #include "ops/matmul.h"
 #include "ops/optimizer.h"
 #include "training/mixed_precision.h"
+#include "training/shard.h"
 #include "training/train_log.h"
 #include "training/update_rule.h"
 #include "training/validator.h"
@@ -114,7 +114,7 @@ TrainResult Trainer::run() {
       // ---- data parallelism: the ranks deal the shared batch stream out in rounds, one batch
       // each (distributed/shard.h): mini-batch-words is per rank, as fairseq's max-tokens. One
       // process draws rounds of one batch.
-      distributed::Round round = distributed::draw_round([&] { return s.data->next(); }, s.comm->rank(),
+      Round round = draw_round([&] { return s.data->next(); }, s.comm->rank(),
                                                          s.comm->size());
       s.progress.batches += round.batches;
       s.progress.sentences += round.sentences;
