@@ -66,8 +66,7 @@ struct MetricTrack {
 // Data parallelism: with several processes on a machine, local rank i takes devices[i % n].
 inline Device pick_device(const std::vector<std::string>& devices, int local_rank = 0) {
   if (devices.empty() || devices[0] == "cpu") return Device::cpu();
-  const std::string& d = devices[static_cast<size_t>(local_rank) % devices.size()];
-  return parse_device(std::isdigit(static_cast<unsigned char>(d[0])) ? "cuda:" + d : d);
+  return parse_device(devices[static_cast<size_t>(local_rank) % devices.size()]);
 }
 
 // Rank 0 (and a single process) keeps the historical stream; each other rank gets its own.
