@@ -9,12 +9,12 @@
 #include "core/error.h"
 
 namespace realmt::detail {
-namespace {
-
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
+
+namespace {
 
 // Whole-string parses: "12abc", " 12" and "" are errors, never a silent prefix.
 template <typename Int>

@@ -67,5 +67,7 @@ OptionSlot make_choice_slot(std::vector<std::string>* field, std::vector<std::st
 
 // Text forms shared by CLI and YAML: bool accepts true/false, yes/no, on/off, 1/0 (any case).
 bool parse_bool(const std::string& text, bool* out);
+// ASCII lower case (option values are compared without case where Marian does so).
+std::string lower(std::string s);
 
 }  // namespace realmt::detail
