@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 
+#include "common/stop_signal.h"
 #include "core/allocator.h"
 #include "data/batch_generator.h"
 #include "distributed/communicator.h"
@@ -20,23 +20,6 @@
 #include "training/validator.h"
 
 namespace realmt::training {
-
-namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_stop_signal(int) { g_stop.store(true); }
-
-}  // namespace
-
-void Trainer::request_stop() { g_stop.store(true); }
-
-void install_stop_signal_handlers() {
-  // From here on a signal is kept until a run acts on it: a SIGTERM while the corpus is indexed
-  // or the model loaded stops the run before its first update.
-  g_stop.store(false);
-  std::signal(SIGTERM, on_stop_signal);
-  std::signal(SIGINT, on_stop_signal);
-}
 
 Trainer::Trainer(TrainOptions options) {
   const distributed::FailureGuard guard;  // an error on one rank ends the whole job at exit
@@ -76,11 +59,11 @@ TrainResult Trainer::run() {
   TrainResult result;
   // A stop asked for during start-up ends the run before any update (nothing new to save).
   // ---- data parallelism: one decision for all ranks
-  int64_t stop_now[1] = {g_stop.load() ? 1 : 0};
+  int64_t stop_now[1] = {stop_requested() ? 1 : 0};
   if (s.comm->size() > 1) s.comm->all_reduce_sum(std::span<int64_t>(stop_now));
   // ----
   if (stop_now[0] > 0) {
-    g_stop.store(false);
+    clear_stop_request();
     if (s.lead()) s.log->line("stopping on a signal received during start-up, before update " +
                               std::to_string(s.progress.updates + 1));
     result.stop_reason = "signal";
@@ -242,7 +225,7 @@ TrainResult Trainer::run() {
       stop_early = s.o.early_stopping > 0 && s.stalled() >= s.o.early_stopping;
     }
     bool out_of_time = s.o.time_limit_minutes > 0 && now() >= 60.0 * s.o.time_limit_minutes;
-    bool signalled = g_stop.load();
+    bool signalled = stop_requested();
     // ---- data parallelism: one decision for all ranks (rank 0 validated; signals and clocks are
     // per process). Ranks waiting here for rank 0's validation count it against comm-timeout.
     if (s.comm->size() > 1) {
@@ -267,7 +250,7 @@ TrainResult Trainer::run() {
       break;
     }
     if (signalled) {
-      g_stop.store(false);  // acted on
+      clear_stop_request();  // acted on
       result.stop_reason = "signal";
       if (s.lead())
         s.log->line("stopping on a signal; checkpoint saved at update " + std::to_string(s.progress.updates));

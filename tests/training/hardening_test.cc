@@ -9,6 +9,7 @@
 #include <fstream>
 #include <limits>
 
+#include "common/stop_signal.h"
 #include "core/rng.h"
 #include "data/vocab_trainer.h"
 #include "models/checkpoint.h"
