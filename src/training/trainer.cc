@@ -47,7 +47,7 @@ TrainResult Trainer::run() {
   const ops::AllowTf32 tf32(s.precision == Precision::kTf32);
   {
     const AllocatorStats m = mem.stats();
-    std::string text = "training on " + s.device.str() + " in " + precision_name(s.precision) + ": " +
+    std::string text = "training on " + s.device.str() + " in " + enum_name(s.precision) + ": " +
                        std::to_string(params.numel()) + " parameters";
     if (s.mp->has_compute_copy()) text += " (f32 master weights and a compute copy)";
     if (s.mp->scaler()) text += ", dynamic loss scale " + std::to_string(s.mp->loss_scale());
@@ -66,7 +66,7 @@ TrainResult Trainer::run() {
     clear_stop_request();
     if (s.lead()) s.log->line("stopping on a signal received during start-up, before update " +
                               std::to_string(s.progress.updates + 1));
-    result.stop_reason = "signal";
+    result.stop_reason = StopReason::kSignal;
     result.updates = s.progress.updates;
     result.epochs = s.progress.epoch;
     return result;
@@ -82,7 +82,7 @@ TrainResult Trainer::run() {
   double grad_norm = 0;
   while (true) {
     if (s.reached(s.o.after)) {
-      result.stop_reason = "after";
+      result.stop_reason = StopReason::kAfter;
       break;
     }
     // One update: optimizer-delay batches, gradients summed, then normalised per target token.
@@ -239,19 +239,19 @@ TrainResult Trainer::run() {
     const bool finished = s.reached(s.o.after) || stop_early || signalled || out_of_time;
     if (due(s.o.save_freq, before, after) || finished) s.save(due(s.o.save_freq, before, after));
     if (stop_early) {
-      result.stop_reason = "early-stopping";
+      result.stop_reason = StopReason::kEarlyStopping;
       if (s.lead()) s.log->line("stopping: no improvement in " + std::to_string(s.stalled()) + " validations");
       break;
     }
     if (out_of_time) {
-      result.stop_reason = "time-limit";
+      result.stop_reason = StopReason::kTimeLimit;
       if (s.lead())
         s.log->line("stopping: time-limit of " + std::to_string(s.o.time_limit_minutes) + " minutes reached");
       break;
     }
     if (signalled) {
       clear_stop_request();  // acted on
-      result.stop_reason = "signal";
+      result.stop_reason = StopReason::kSignal;
       if (s.lead())
         s.log->line("stopping on a signal; checkpoint saved at update " + std::to_string(s.progress.updates));
       break;

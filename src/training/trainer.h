@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "common/enum_names.h"
 #include "training/train_options.h"
 
 namespace realmt::models {
@@ -41,10 +42,19 @@ class Transformer;
 
 namespace realmt::training {
 
+// Why run() returned: `after` reached, early stopping, time-limit, or a stop signal.
+enum class StopReason { kAfter, kEarlyStopping, kTimeLimit, kSignal };
+constexpr auto enum_names(StopReason) {
+  return std::to_array<EnumName<StopReason>>({{StopReason::kAfter, "after"},
+                                              {StopReason::kEarlyStopping, "early-stopping"},
+                                              {StopReason::kTimeLimit, "time-limit"},
+                                              {StopReason::kSignal, "signal"}});
+}
+
 struct TrainResult {
   int64_t updates = 0;
   int64_t epochs = 0;        // completed epochs
-  std::string stop_reason;   // "after", "early-stopping", "time-limit", "signal"
+  StopReason stop_reason = StopReason::kAfter;
   std::vector<double> losses;  // loss per target token of every update of this run (tests, plots)
 };
 
