@@ -27,10 +27,10 @@ int main(int argc, char** argv) {
     model.allocate(Device::cpu());
     model.init(static_cast<uint64_t>(o.seed));
     std::string table;
-    if (o.model_config.admin_init == "profile") {
+    if (o.model_config.admin_init == models::AdminInit::kProfile) {
       table = training::profile_admin_on_first_batch(model, o.loader_options(), static_cast<uint64_t>(o.seed));
     } else {
-      table = "admin-init " + o.model_config.admin_init + ": no profiling pass\n";
+      table = std::string("admin-init ") + enum_name(o.model_config.admin_init) + ": no profiling pass\n";
     }
     models::save_parameters(o.model, model.params(),
                             {{models::kConfigKey, model.config().to_yaml()}, {models::kVocabKey, vocab.fingerprint()}});

@@ -11,16 +11,12 @@
 
 #include "common/options.h"
 #include "common/program.h"
+#include "common/stop_signal.h"
 #include "core/parallel.h"
 #include "search/model_loader.h"
 #include "search/translator.h"
 #include "server/http_server.h"
 #include "server/server_options.h"
-
-namespace {
-std::atomic<bool> g_stop{false};
-extern "C" void on_signal(int) { g_stop = true; }  // only an atomic store: signal-safe
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace realmt;
@@ -42,13 +38,12 @@ int main(int argc, char** argv) {
           return translator.translate(src, so);
         });
     const int port = http.bind();
-    std::signal(SIGTERM, on_signal);
-    std::signal(SIGINT, on_signal);
+    install_stop_signal_handlers();
     std::signal(SIGPIPE, SIG_IGN);  // a client that hangs up must not kill the server
-    // The watcher turns the signal flag into a drain; `done` ends it when serve() returns first.
+    // The watcher turns the stop request into a drain; `done` ends it when serve() returns first.
     std::atomic<bool> done{false}, drained{true};
     std::thread watcher([&] {
-      while (!g_stop && !done) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      wait_for_stop_request();
       if (done) return;
       std::fprintf(stderr, "realmt-server: draining: refusing new requests, finishing queued\n");
       drained = http.shutdown(std::chrono::milliseconds(o.drain_timeout_ms));
@@ -57,6 +52,7 @@ int main(int argc, char** argv) {
     std::fflush(stderr);
     http.serve();
     done = true;
+    request_stop();  // wakes the watcher if no signal did
     watcher.join();
     std::fprintf(stderr, "realmt-server: stopped%s\n",
                  drained ? "" : " (drain timeout: some queued requests were not answered)");

@@ -4,6 +4,7 @@
 
 #include "common/options.h"
 #include "common/program.h"
+#include "common/stop_signal.h"
 #include "core/error.h"
 #include "training/trainer.h"
 
@@ -14,10 +15,10 @@ int main(int argc, char** argv) {
     OptionSet set("realmt-train", "Train a Transformer encoder-decoder (RealFormer on ADMIN) from YAML configs");
     options.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
-    if (options.sigterm == "save-and-exit") training::install_stop_signal_handlers();
+    if (options.sigterm == training::SigtermAction::kSaveAndExit) install_stop_signal_handlers();
     training::Trainer trainer(options);
     const training::TrainResult r = trainer.run();
-    std::cerr << "realmt-train: stopped (" << r.stop_reason << ") after " << r.updates << " updates, " << r.epochs
+    std::cerr << "realmt-train: stopped (" << enum_name(r.stop_reason) << ") after " << r.updates << " updates, " << r.epochs
               << " completed epochs\n";
     return 0;
   });

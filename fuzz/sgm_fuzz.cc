@@ -2,7 +2,7 @@
 // out as one line of valid UTF-8, trimmed.
 #include "core/error.h"
 #include "data/sgm_reader.h"
-#include "data/utf8.h"
+#include "common/utf8.h"
 #include "fuzz_util.h"
 
 using namespace realmt;
@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     REALMT_FUZZ_CHECK(!doc.segments.empty());
     for (const data::SgmSegment& s : doc.segments) {
       REALMT_FUZZ_CHECK(s.text.find('\n') == std::string::npos && s.text.find('\r') == std::string::npos);
-      REALMT_FUZZ_CHECK(data::is_valid_utf8(s.text));
+      REALMT_FUZZ_CHECK(is_valid_utf8(s.text));
       REALMT_FUZZ_CHECK(s.line >= 1);
     }
   } catch (const Error&) {

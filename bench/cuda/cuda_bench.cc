@@ -69,7 +69,7 @@ models::ModelConfig config_of(const ModelShape& m, int64_t vocab, double dropout
   c.dim_ffn = m.f;
   c.heads = m.heads;
   c.dropout = dropout;
-  c.admin_init = "closed-form";
+  c.admin_init = models::AdminInit::kClosedForm;
   return c;
 }
 
@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
       std::printf("%-6s %12.1f\n", gemms[i].name, peak_of[i]);
       result(std::string("GEMM ") + gemms[i].name + " " + std::to_string(gemm_n) + "^3", peak_of[i], "TFLOP/s");
     }
-    const training::Precision prec = training::parse_precision(precision);
+    const training::Precision prec = parse_enum<training::Precision>(precision, "--precision");
     const double peak = peak_of[static_cast<int>(prec)] * 1e12;  // Precision's order is the table's
 
     // ---- Training.

@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
   models::ModelConfig c;  // transformer-base
   c.vocab_size = 32000;
   c.dropout = 0.0;
-  c.admin_init = "closed-form";
+  c.admin_init = models::AdminInit::kClosedForm;
   models::Transformer model(c);
   model.allocate(Device::cpu(), DType::kF32, graph::Gradients::kNo);
   model.init(1);

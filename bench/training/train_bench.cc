@@ -58,9 +58,9 @@ Result run(const ModelShape& m, bool realformer, int updates, bool profile) {
   c.dim_ffn = m.f;
   c.heads = m.heads;
   c.dropout = c.dropout_attention = c.dropout_ffn = 0.1;
-  const std::string mode = realformer ? "mean" : "none";
+  const layers::ResidualMode mode = realformer ? layers::ResidualMode::kMean : layers::ResidualMode::kNone;
   c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross = mode;
-  c.admin_init = realformer ? "closed-form" : "none";
+  c.admin_init = realformer ? models::AdminInit::kClosedForm : models::AdminInit::kNone;
   models::Transformer model(c);
   model.allocate(Device::cpu());
   model.init(1);

@@ -1,4 +1,5 @@
-// Edit distance for "did you mean" messages on misspelled option names.
+// Edit distance for "did you mean" messages: misspelled option names and commands, tensor names a
+// checkpoint lacks.
 #pragma once
 
 #include <cstddef>

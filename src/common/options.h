@@ -13,7 +13,8 @@
 // Precedence: defaults (the fields' values when bound) < presets (Marian's --task) < -c files,
 // in order < command line.
 // Field types: bool, int, int64_t, float, double, std::string, Duration, std::vector<std::string>,
-// std::vector<int>, std::vector<double>; add_choice restricts strings to a fixed set.
+// std::vector<int>, std::vector<double>; add_choice restricts strings to a fixed set; add_enum
+// binds an enum (or a list of enums) through its name table (common/enum_names.h).
 //
 // Command line (Boost.Program_options; options_cli.cc):
 //   --name VALUE | --name=VALUE | -x VALUE | -xVALUE   scalars ("-", "-1" and "-0.5" are values)
@@ -83,6 +84,18 @@ class OptionSet {
   // A list of strings, each one of `allowed` (e.g. valid-metrics).
   OptionSet& add_choice(const std::string& group, const std::string& name, std::vector<std::string>* field,
                         std::vector<std::string> allowed, const std::string& help);
+  // An enum (or a list of enums) with a name table (common/enum_names.h): read from any of its
+  // spellings, written by --dump-config and --help by its name; a wrong value's error lists
+  // the names ("expected one of: post, pre").
+  template <NamedEnum E>
+  OptionSet& add_enum(const std::string& group, const std::string& name, E* field, const std::string& help) {
+    return add_slot(group, name, help, detail::make_enum_slot(field));
+  }
+  template <NamedEnum E>
+  OptionSet& add_enum(const std::string& group, const std::string& name, std::vector<E>* field,
+                      const std::string& help) {
+    return add_slot(group, name, help, detail::make_enum_slot(field));
+  }
   // A one-letter alias on the command line: short_name("model", 'm') makes "-m x" mean "--model x".
   OptionSet& short_name(const std::string& name, char letter);
   // Marian's implicit values: "-n" alone means "-n 1" (implicit_value("normalize", "1")).

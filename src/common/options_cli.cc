@@ -32,11 +32,6 @@ bool is_option_token(const std::string& token) {
   return token.size() >= 2 && token[0] == '-' && std::isalpha(static_cast<unsigned char>(token[1]));
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // "@file" arguments before "--" are replaced by the words of the file.
 std::vector<std::string> expand_response_files(const std::vector<std::string>& args, const std::string& program) {
   std::vector<std::string> out;
@@ -128,7 +123,7 @@ bool OptionSet::parse(int argc, const char* const* argv, std::ostream& out) {
       }
     } else if (take == Take::kBool) {
       // Only the unambiguous spellings: "--lc yes.txt" stays a flag followed by a positional.
-      const bool spelled = i < tokens.size() && (lower(tokens[i]) == "true" || lower(tokens[i]) == "false");
+      const bool spelled = i < tokens.size() && (detail::lower(tokens[i]) == "true" || detail::lower(tokens[i]) == "false");
       o.value.push_back(spelled ? tokens[i++] : "true");
     } else if (take == Take::kDumpMode) {
       const bool mode = i < tokens.size() && (tokens[i] == "full" || tokens[i] == "minimal" || tokens[i] == "expand");

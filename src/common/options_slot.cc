@@ -9,12 +9,12 @@
 #include "core/error.h"
 
 namespace realmt::detail {
-namespace {
-
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
+
+namespace {
 
 // Whole-string parses: "12abc", " 12" and "" are errors, never a silent prefix.
 template <typename Int>
@@ -183,31 +183,39 @@ OptionSlot make_slot(std::vector<std::string>* field) { return list_slot(field);
 OptionSlot make_slot(std::vector<int>* field) { return list_slot(field); }
 OptionSlot make_slot(std::vector<double>* field) { return list_slot(field); }
 
+void finish_choice_slot(OptionSlot& slot, const std::vector<std::string>& names, const std::string& listed,
+                        bool is_list) {
+  slot.is_list = is_list;
+  slot.metavar = "{" + join(names, "|") + (is_list ? "}..." : "}");
+  slot.expected = (is_list ? "a list of values, each one of: " : "one of: ") + listed;
+  slot.default_text = slot.get();
+}
+
 OptionSlot make_choice_slot(std::string* field, std::vector<std::string> allowed) {
   REALMT_ASSERT(allowed_value(allowed, *field), "default '{}' is not among the choices", *field);
-  OptionSlot slot = scalar_slot(field);
-  slot.metavar = "{" + join(allowed, "|") + "}";
-  slot.expected = "one of: " + join(allowed, ", ");
+  OptionSlot slot;
   slot.set = [field, allowed](const std::vector<std::string>& values) -> std::optional<std::string> {
     REALMT_ASSERT(values.size() == 1);
     if (!allowed_value(allowed, values[0])) return values[0];
     *field = values[0];
     return std::nullopt;
   };
+  slot.get = [field] { return std::vector<std::string>{*field}; };
+  finish_choice_slot(slot, allowed, join(allowed, ", "), false);
   return slot;
 }
 
 OptionSlot make_choice_slot(std::vector<std::string>* field, std::vector<std::string> allowed) {
   for (const auto& v : *field) REALMT_ASSERT(allowed_value(allowed, v), "default '{}' is not a choice", v);
-  OptionSlot slot = list_slot(field);
-  slot.metavar = "{" + join(allowed, "|") + "}...";
-  slot.expected = "a list of values, each one of: " + join(allowed, ", ");
+  OptionSlot slot;
   slot.set = [field, allowed](const std::vector<std::string>& values) -> std::optional<std::string> {
     for (const auto& v : values)
       if (!allowed_value(allowed, v)) return v;
     *field = values;
     return std::nullopt;
   };
+  slot.get = [field] { return *field; };
+  finish_choice_slot(slot, allowed, join(allowed, ", "), true);
   return slot;
 }
 

@@ -6,9 +6,11 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/duration.h"
+#include "common/enum_names.h"
 
 namespace realmt::detail {
 
@@ -61,11 +63,56 @@ OptionSlot make_slot(std::vector<double>* field);
 OptionSlot make_choice_slot(std::string* field, std::vector<std::string> allowed);
 OptionSlot make_choice_slot(std::vector<std::string>* field, std::vector<std::string> allowed);
 
+// Completes a slot whose set/get are made: the metavar ("{a|b}", "{a|b}..." for a list) and the
+// expected text ("one of: <listed>", "a list of values, each one of: <listed>") of a fixed set of
+// `names`, and the default text.
+void finish_choice_slot(OptionSlot& slot, const std::vector<std::string>& names, const std::string& listed,
+                        bool is_list);
+
+// An enum (or list of enums) through its name table (common/enum_names.h): read from any of its
+// spellings, written by its name.
+template <NamedEnum E>
+OptionSlot make_enum_slot(E* field) {
+  OptionSlot slot;
+  slot.set = [field](const std::vector<std::string>& values) -> std::optional<std::string> {
+    const std::optional<E> v = try_parse_enum<E>(values.at(0));
+    if (!v) return values[0];
+    *field = *v;
+    return std::nullopt;
+  };
+  slot.get = [field] { return std::vector<std::string>{enum_name(*field)}; };
+  finish_choice_slot(slot, enum_spellings<E>(), enum_choices<E>(), false);
+  return slot;
+}
+template <NamedEnum E>
+OptionSlot make_enum_slot(std::vector<E>* field) {
+  OptionSlot slot;
+  slot.set = [field](const std::vector<std::string>& values) -> std::optional<std::string> {
+    std::vector<E> parsed;
+    for (const std::string& text : values) {
+      const std::optional<E> v = try_parse_enum<E>(text);
+      if (!v) return text;
+      parsed.push_back(*v);
+    }
+    *field = std::move(parsed);
+    return std::nullopt;
+  };
+  slot.get = [field] {
+    std::vector<std::string> out;
+    for (E v : *field) out.emplace_back(enum_name(v));
+    return out;
+  };
+  finish_choice_slot(slot, enum_spellings<E>(), enum_choices<E>(), true);
+  return slot;
+}
+
 // Rethrows a realmt::Error from parsing a file or from an options check as the UsageError it is,
 // without the source location (it means nothing to a user), prefixed "<program>: " once.
 [[noreturn]] void throw_as_usage(const std::exception& e, const std::string& program);
 
 // Text forms shared by CLI and YAML: bool accepts true/false, yes/no, on/off, 1/0 (any case).
 bool parse_bool(const std::string& text, bool* out);
+// ASCII lower case (option values are compared without case where Marian does so).
+std::string lower(std::string s);
 
 }  // namespace realmt::detail

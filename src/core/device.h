@@ -22,7 +22,7 @@ struct Device {
   bool operator==(const Device&) const = default;
 };
 
-// Parses "cpu", "cuda", "cuda:N" (also "gpu:N" as Marian writes it).
+// Parses "cpu", "cuda", "cuda:N", and "gpu:N" or a bare "N" for cuda:N as Marian writes them.
 Device parse_device(const std::string& text);
 std::ostream& operator<<(std::ostream& os, const Device& d);
 std::ostream& operator<<(std::ostream& os, DeviceType t);

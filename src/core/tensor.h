@@ -93,7 +93,6 @@ class Tensor {
 
   bool shares_storage_with(const Tensor& other) const { return storage_ == other.storage_; }
   std::string str() const;  // "Tensor(f32, [2, 3], cpu)"
-  std::string describe() const { return str(); }
 
  private:
   std::shared_ptr<Storage> storage_;

@@ -5,7 +5,7 @@
 
 #include "core/error.h"
 #include "data/hash_set.h"
-#include "data/utf8.h"
+#include "common/utf8.h"
 
 namespace realmt::data {
 

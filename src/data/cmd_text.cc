@@ -10,7 +10,7 @@
 #include "data/commands.h"
 #include "data/line_reader.h"
 #include "data/sgm_reader.h"
-#include "data/utf8.h"
+#include "common/utf8.h"
 #include "data/vocab.h"
 
 namespace realmt::data {

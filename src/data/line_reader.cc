@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
-#include "data/utf8.h"
+#include "common/utf8.h"
 
 namespace realmt::data {
 

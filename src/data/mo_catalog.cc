@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 #include "data/sgm_reader.h"
-#include "data/utf8.h"
+#include "common/utf8.h"
 
 namespace realmt::data {
 

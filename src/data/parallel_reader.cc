@@ -1,7 +1,7 @@
 #include "data/parallel_reader.h"
 
 #include "core/error.h"
-#include "data/utf8.h"
+#include "common/utf8.h"
 
 namespace realmt::data {
 

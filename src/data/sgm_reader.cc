@@ -2,30 +2,13 @@
 
 #include <cstdlib>
 
+#include "common/utf8.h"
 #include "core/error.h"
 #include "data/line_reader.h"
 
 namespace realmt::data {
 
 namespace {
-
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xC0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += char(0xE0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  } else {
-    out += char(0xF0 | (cp >> 18));
-    out += char(0x80 | ((cp >> 12) & 0x3F));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  }
-}
 
 // The value of attribute `name` in a tag like <doc docid="x" ...>; empty when absent.
 std::string attribute(std::string_view tag, std::string_view name) {
@@ -87,7 +70,7 @@ std::string decode_entities(std::string_view text, const std::string& where, int
       // Python's str.splitlines(), which sacreBLEU and most readers of the text honour.
       const bool line_break = cp == 0x0A || cp == 0x0B || cp == 0x0C || cp == 0x0D || (cp >= 0x1C && cp <= 0x1E) ||
                               cp == 0x85 || cp == 0x2028 || cp == 0x2029;
-      append_utf8(out, line_break ? uint32_t(' ') : uint32_t(cp));
+      append_utf8(out, line_break ? U' ' : char32_t(cp));
     } else if (name == "amp") {
       out += '&';
     } else if (name == "lt") {
@@ -99,7 +82,7 @@ std::string decode_entities(std::string_view text, const std::string& where, int
     } else if (name == "apos") {
       out += '\'';
     } else if (name == "nbsp") {
-      append_utf8(out, 0xA0);
+      append_utf8(out, U'\u00A0');
     } else {
       if (unknown) ++*unknown;
       out += '&';

@@ -8,22 +8,6 @@
 
 namespace realmt::layers {
 
-ResidualMode parse_residual_mode(const std::string& name) {
-  if (name == "none") return ResidualMode::kNone;
-  if (name == "sum") return ResidualMode::kSum;
-  if (name == "mean") return ResidualMode::kMean;
-  REALMT_FAIL("unknown residual attention mode '{}' (use none, sum or mean)", name);
-}
-
-const char* residual_mode_name(ResidualMode mode) {
-  switch (mode) {
-    case ResidualMode::kNone: return "none";
-    case ResidualMode::kSum: return "sum";
-    case ResidualMode::kMean: return "mean";
-  }
-  return "?";
-}
-
 MultiHeadAttention::MultiHeadAttention(graph::ParameterSet& params, const std::string& prefix, int64_t dim,
                                        int64_t heads, AttentionKind kind)
     : kind_(kind), dim_(dim), heads_(heads) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/enum_names.h"
 #include "core/rng.h"
 #include "layers/linear.h"
 #include "ops/attention.h"
@@ -23,8 +24,10 @@
 namespace realmt::layers {
 
 enum class ResidualMode { kNone, kSum, kMean };
-ResidualMode parse_residual_mode(const std::string& name);  // "none", "sum", "mean"
-const char* residual_mode_name(ResidualMode mode);
+constexpr auto enum_names(ResidualMode) {
+  return std::to_array<EnumName<ResidualMode>>(
+      {{ResidualMode::kNone, "none"}, {ResidualMode::kSum, "sum"}, {ResidualMode::kMean, "mean"}});
+}
 
 enum class AttentionKind { kSelf, kCross };
 

@@ -4,13 +4,6 @@
 
 namespace realmt::layers {
 
-Activation parse_activation(const std::string& name) {
-  if (name == "relu") return Activation::kRelu;
-  if (name == "gelu") return Activation::kGelu;
-  if (name == "swish") return Activation::kSwish;
-  REALMT_FAIL("unknown activation '{}' (use relu, gelu or swish)", name);
-}
-
 FeedForward::FeedForward(graph::ParameterSet& params, const std::string& prefix, int64_t dim, int64_t ffn_dim,
                          Activation activation)
     : w1_(params, prefix + ".w1", dim, ffn_dim), w2_(params, prefix + ".w2", ffn_dim, dim), activation_(activation) {}

@@ -12,8 +12,7 @@
 
 namespace realmt::layers {
 
-using Activation = ops::Activation;
-Activation parse_activation(const std::string& name);  // "relu", "gelu", "swish"
+using Activation = ops::Activation;  // named relu, gelu, swish (ops/bias_activation.h)
 
 class FeedForward {
  public:

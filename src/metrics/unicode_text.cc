@@ -36,52 +36,6 @@ size_t py_space_len_slow(const char* p, const char* end) {
   return 0;
 }
 
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out.push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
-
-size_t find_invalid_utf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const size_t n = s.size();
-  size_t i = 0;
-  while (i < n) {
-    const unsigned char b0 = p[i];
-    if (b0 < 0x80) { ++i; continue; }
-    auto cont = [&](size_t k) { return i + k < n && (p[i + k] & 0xC0) == 0x80; };
-    if (b0 >= 0xC2 && b0 <= 0xDF) {
-      if (!cont(1)) return i;
-      i += 2;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-      if (!cont(1) || !cont(2)) return i;
-      const unsigned char b1 = p[i + 1];
-      if ((b0 == 0xE0 && b1 < 0xA0) || (b0 == 0xED && b1 >= 0xA0)) return i;  // overlong, surrogate
-      i += 3;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-      if (!cont(1) || !cont(2) || !cont(3)) return i;
-      const unsigned char b1 = p[i + 1];
-      if ((b0 == 0xF0 && b1 < 0x90) || (b0 == 0xF4 && b1 >= 0x90)) return i;  // overlong, > U+10FFFF
-      i += 4;
-    } else {
-      return i;
-    }
-  }
-  return std::string_view::npos;
-}
-
 // Length of the whitespace code point that ends at s[0..end), or 0.
 static size_t trailing_space_len(std::string_view s, size_t end) {
   size_t start = end - 1;

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/utf8.h"  // append_utf8, find_invalid_utf8 (strict, as Python's decoder)
+
 namespace realmt::metrics {
 
 // Python's str.isspace() set (29 code points, Python 3.11): not u_isspace, not U+200B/U+FEFF.
@@ -46,13 +48,6 @@ inline char32_t next_code_point(std::string_view s, size_t& i) {
   i += 4;
   return c;
 }
-
-// Appends the UTF-8 encoding of c.
-void append_utf8(std::string& out, char32_t c);
-
-// Byte offset of the first invalid UTF-8 sequence (overlong forms, surrogates and code points
-// above U+10FFFF are invalid, as for Python's strict decoder), or npos when s is valid.
-size_t find_invalid_utf8(std::string_view s);
 
 // s.rstrip() / s.strip() with Python whitespace.
 std::string_view py_rstrip(std::string_view s);

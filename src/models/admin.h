@@ -11,13 +11,14 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "models/model_config.h"
 
 namespace realmt::models {
 
 class Transformer;
 
-enum class AdminInit { kOne, kClosedForm };
-// Fills every omega of the model (kOne: 1; kClosedForm: the per-stack closed form).
+// Fills every omega of the model (kClosedForm: the per-stack closed form; kProfile: 1 until a
+// profiling pass sets them).
 void set_admin_omegas(Transformer& model, AdminInit init);
 double admin_closed_form_omega(int sublayers);
 

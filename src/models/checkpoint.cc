@@ -8,6 +8,7 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "common/edit_distance.h"
 #include "core/dtype.h"
 #include "models/safetensors.h"
 
@@ -23,36 +24,11 @@ struct Target {
   Tensor slot;
 };
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1] ? 1 : 0)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-std::string closest(const std::string& name, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_d = SIZE_MAX;
-  for (const std::string& c : candidates) {
-    const size_t d = edit_distance(name, c);
-    if (d < best_d) best_d = d, best = c;
-  }
-  return best;
-}
-
 void list_names(std::ostringstream& os, const char* what, const std::vector<std::string>& names,
                 const std::vector<std::string>& others, const char* other_kind) {
   for (size_t i = 0; i < names.size() && i < kMaxListed; ++i) {
     os << "\n  " << what << " '" << names[i] << "'";
-    if (!others.empty()) os << " (closest " << other_kind << ": '" << closest(names[i], others) << "')";
+    if (!others.empty()) os << " (closest " << other_kind << ": '" << closest_name(names[i], others) << "')";
   }
   if (names.size() > kMaxListed) os << "\n  ... and " << names.size() - kMaxListed << " more " << what;
 }

@@ -17,21 +17,19 @@ void ModelConfig::declare(OptionSet& o) {
   o.add(g, "dim-emb", &dim_emb, "Model (embedding) dimension D");
   o.add(g, "transformer-heads", &heads, "Number of attention heads");
   o.add(g, "transformer-dim-ffn", &dim_ffn, "Inner dimension of the feed-forward sub-layers");
-  o.add_choice(g, "transformer-ffn-activation", &ffn_activation, {"relu", "gelu", "swish"},
-               "Feed-forward activation");
+  o.add_enum(g, "transformer-ffn-activation", &ffn_activation, "Feed-forward activation");
   o.add(g, "transformer-dropout", &dropout, "Dropout on sub-layer outputs and embeddings");
   o.add(g, "transformer-dropout-attention", &dropout_attention, "Dropout on attention probabilities");
   o.add(g, "transformer-dropout-ffn", &dropout_ffn, "Dropout after the feed-forward activation");
   o.add(g, "tied-embeddings-all", &tied_embeddings_all, "Tie source, target and output embeddings (required)");
-  o.add_choice(g, "transformer-norm", &norm, {"post", "pre"}, "Layer norm placement: post (needed by ADMIN) or pre");
-  o.add_choice(g, "residual-attention-encoder", &residual_attention_encoder, {"none", "sum", "mean"},
-               "RealFormer residual attention in encoder self-attention");
-  o.add_choice(g, "residual-attention-decoder", &residual_attention_decoder, {"none", "sum", "mean"},
-               "RealFormer residual attention in decoder self-attention");
-  o.add_choice(g, "residual-attention-cross", &residual_attention_cross, {"none", "sum", "mean"},
-               "RealFormer residual attention in encoder-decoder attention");
-  o.add_choice(g, "admin-init", &admin_init, {"profile", "closed-form", "none"},
-               "ADMIN omega initialisation (profile: run realmt-init; none: plain Post-LN)");
+  o.add_enum(g, "transformer-norm", &norm, "Layer norm placement: post (needed by ADMIN) or pre");
+  o.add_enum(g, "residual-attention-encoder", &residual_attention_encoder,
+             "RealFormer residual attention in encoder self-attention");
+  o.add_enum(g, "residual-attention-decoder", &residual_attention_decoder,
+             "RealFormer residual attention in decoder self-attention");
+  o.add_enum(g, "residual-attention-cross", &residual_attention_cross,
+             "RealFormer residual attention in encoder-decoder attention");
+  o.add_enum(g, "admin-init", &admin_init, "ADMIN omega initialisation (profile: run realmt-init; none: plain Post-LN)");
 }
 
 std::string ModelConfig::to_yaml() const {
@@ -62,9 +60,9 @@ void ModelConfig::validate() const {
   for (double p : {dropout, dropout_attention, dropout_ffn})
     REALMT_CHECK(p >= 0 && p < 1, "dropout probabilities must be in [0, 1), got {}", p);
   REALMT_CHECK(tied_embeddings_all, "tied-embeddings-all: realmt models use one joint vocabulary; set it true");
-  REALMT_CHECK(norm == "post" || admin_init == "none",
+  REALMT_CHECK(norm == Norm::kPost || admin_init == AdminInit::kNone,
                "admin-init {} needs transformer-norm post (ADMIN is defined for Post-LN); use admin-init none",
-               admin_init);
+               enum_name(admin_init));
 }
 
 }  // namespace realmt::models

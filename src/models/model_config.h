@@ -5,11 +5,28 @@
 #include <string>
 #include <vector>
 
+#include "common/enum_names.h"
+#include "layers/attention.h"
+#include "ops/bias_activation.h"
+
 namespace realmt {
 class OptionSet;
 }
 
 namespace realmt::models {
+
+// Where the layer norm sits: after the residual sum (Post-LN, which ADMIN needs) or before the
+// sub-layer (Pre-LN, with a final norm a stack).
+enum class Norm { kPost, kPre };
+constexpr auto enum_names(Norm) { return std::to_array<EnumName<Norm>>({{Norm::kPost, "post"}, {Norm::kPre, "pre"}}); }
+
+// ADMIN's omega initialisation (models/admin.h): a profiling pass (realmt-init, or realmt-train
+// on its first batch), the closed form, or no omegas (plain Post-LN).
+enum class AdminInit { kProfile, kClosedForm, kNone };
+constexpr auto enum_names(AdminInit) {
+  return std::to_array<EnumName<AdminInit>>(
+      {{AdminInit::kProfile, "profile"}, {AdminInit::kClosedForm, "closed-form"}, {AdminInit::kNone, "none"}});
+}
 
 struct ModelConfig {
   std::string type = "transformer";       // only the Transformer encoder-decoder
@@ -19,16 +36,17 @@ struct ModelConfig {
   int64_t dim_emb = 512;                  // model dimension D
   int heads = 8;                          // attention heads H (D = H * Dh)
   int64_t dim_ffn = 2048;                 // feed-forward inner dimension F
-  std::string ffn_activation = "relu";    // relu | gelu | swish
+  ops::Activation ffn_activation = ops::Activation::kRelu;  // relu | gelu | swish
   double dropout = 0.1;                   // on every sub-layer output (residual branch) and embeddings
   double dropout_attention = 0.0;         // on attention probabilities
   double dropout_ffn = 0.0;               // inside the feed-forward, after the activation
   bool tied_embeddings_all = true;        // one table for source, target and output projection
-  std::string norm = "post";              // post (Post-LN; needed by ADMIN) | pre (Pre-LN)
-  std::string residual_attention_encoder = "mean";  // RealFormer chain: none | sum | mean
-  std::string residual_attention_decoder = "mean";
-  std::string residual_attention_cross = "mean";
-  std::string admin_init = "profile";     // ADMIN omega init: profile | closed-form | none
+  Norm norm = Norm::kPost;                // post (Post-LN; needed by ADMIN) | pre (Pre-LN)
+  // RealFormer chains: none | sum | mean
+  layers::ResidualMode residual_attention_encoder = layers::ResidualMode::kMean;
+  layers::ResidualMode residual_attention_decoder = layers::ResidualMode::kMean;
+  layers::ResidualMode residual_attention_cross = layers::ResidualMode::kMean;
+  AdminInit admin_init = AdminInit::kProfile;  // ADMIN omega init: profile | closed-form | none
   // The dim-vocabs option as written: Marian gives one size a side ("dim-vocabs: [32000, 32000]");
   // declare() fills it from vocab_size, from_yaml() reads vocab_size back from it.
   std::vector<int> dim_vocabs;

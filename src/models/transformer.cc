@@ -23,13 +23,13 @@ using graph::Var;
 
 Transformer::Transformer(const ModelConfig& config) : config_(config) {
   config_.validate();
-  post_norm_ = config_.norm == "post";
-  admin_ = post_norm_ && config_.admin_init != "none";
-  enc_mode_ = layers::parse_residual_mode(config_.residual_attention_encoder);
-  dec_mode_ = layers::parse_residual_mode(config_.residual_attention_decoder);
-  cross_mode_ = layers::parse_residual_mode(config_.residual_attention_cross);
+  post_norm_ = config_.norm == Norm::kPost;
+  admin_ = post_norm_ && config_.admin_init != AdminInit::kNone;
+  enc_mode_ = config_.residual_attention_encoder;
+  dec_mode_ = config_.residual_attention_decoder;
+  cross_mode_ = config_.residual_attention_cross;
   const int64_t d = config_.dim_emb;
-  const auto act = layers::parse_activation(config_.ffn_activation);
+  const auto act = config_.ffn_activation;
   using layers::AttentionKind;
   embedding_ = layers::Embedding(params_, "embeddings", config_.vocab_size, d);
   auto omega = [&](const std::string& name) { return admin_ ? params_.add(name + ".omega", {d}) : -1; };
@@ -104,7 +104,7 @@ void Transformer::init(uint64_t seed) {
     enc_final_norm_.init();
     dec_final_norm_.init();
   }
-  if (admin_) set_admin_omegas(*this, config_.admin_init == "closed-form" ? AdminInit::kClosedForm : AdminInit::kOne);
+  if (admin_) set_admin_omegas(*this, config_.admin_init);
 }
 
 Transformer::Stream Transformer::start_stream(const Var& embedded, int stack) const {

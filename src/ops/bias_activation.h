@@ -12,12 +12,17 @@
 
 #include <cstdint>
 
+#include "common/enum_names.h"
 #include "core/dispatch.h"
 #include "core/tensor.h"
 
 namespace realmt::ops {
 
 enum class Activation { kRelu, kGelu, kSwish };
+constexpr auto enum_names(Activation) {
+  return std::to_array<EnumName<Activation>>(
+      {{Activation::kRelu, "relu"}, {Activation::kGelu, "gelu"}, {Activation::kSwish, "swish"}});
+}
 
 struct BiasActivationOptions {
   Activation activation = Activation::kRelu;

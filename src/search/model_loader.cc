@@ -1,6 +1,5 @@
 #include "search/model_loader.h"
 
-#include <cctype>
 #include <filesystem>
 
 #include "core/allocator.h"
@@ -67,8 +66,7 @@ Device parse_decode_device(const std::vector<std::string>& devices) {
   REALMT_CHECK(devices.size() <= 1, "devices: decoding runs on one device a process, got {}",
                devices.size());
   if (devices.empty() || devices[0].empty() || devices[0] == "cpu") return Device::cpu();
-  const std::string& d = devices[0];
-  return parse_device(std::isdigit(static_cast<unsigned char>(d[0])) ? "cuda:" + d : d);
+  return parse_device(devices[0]);
 }
 
 }  // namespace realmt::search

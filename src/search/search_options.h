@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace realmt::search {
@@ -34,6 +36,22 @@ struct StepInfo {
   int64_t rows = 0;  // hypotheses (rows) the step decoded
 };
 AlignmentKind parse_alignment(const std::string& name);  // "none" | "hard" | "soft"
+
+// A callback after every step. Not part of what is searched: options that differ only in their
+// observers compare equal (the server batches them together).
+class StepObserver {
+ public:
+  StepObserver() = default;
+  template <typename F>
+    requires std::is_invocable_v<F&, const StepInfo&> || std::is_null_pointer_v<F>
+  StepObserver(F f) : fn_(std::move(f)) {}  // NOLINT: implicit, as the std::function it wraps
+  explicit operator bool() const { return static_cast<bool>(fn_); }
+  void operator()(const StepInfo& s) const { fn_(s); }
+  bool operator==(const StepObserver&) const { return true; }
+
+ private:
+  std::function<void(const StepInfo&)> fn_;
+};
 
 struct SearchOptions {
   int beam_size = 4;               // hypotheses kept per sentence (1: greedy)
@@ -55,7 +73,11 @@ struct SearchOptions {
   // key/value cache (the benchmark's and the tests' reference; same results).
   bool use_cache = true;
   // Called after every step when set (not part of the search's semantics).
-  std::function<void(const StepInfo&)> on_step;
+  StepObserver on_step;
+
+  // Every field counts (tests/search/search_options_test.cc fails on a field added without a
+  // case there); the server batches requests whose options are equal.
+  bool operator==(const SearchOptions&) const = default;
 
   void validate(size_t models) const;  // throws naming the option (Marian's names)
   // L above for a source of `source_tokens` tokens (eos included).

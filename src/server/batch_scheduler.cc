@@ -33,14 +33,6 @@ struct Job {
 namespace {
 
 // Whether two requests can share one beam search.
-bool same_search(const search::SearchOptions& a, const search::SearchOptions& b) {
-  return a.beam_size == b.beam_size && a.n_best == b.n_best && a.normalize == b.normalize &&
-         a.word_penalty == b.word_penalty && a.max_length_factor == b.max_length_factor &&
-         a.repeat_ngram == b.repeat_ngram && a.max_length == b.max_length && a.min_length == b.min_length &&
-         a.allow_unk == b.allow_unk && a.alignment == b.alignment && a.weights == b.weights &&
-         a.use_cache == b.use_cache;
-}
-
 void finish(detail::Job& job, int status, const std::string& error) {
   std::lock_guard<std::mutex> lock(job.mutex);
   if (job.finished) return;
@@ -182,7 +174,7 @@ std::vector<BatchScheduler::Item> BatchScheduler::take_batch(Clock::time_point n
   std::vector<size_t> window;
   const size_t window_size = static_cast<size_t>(4 * options_.max_batch_sentences);
   for (size_t i = 0; i < queue_.size() && window.size() < window_size; ++i)
-    if (i == 0 || same_search(queue_[i].job->options, head.options)) window.push_back(i);
+    if (i == 0 || queue_[i].job->options == head.options) window.push_back(i);
   std::stable_sort(window.begin(), window.end(), [&](size_t a, size_t b) {
     return std::abs(queue_[a].tokens - head_tokens) < std::abs(queue_[b].tokens - head_tokens);
   });

@@ -9,24 +9,6 @@
 
 namespace realmt::training {
 
-Precision parse_precision(const std::string& name) {
-  if (name == "f32") return Precision::kF32;
-  if (name == "tf32") return Precision::kTf32;
-  if (name == "bf16") return Precision::kBf16;
-  if (name == "f16") return Precision::kF16;
-  REALMT_FAIL("precision: '{}' is not one of f32, tf32, bf16, f16", name);
-}
-
-const char* precision_name(Precision p) {
-  switch (p) {
-    case Precision::kF32: return "f32";
-    case Precision::kTf32: return "tf32";
-    case Precision::kBf16: return "bf16";
-    case Precision::kF16: return "f16";
-  }
-  return "?";
-}
-
 DType compute_dtype(Precision p) {
   switch (p) {
     case Precision::kBf16: return DType::kBF16;

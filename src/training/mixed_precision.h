@@ -23,17 +23,9 @@
 #include "core/dtype.h"
 #include "graph/var.h"
 #include "models/transformer.h"
+#include "training/precision.h"
 
 namespace realmt::training {
-
-// realmt-train's `precision`: f32 (exact, CPU or GPU), tf32 (f32 weights and activations, GEMMs
-// on TF32 tensor cores), bf16 and f16 (compute copy of the weights, f32 master); all but f32
-// need a CUDA device.
-enum class Precision { kF32, kTf32, kBf16, kF16 };
-Precision parse_precision(const std::string& name);
-const char* precision_name(Precision p);
-// The dtype forward and backward run in (the master's for f32 and tf32).
-DType compute_dtype(Precision p);
 
 struct LossScaleOptions {
   double initial = 128;    // fairseq's fp16-init-scale default (2^7)

@@ -31,14 +31,14 @@ FILE* open_append(const std::string& path, const char* option) {
 std::string cost_text(const DisplayStats& s, const DisplayFormat& f) {
   const double per_label = s.labels > 0 ? s.cost_sum / static_cast<double>(s.labels) : 0.0;
   std::string out = "Cost ";
-  if (f.cost_type == "ce-sum" && f.disp_label_counts) {
+  if (f.cost_type == CostType::kCeSum && f.disp_label_counts) {
     out += printf_text("%.8f", per_label) + " * " + with_commas(s.labels);
     if (s.batch_labels > 0) out += " @ " + with_commas(s.batch_labels);
     return out + " after " + with_commas(s.labels_total);
   }
-  if (f.cost_type == "ce-sum") return out + printf_text("%.8f", s.cost_sum / std::max<int64_t>(s.updates_since, 1));
-  if (f.cost_type == "perplexity") return out + printf_text("%.8f", std::exp(per_label));
-  if (f.cost_type == "cross-entropy" || f.cost_type == "ce-mean")
+  if (f.cost_type == CostType::kCeSum) return out + printf_text("%.8f", s.cost_sum / std::max<int64_t>(s.updates_since, 1));
+  if (f.cost_type == CostType::kPerplexity) return out + printf_text("%.8f", std::exp(per_label));
+  if (f.cost_type == CostType::kCrossEntropy || f.cost_type == CostType::kCeMean)
     return out + printf_text("%.8f", s.cost_sum / std::max<int64_t>(s.sentences, 1));
   return out + printf_text("%.8f", per_label);  // ce-mean-words
 }

@@ -24,7 +24,19 @@
 #include <string>
 #include <vector>
 
+#include "common/enum_names.h"
+
 namespace realmt::training {
+
+// cost-type: how the training line shows the cost (above).
+enum class CostType { kCeMeanWords, kCeSum, kCeMean, kCrossEntropy, kPerplexity };
+constexpr auto enum_names(CostType) {
+  return std::to_array<EnumName<CostType>>({{CostType::kCeMeanWords, "ce-mean-words"},
+                                            {CostType::kCeSum, "ce-sum"},
+                                            {CostType::kCeMean, "ce-mean"},
+                                            {CostType::kCrossEntropy, "cross-entropy"},
+                                            {CostType::kPerplexity, "perplexity"}});
+}
 
 struct DisplayStats {
   int64_t epoch = 0, updates = 0;     // epoch is 1-based here, as Marian prints it
@@ -51,7 +63,7 @@ struct DisplayStats {
 
 // How the training line shows the cost and the learning rate (Marian's options of these names).
 struct DisplayFormat {
-  std::string cost_type = "ce-mean-words";
+  CostType cost_type = CostType::kCeMeanWords;
   bool disp_label_counts = true;
   bool lr_report = false;
 };

@@ -20,8 +20,8 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "maxi-batch", &maxi_batch, "Sentences are length-sorted inside pools of this many mini-batches");
   o.add(g, "max-length", &max_length, "Maximum subwords a side; longer pairs are skipped (see max-length-crop)");
   o.add(g, "max-length-crop", &max_length_crop, "Crop pairs longer than max-length instead of skipping them");
-  o.add_choice(g, "shuffle", &shuffle, {"data", "batches", "none"},
-               "Each epoch: shuffle the pairs and the batches (data), read the pairs in file order and shuffle the "
+  o.add_enum(g, "shuffle", &shuffle,
+             "Each epoch: shuffle the pairs and the batches (data), read the pairs in file order and shuffle the "
                "batches of each maxi-batch (batches), or neither (none)");
   o.add(g, "no-restore-corpus", &no_restore_corpus, "Resuming: start the epoch's data afresh (Marian's option)");
   g = "Validation";
@@ -43,8 +43,8 @@ void TrainOptions::declare(OptionSet& o) {
         "Write validation translations here; {E} {U} {B} {T}: epoch, updates, updates in epoch, target tokens");
   o.add(g, "valid-log", &valid_log, "Also append the validation lines to this file");
   o.add(g, "early-stopping", &early_stopping, "Stop after this many validations without improvement (0: off)");
-  o.add_choice(g, "early-stopping-on", &early_stopping_on, {"first", "all", "any"},
-               "Which metrics must stall for early stopping: the first, all, or any");
+  o.add_enum(g, "early-stopping-on", &early_stopping_on,
+             "Which metrics must stall for early stopping: the first, all, or any");
   o.add(g, "valid-reset-stalled", &valid_reset_stalled, "Resuming: reset the stalled counts of every metric");
   o.add(g, "valid-reset-all", &valid_reset_all, "Resuming: reset the stalled counts and the best values");
   o.add(g, "keep-best", &keep_best, "Also save the best model of each validation metric (<model>.best-<metric><ext>)");
@@ -57,11 +57,11 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "lr-report", &lr_report, "Show the learning rate (L.r.) in the training line");
   o.add(g, "gradient-norm-average-window", &gradient_norm_average_window,
         "gNorm in the training line is an exponential average over this many updates");
-  o.add_choice(g, "cost-type", &cost_type, {"ce-mean-words", "ce-sum", "ce-mean", "cross-entropy", "perplexity"},
-               "How the training line shows the cost (realmt always trains on the per-token mean)");
+  o.add_enum(g, "cost-type", &cost_type,
+             "How the training line shows the cost (realmt always trains on the per-token mean)");
   o.add(g, "save-freq", &save_freq, "Save a checkpoint every this long (u/t/e)");
   o.add(g, "overwrite", &overwrite, "Only keep the latest checkpoint (else also model.iter<N><ext>)");
-  o.add_choice(g, "optimizer", &optimizer, {"adam", "radam"}, "Optimizer");
+  o.add_enum(g, "optimizer", &optimizer, "Optimizer");
   o.add(g, "optimizer-params", &optimizer_params,
         "beta1 beta2 epsilon (fewer: the rest from Adam's defaults 0.9 0.999 1e-8, as Marian; [] all of them)");
   o.add(g, "learn-rate", &learn_rate, "Peak learning rate");
@@ -77,7 +77,7 @@ void TrainOptions::declare(OptionSet& o) {
   g = "Hardware and logging";
   o.add(g, "devices", &devices,
         "GPUs to train on (e.g. 0 or cuda:0; under mpirun local rank i takes the i-th); empty or cpu: the CPU");
-  o.add(g, "precision", &precision,
+  o.add_enum(g, "precision", &precision,
         "Compute precision: f32 (exact); on a GPU also tf32 (TF32 tensor-core GEMMs), bf16 or f16 (f32 master "
         "weights; f16 with dynamic loss scaling). Marian's float32/float16/bfloat16 lists are accepted");
   o.add(g, "loss-scale", &loss_scale, "f16: initial loss scale (halved on overflow, doubled after loss-scale-window)");
@@ -92,8 +92,8 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "quiet", &quiet, "Nothing on stderr (the log files are still written)");
   o.add(g, "quiet-translation", &quiet_translation, "No translation lines while validating");
   o.add(g, "quiet-progress", &quiet_progress, "No progress bar on a terminal");
-  o.add_choice(g, "sigterm", &sigterm, {"save-and-exit", "exit-immediately"},
-               "On SIGTERM: save a checkpoint and stop, or stop at once");
+  o.add_enum(g, "sigterm", &sigterm,
+             "On SIGTERM: save a checkpoint and stop, or stop at once");
   model_config.declare(o);
   o.short_name("model", 'm').short_name("train-sets", 't').short_name("vocabs", 'v').short_name("devices", 'd');
   o.short_name("learn-rate", 'l').short_name("after", 'a').short_name("beam-size", 'b').short_name("normalize", 'n');
@@ -154,29 +154,19 @@ void TrainOptions::validate() const {
                  "valid-metrics {}: set valid-script-path to the command that prints the score (Marian's "
                  "validate.sh); it gets the translations' file as its last argument",
                  m);
-  compute_precision();  // checks the spelling
+  compute_precision();  // checks the list
   model_config.validate();
 }
 
-std::string TrainOptions::compute_precision() const {
+Precision TrainOptions::compute_precision() const {
   // Marian: "float16 float32" = forward/backward in f16, optimizer in f32 (realmt's master weights).
   REALMT_CHECK(!precision.empty() && precision.size() <= 3, "precision: give one type (f32, tf32, bf16, f16), got {}",
                precision.size());
-  auto name = [](const std::string& p) -> std::string {
-    if (p == "float32") return "f32";
-    if (p == "float16") return "f16";
-    if (p == "bfloat16") return "bf16";
-    return p;
-  };
-  const std::string compute = name(precision[0]);
-  REALMT_CHECK(compute == "f32" || compute == "tf32" || compute == "bf16" || compute == "f16",
-               "precision: '{}' is not one of f32, tf32, bf16, f16 (or Marian's float32, float16, bfloat16)",
-               precision[0]);
   for (size_t i = 1; i < precision.size(); ++i)
-    REALMT_CHECK(name(precision[i]) == "f32",
+    REALMT_CHECK(precision[i] == Precision::kF32,
                  "precision: realmt keeps f32 master weights and optimizer state; '{}' (item {}) must be float32",
-                 precision[i], i + 1);
-  return compute;
+                 enum_name(precision[i]), i + 1);
+  return precision[0];
 }
 
 data::BatchGeneratorOptions TrainOptions::loader_options() const {
@@ -189,8 +179,8 @@ data::BatchGeneratorOptions TrainOptions::loader_options() const {
   d.maxi_batch = maxi_batch;
   d.max_length = max_length;
   d.max_length_crop = max_length_crop;
-  d.shuffle = shuffle == "data";
-  d.shuffle_batches = shuffle == "batches";
+  d.shuffle = shuffle == Shuffle::kData;
+  d.shuffle_batches = shuffle == Shuffle::kBatches;
   d.seed = static_cast<uint64_t>(seed);
   d.threads = 1;  // encoding is far faster than training; more threads only contend for the cores
   return d;

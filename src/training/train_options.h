@@ -9,14 +9,43 @@
 #include <vector>
 
 #include "common/duration.h"
+#include "common/enum_names.h"
 #include "data/batch_generator.h"
 #include "models/model_config.h"
+#include "training/precision.h"
+#include "training/train_log.h"
 
 namespace realmt {
 class OptionSet;
 }
 
 namespace realmt::training {
+
+// shuffle: each epoch shuffle the pairs and the batches, only the batches of each maxi-batch, or
+// nothing.
+enum class Shuffle { kData, kBatches, kNone };
+constexpr auto enum_names(Shuffle) {
+  return std::to_array<EnumName<Shuffle>>({{Shuffle::kData, "data"}, {Shuffle::kBatches, "batches"}, {Shuffle::kNone, "none"}});
+}
+
+enum class OptimizerKind { kAdam, kRadam };
+constexpr auto enum_names(OptimizerKind) {
+  return std::to_array<EnumName<OptimizerKind>>({{OptimizerKind::kAdam, "adam"}, {OptimizerKind::kRadam, "radam"}});
+}
+
+// early-stopping-on: which metrics must have stalled early-stopping times.
+enum class EarlyStoppingOn { kFirst, kAll, kAny };
+constexpr auto enum_names(EarlyStoppingOn) {
+  return std::to_array<EnumName<EarlyStoppingOn>>(
+      {{EarlyStoppingOn::kFirst, "first"}, {EarlyStoppingOn::kAll, "all"}, {EarlyStoppingOn::kAny, "any"}});
+}
+
+// sigterm: save a checkpoint and stop after the current update, or die at once.
+enum class SigtermAction { kSaveAndExit, kExitImmediately };
+constexpr auto enum_names(SigtermAction) {
+  return std::to_array<EnumName<SigtermAction>>(
+      {{SigtermAction::kSaveAndExit, "save-and-exit"}, {SigtermAction::kExitImmediately, "exit-immediately"}});
+}
 
 // Marian options that realmt turns into its own after parsing (train_options_marian.cc).
 struct MarianAliases {
@@ -51,7 +80,7 @@ struct TrainOptions {
   int64_t maxi_batch = 100;              // length-sorting pool, in mini-batches
   int64_t max_length = 100;              // subwords a side; longer pairs are skipped (or cropped)
   bool max_length_crop = false;
-  std::string shuffle = "data";          // data | batches | none
+  Shuffle shuffle = Shuffle::kData;      // data | batches | none
   bool no_restore_corpus = false;        // resume at the start of an epoch instead of the data position
   // Validation (Marian: valid-*; beam-size, normalize, ... are the validation translator's)
   int64_t valid_mini_batch = 32;         // sentences a validation batch
@@ -67,7 +96,7 @@ struct TrainOptions {
   std::string valid_log;                 // also append the [valid] lines here
   bool valid_reset_stalled = false;      // resuming: forget the stalled counts
   bool valid_reset_all = false;          // resuming: also forget the best values
-  std::string early_stopping_on = "first";  // first | all | any metric stalled early-stopping times
+  EarlyStoppingOn early_stopping_on = EarlyStoppingOn::kFirst;  // first | all | any
   // Schedule and optimisation
   Duration after;                        // stop after (u/t/e); 0 = never
   double time_limit_minutes = 0;         // also stop (and save) after this much wall time; 0 = none
@@ -76,14 +105,14 @@ struct TrainOptions {
   bool disp_label_counts = true;         // ce-sum display: "Cost x * labels @ batch after total"
   bool lr_report = false;                // show L.r. in the training line
   int64_t gradient_norm_average_window = 100;  // gNorm is an exponential average over this many updates
-  std::string cost_type = "ce-mean-words";  // how the cost is displayed; training is always per token
+  CostType cost_type = CostType::kCeMeanWords;  // how the cost is displayed; training is always per token
   Duration save_freq = Duration::parse("1000u");
   Duration valid_freq = Duration::parse("1000u");
   std::vector<std::string> valid_metrics{"ce-mean-words"};
   int early_stopping = 10;               // stop after this many validations without improvement (0: off)
   bool keep_best = false;                // also keep the best model per validation metric
   bool overwrite = false;                // false: also keep model.iter<N>.<ext> at each save
-  std::string optimizer = "adam";        // adam | radam
+  OptimizerKind optimizer = OptimizerKind::kAdam;  // adam | radam
   std::vector<double> optimizer_params{0.9, 0.98, 1e-9};  // beta1, beta2, eps
   double learn_rate = 3e-4;
   Duration lr_warmup;                    // linear warm-up over this many updates (u only)
@@ -97,9 +126,10 @@ struct TrainOptions {
   double label_smoothing = 0.1;
   // Hardware and logging
   std::vector<std::string> devices;      // empty: CPU; "0" or "cuda:0": that GPU
-  // Mixed precision (training/mixed_precision.h): f32 | tf32 | bf16 | f16; all but f32 need a GPU.
-  // Marian's spellings (float32, float16, bfloat16, and a list "float16 float32") are accepted.
-  std::vector<std::string> precision{"f32"};
+  // Mixed precision (training/precision.h): f32 | tf32 | bf16 | f16; all but f32 need a GPU.
+  // Marian's spellings (float32, float16, bfloat16) and lists ("float16 float32": compute, then
+  // the optimizer's, which must be f32) are accepted.
+  std::vector<Precision> precision{Precision::kF32};
   double loss_scale = 128;               // f16: initial dynamic loss scale
   int64_t loss_scale_window = 2000;      // f16: clean updates in a row before the scale doubles
   int cpu_threads = 0;                   // 0: all cores
@@ -110,7 +140,7 @@ struct TrainOptions {
   bool quiet = false;                    // nothing on stderr (log files still written)
   bool quiet_translation = false;        // no translation lines while validating
   bool quiet_progress = false;           // no progress bar even on a terminal
-  std::string sigterm = "save-and-exit"; // save-and-exit | exit-immediately
+  SigtermAction sigterm = SigtermAction::kSaveAndExit;  // save-and-exit | exit-immediately
   MarianAliases marian;
 
   models::ModelConfig model_config;
@@ -120,8 +150,8 @@ struct TrainOptions {
   void validate() const;  // after parsing: combinations and ranges, naming the option
   // The data loader's options for train-sets (realmt-train and realmt-init read the same order).
   data::BatchGeneratorOptions loader_options() const;
-  // The compute precision's realmt name (f32, tf32, bf16, f16) from `precision`.
-  std::string compute_precision() const;
+  // The compute precision: precision's first item (the others must be f32).
+  Precision compute_precision() const;
 
  private:
   void declare_marian(OptionSet& options);

@@ -249,7 +249,7 @@ void TrainOptions::apply_marian(const OptionSet& set) {
     after = m.after_epochs > 0 ? Duration{Duration::Unit::kEpochs, m.after_epochs}
                                : Duration{Duration::Unit::kUpdates, m.after_batches};
   }
-  if (m.no_shuffle) shuffle = "none";
+  if (m.no_shuffle) shuffle = Shuffle::kNone;
   REALMT_CHECK(m.decoder_dim_ffn == 0 || m.decoder_dim_ffn == model_config.dim_ffn,
                "transformer-decoder-dim-ffn {}: realmt's decoder has the encoder's feed-forward size "
                "(transformer-dim-ffn {}); set 0 or {}",
@@ -263,7 +263,7 @@ void TrainOptions::apply_marian(const OptionSet& set) {
                "without overwrite, hold the weights only)");
   apply_lr_decay_inv_sqrt();
   apply_optimizer_params();
-  if (m.fp16) precision = {"f16"};
+  if (m.fp16) precision = {Precision::kF16};
   if (!m.cost_scaling.empty()) {
     char* end = nullptr;
     const double power = std::strtod(m.cost_scaling[0].c_str(), &end);
@@ -283,10 +283,11 @@ void TrainOptions::apply_marian(const OptionSet& set) {
                  "transformer-preprocess '{}' / transformer-postprocess '{}': realmt has Post-LN (postprocess dan) or "
                  "Pre-LN (preprocess n, postprocess da)",
                  m.preprocess, m.postprocess);
-    REALMT_CHECK(!set.was_set("transformer-norm") || model_config.norm == (pre ? "pre" : "post"),
+    const models::Norm norm = pre ? models::Norm::kPre : models::Norm::kPost;
+    REALMT_CHECK(!set.was_set("transformer-norm") || model_config.norm == norm,
                  "transformer-norm {} contradicts transformer-preprocess '{}' / transformer-postprocess '{}'",
-                 model_config.norm, m.preprocess, m.postprocess);
-    model_config.norm = pre ? "pre" : "post";
+                 enum_name(model_config.norm), m.preprocess, m.postprocess);
+    model_config.norm = norm;
     REALMT_CHECK(m.postprocess_top.empty() || (pre && m.postprocess_top == "n"),
                  "transformer-postprocess-top '{}': realmt's Pre-LN ends each stack with a layer norm (top n); "
                  "Post-LN has nothing on top",
@@ -312,9 +313,9 @@ void TrainOptions::apply_marian(const OptionSet& set) {
                m.num_devices);
   REALMT_CHECK(train_sets.empty() || (train_sets[0] != "stdin" && train_sets[0] != "-"),
                "train-sets: realmt reads the corpus once an epoch and cannot train from stdin; give files");
-  if (set.was_set("cost-type") && cost_type != "ce-mean-words" && !set.origin("cost-type").starts_with("task"))
+  if (set.was_set("cost-type") && cost_type != CostType::kCeMeanWords && !set.origin("cost-type").starts_with("task"))
     log::warn("{}: cost-type {}: realmt trains on the per-token mean (ce-mean-words); cost-type only sets how the "
-              "training line shows the cost", set.program(), cost_type);
+              "training line shows the cost", set.program(), enum_name(cost_type));
   if (model.ends_with(".npz") || model.ends_with(".bin"))
     log::info("{}: model {}: realmt writes safetensors checkpoints under Marian's file names; Marian's tools "
               "cannot read them", set.program(), model);

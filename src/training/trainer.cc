@@ -1,50 +1,25 @@
 #include "training/trainer_impl.h"
 
 #include <algorithm>
-#include <csignal>
+#include <chrono>
 #include <cmath>
-#include <filesystem>
-#include <sstream>
+#include <cstdio>
 
+#include "common/stop_signal.h"
 #include "core/allocator.h"
-#include "core/log.h"
-#include "core/parallel.h"
-#include "core/rng.h"
 #include "data/batch_generator.h"
 #include "distributed/communicator.h"
 #include "distributed/replicas.h"
-#include "distributed/shard.h"
-#include "graph/var.h"
-#include "models/checkpoint.h"
 #include "models/transformer.h"
 #include "ops/matmul.h"
 #include "ops/optimizer.h"
-#include "training/admin_profile.h"
-#include "training/lr_schedule.h"
 #include "training/mixed_precision.h"
-#include "training/optimizer.h"
+#include "training/shard.h"
 #include "training/train_log.h"
 #include "training/update_rule.h"
 #include "training/validator.h"
 
 namespace realmt::training {
-
-namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_stop_signal(int) { g_stop.store(true); }
-
-}  // namespace
-
-void Trainer::request_stop() { g_stop.store(true); }
-
-void install_stop_signal_handlers() {
-  // From here on a signal is kept until a run acts on it: a SIGTERM while the corpus is indexed
-  // or the model loaded stops the run before its first update.
-  g_stop.store(false);
-  std::signal(SIGTERM, on_stop_signal);
-  std::signal(SIGINT, on_stop_signal);
-}
 
 Trainer::Trainer(TrainOptions options) {
   const distributed::FailureGuard guard;  // an error on one rank ends the whole job at exit
@@ -72,7 +47,7 @@ TrainResult Trainer::run() {
   const ops::AllowTf32 tf32(s.precision == Precision::kTf32);
   {
     const AllocatorStats m = mem.stats();
-    std::string text = "training on " + s.device.str() + " in " + precision_name(s.precision) + ": " +
+    std::string text = "training on " + s.device.str() + " in " + enum_name(s.precision) + ": " +
                        std::to_string(params.numel()) + " parameters";
     if (s.mp->has_compute_copy()) text += " (f32 master weights and a compute copy)";
     if (s.mp->scaler()) text += ", dynamic loss scale " + std::to_string(s.mp->loss_scale());
@@ -84,14 +59,14 @@ TrainResult Trainer::run() {
   TrainResult result;
   // A stop asked for during start-up ends the run before any update (nothing new to save).
   // ---- data parallelism: one decision for all ranks
-  int64_t stop_now[1] = {g_stop.load() ? 1 : 0};
+  int64_t stop_now[1] = {stop_requested() ? 1 : 0};
   if (s.comm->size() > 1) s.comm->all_reduce_sum(std::span<int64_t>(stop_now));
   // ----
   if (stop_now[0] > 0) {
-    g_stop.store(false);
+    clear_stop_request();
     if (s.lead()) s.log->line("stopping on a signal received during start-up, before update " +
                               std::to_string(s.progress.updates + 1));
-    result.stop_reason = "signal";
+    result.stop_reason = StopReason::kSignal;
     result.updates = s.progress.updates;
     result.epochs = s.progress.epoch;
     return result;
@@ -107,7 +82,7 @@ TrainResult Trainer::run() {
   double grad_norm = 0;
   while (true) {
     if (s.reached(s.o.after)) {
-      result.stop_reason = "after";
+      result.stop_reason = StopReason::kAfter;
       break;
     }
     // One update: optimizer-delay batches, gradients summed, then normalised per target token.
@@ -122,7 +97,7 @@ TrainResult Trainer::run() {
       // ---- data parallelism: the ranks deal the shared batch stream out in rounds, one batch
       // each (distributed/shard.h): mini-batch-words is per rank, as fairseq's max-tokens. One
       // process draws rounds of one batch.
-      distributed::Round round = distributed::draw_round([&] { return s.data->next(); }, s.comm->rank(),
+      Round round = draw_round([&] { return s.data->next(); }, s.comm->rank(),
                                                          s.comm->size());
       s.progress.batches += round.batches;
       s.progress.sentences += round.sentences;
@@ -250,7 +225,7 @@ TrainResult Trainer::run() {
       stop_early = s.o.early_stopping > 0 && s.stalled() >= s.o.early_stopping;
     }
     bool out_of_time = s.o.time_limit_minutes > 0 && now() >= 60.0 * s.o.time_limit_minutes;
-    bool signalled = g_stop.load();
+    bool signalled = stop_requested();
     // ---- data parallelism: one decision for all ranks (rank 0 validated; signals and clocks are
     // per process). Ranks waiting here for rank 0's validation count it against comm-timeout.
     if (s.comm->size() > 1) {
@@ -264,19 +239,19 @@ TrainResult Trainer::run() {
     const bool finished = s.reached(s.o.after) || stop_early || signalled || out_of_time;
     if (due(s.o.save_freq, before, after) || finished) s.save(due(s.o.save_freq, before, after));
     if (stop_early) {
-      result.stop_reason = "early-stopping";
+      result.stop_reason = StopReason::kEarlyStopping;
       if (s.lead()) s.log->line("stopping: no improvement in " + std::to_string(s.stalled()) + " validations");
       break;
     }
     if (out_of_time) {
-      result.stop_reason = "time-limit";
+      result.stop_reason = StopReason::kTimeLimit;
       if (s.lead())
         s.log->line("stopping: time-limit of " + std::to_string(s.o.time_limit_minutes) + " minutes reached");
       break;
     }
     if (signalled) {
-      g_stop.store(false);  // acted on
-      result.stop_reason = "signal";
+      clear_stop_request();  // acted on
+      result.stop_reason = StopReason::kSignal;
       if (s.lead())
         s.log->line("stopping on a signal; checkpoint saved at update " + std::to_string(s.progress.updates));
       break;

@@ -1,7 +1,9 @@
 // The training loop of realmt-train: token-budget batches from the data loader, forward and
 // backward through the Transformer, gradient accumulation (optimizer-delay), clipping, Adam or
 // RAdam with the learning-rate schedule, exponential smoothing, display, validation with early
-// stopping, checkpoints, exact resume, and a clean stop on SIGTERM.
+// stopping, checkpoints, exact resume, and a clean stop on SIGTERM: run() saves and returns
+// after the update during which common/stop_signal.h's stop request came (a request made
+// before run() stops it before its first update).
 //
 // Files, for model <dir>/<name><ext> (ext: the model path's extension, .safetensors by default;
 // Marian's names, so model.npz gives model.iter5000.npz and model.npz.best-bleu.npz; the files
@@ -26,12 +28,12 @@
 // before the state file, as a crash there would.
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "common/enum_names.h"
 #include "training/train_options.h"
 
 namespace realmt::models {
@@ -40,10 +42,19 @@ class Transformer;
 
 namespace realmt::training {
 
+// Why run() returned: `after` reached, early stopping, time-limit, or a stop signal.
+enum class StopReason { kAfter, kEarlyStopping, kTimeLimit, kSignal };
+constexpr auto enum_names(StopReason) {
+  return std::to_array<EnumName<StopReason>>({{StopReason::kAfter, "after"},
+                                              {StopReason::kEarlyStopping, "early-stopping"},
+                                              {StopReason::kTimeLimit, "time-limit"},
+                                              {StopReason::kSignal, "signal"}});
+}
+
 struct TrainResult {
   int64_t updates = 0;
   int64_t epochs = 0;        // completed epochs
-  std::string stop_reason;   // "after", "early-stopping", "time-limit", "signal"
+  StopReason stop_reason = StopReason::kAfter;
   std::vector<double> losses;  // loss per target token of every update of this run (tests, plots)
 };
 
@@ -53,8 +64,6 @@ class Trainer {
   ~Trainer();
   TrainResult run();
   const models::Transformer& model() const;
-  // Asks a running trainer to save and stop after the current update (async-signal-safe).
-  static void request_stop();
   // Paths derived from `model`.
   std::string state_path() const;
 
@@ -62,8 +71,5 @@ class Trainer {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-// Installs SIGTERM/SIGINT handlers that call Trainer::request_stop().
-void install_stop_signal_handlers();
 
 }  // namespace realmt::training

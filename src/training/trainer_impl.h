@@ -66,8 +66,7 @@ struct MetricTrack {
 // Data parallelism: with several processes on a machine, local rank i takes devices[i % n].
 inline Device pick_device(const std::vector<std::string>& devices, int local_rank = 0) {
   if (devices.empty() || devices[0] == "cpu") return Device::cpu();
-  const std::string& d = devices[static_cast<size_t>(local_rank) % devices.size()];
-  return parse_device(std::isdigit(static_cast<unsigned char>(d[0])) ? "cuda:" + d : d);
+  return parse_device(devices[static_cast<size_t>(local_rank) % devices.size()]);
 }
 
 // Rank 0 (and a single process) keeps the historical stream; each other rank gets its own.
@@ -99,8 +98,10 @@ struct Trainer::Impl {
   std::vector<MetricTrack> tracks;     // one per valid-metrics entry
   double grad_norm_avg = 0;            // Marian's gNorm: exponential average of the gradient norm
 
+  explicit Impl(TrainOptions options);
 
   std::string state_path() const { return base + ".state.safetensors"; }
+  bool reached(const Duration& d) const { return !d.off() && units(progress, d.unit) >= d.value; }
   // Validations the early-stopping-on choice counts as stalled (first, all: the fewest, any: the most).
   int stalled() const;
   // Marian's gNorm average over gradient-norm-average-window updates (alpha 2 / (window + 1)).
@@ -111,23 +112,14 @@ struct Trainer::Impl {
   // Rank r > 0 restores its own dropout stream from a state saved by a job of as many ranks;
   // otherwise (another number of ranks) it starts its stream afresh: data order and updates
   // continue exactly, dropout masks differ from the uninterrupted run's.
+  void restore_rank_rng(const models::Metadata& m);
   // ----
 
-
-
-
-
-  // Writes the weights used for translation (smoothed when exponential smoothing is on).
-
-
-  bool reached(const Duration& d) const { return !d.off() && units(progress, d.unit) >= d.value; }
-
-  explicit Impl(TrainOptions options);
-  void restore_rank_rng(const models::Metadata& m);
-  models::Metadata model_metadata() const;
-  void start();
+  models::Metadata model_metadata() const;  // the model files' metadata (config, updates, vocabulary)
+  void start();   // resumes from the state file, or initialises (pretrained-model, random, ADMIN profile)
   void resume();
   void save(bool also_iter);
+  // Writes the weights used for translation (smoothed when exponential smoothing is on).
   void save_model(const std::string& path);
   std::vector<models::NamedArena> state_arenas() const;  // what the state file holds
   static void kill_here_if_asked(int64_t update);  // fault injection between the model and the state

@@ -6,24 +6,16 @@
 #include <cstdlib>
 #include <cmath>
 #include <filesystem>
-#include <sstream>
 
-#include "core/allocator.h"
-#include "core/log.h"
 #include "core/parallel.h"
 #include "core/rng.h"
 #include "data/batch_generator.h"
 #include "distributed/communicator.h"
 #include "distributed/replicas.h"
-#include "distributed/shard.h"
-#include "graph/var.h"
 #include "models/checkpoint.h"
 #include "models/transformer.h"
-#include "ops/matmul.h"
-#include "ops/optimizer.h"
 #include "search/model_loader.h"
 #include "training/admin_profile.h"
-#include "training/lr_schedule.h"
 #include "training/mixed_precision.h"
 #include "training/optimizer.h"
 #include "training/train_log.h"
@@ -43,10 +35,10 @@ Trainer::Impl::Impl(TrainOptions options)
   device = pick_device(o.devices, comm->local_rank());
   comm = distributed::for_device(std::move(comm), device, {o.comm_timeout});
   // ----
-  precision = parse_precision(o.compute_precision());
+  precision = o.compute_precision();
   REALMT_CHECK(precision == Precision::kF32 || device.is_cuda(),
                "precision {} needs a CUDA device (e.g. devices: [0]); on the CPU use precision: f32",
-               o.compute_precision());
+               enum_name(precision));
   data = std::make_unique<data::BatchGenerator>(o.loader_options());
   // The vocabulary decides the embedding table's size.
   o.model_config.vocab_size = data->src_vocab().size();
@@ -59,7 +51,7 @@ Trainer::Impl::Impl(TrainOptions options)
   mpo.loss_scale.window = o.loss_scale_window;
   mp = std::make_unique<MixedPrecision>(*model, mpo);
   optimizer = std::make_unique<Optimizer>(
-      model->params(), OptimizerOptions{o.optimizer == "radam", o.optimizer_params[0], o.optimizer_params[1],
+      model->params(), OptimizerOptions{o.optimizer == OptimizerKind::kRadam, o.optimizer_params[0], o.optimizer_params[1],
                                         o.optimizer_params[2]});
   if (o.exponential_smoothing > 0)
     ema = std::make_unique<Arena>(model->params().shapes(), model->params().values().dtype(), device);
@@ -99,7 +91,12 @@ int Trainer::Impl::stalled() const {
   if (tracks.empty()) return 0;
   int lo = tracks[0].stalled, hi = tracks[0].stalled;
   for (const MetricTrack& t : tracks) lo = std::min(lo, t.stalled), hi = std::max(hi, t.stalled);
-  return o.early_stopping_on == "all" ? lo : o.early_stopping_on == "any" ? hi : tracks[0].stalled;
+  switch (o.early_stopping_on) {
+    case EarlyStoppingOn::kAll: return lo;
+    case EarlyStoppingOn::kAny: return hi;
+    case EarlyStoppingOn::kFirst: break;
+  }
+  return tracks[0].stalled;
 }
 
 void Trainer::Impl::average_grad_norm(double norm) {
@@ -147,7 +144,7 @@ void Trainer::Impl::start() {
     if (lead()) log->line("initialised from " + o.pretrained_model);
   } else {
     model->init(o.seed);
-    if (o.model_config.admin_init == "profile") {
+    if (o.model_config.admin_init == models::AdminInit::kProfile) {
       // The profiling pass of realmt-init on the first batch of the same data order.
       const std::string table = profile_admin_on_first_batch(*model, data->options(), o.seed);
       if (lead()) log->line("ADMIN profile (first training batch, training mode):\n" + table);

@@ -13,6 +13,7 @@
 
 #include "common/options.h"
 #include "core/error.h"
+#include "temp_dir.h"
 
 namespace realmt::testing {
 
@@ -81,24 +82,6 @@ std::string error_of(Fn&& fn) {
   ADD_FAILURE() << "expected a realmt::Error";
   return "";
 }
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "realmt_options_XXXXXX").string();
-    EXPECT_NE(mkdtemp(tmpl.data()), nullptr);
-    path_ = tmpl;
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::string file = (path_ / name).string();
-    std::ofstream(file) << text;
-    return file;
-  }
-
- private:
-  std::filesystem::path path_;
-};
 
 }  // namespace realmt::testing
 

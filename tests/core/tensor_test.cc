@@ -111,6 +111,10 @@ TEST(Runtime, CpuAlwaysThereCudaCountedWithoutThrowing) {
   EXPECT_GE(device_count(DeviceType::kCuda), 0);
   EXPECT_EQ(parse_device("cuda:3"), Device::cuda(3));
   EXPECT_EQ(parse_device("gpu:1"), Device::cuda(1));
+  EXPECT_EQ(parse_device("2"), Device::cuda(2));  // Marian's --devices 2
+  EXPECT_THROW(parse_device("2x"), Error);
+  EXPECT_THROW(parse_device("cuda:-1"), Error);
+  EXPECT_THROW(parse_device("cuda:"), Error);
   EXPECT_THROW(parse_device("tpu"), Error);
   EXPECT_THROW(parse_device("cuda:x"), Error);
 }

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
-#include "data/utf8.h"
 #include "test_util.h"
 
 namespace realmt::data {
@@ -23,19 +22,6 @@ std::string error_of(F fn) {
   }
   ADD_FAILURE() << "no realmt::Error thrown";
   return {};
-}
-
-TEST(Utf8, ValidatesAndFindsTheFirstBadByte) {
-  EXPECT_TRUE(is_valid_utf8("plain ascii text, long enough for the fast path"));
-  EXPECT_TRUE(is_valid_utf8("déjà vu — « guillemets » 😀"));
-  EXPECT_EQ(find_invalid_utf8("abc\xff"), 3u);
-  EXPECT_EQ(find_invalid_utf8("0123456789\xc3"), 10u);         // truncated sequence at the end
-  EXPECT_EQ(find_invalid_utf8("a\xc0\xaf"), 1u);               // overlong '/'
-  EXPECT_EQ(find_invalid_utf8("a\xed\xa0\x80"), 1u);           // UTF-16 surrogate
-  EXPECT_EQ(find_invalid_utf8("\xf4\x90\x80\x80"), 0u);        // past U+10FFFF
-  EXPECT_EQ(find_invalid_utf8("ok\x80"), 2u);                  // stray continuation byte
-  EXPECT_EQ(count_code_points("déjà"), 4u);
-  EXPECT_EQ(count_words("  two\twords "), 2u);
 }
 
 TEST(LineReader, ReadsPlainAndGzipAlike) {

@@ -50,7 +50,7 @@ TEST(ResidualAttention, OneLayerEqualsVanillaAttention) {
   const auto none = s.layers[0].self_attend(x, mask, false, {ResidualMode::kNone, 1, {}, 0.0, nullptr});
   for (ResidualMode mode : {ResidualMode::kSum, ResidualMode::kMean}) {
     const auto res = s.layers[0].self_attend(x, mask, false, {mode, 1, {}, 0.0, nullptr});
-    EXPECT_EQ(res.out.value().to_vector<float>(), none.out.value().to_vector<float>()) << residual_mode_name(mode);
+    EXPECT_EQ(res.out.value().to_vector<float>(), none.out.value().to_vector<float>()) << enum_name(mode);
     EXPECT_TRUE(res.scores.defined());
     EXPECT_FALSE(none.scores.defined());
   }
@@ -118,7 +118,7 @@ TEST(ResidualAttention, SumModeUsesTheUnscaledRunningSum) {
 TEST(ResidualAttention, ErrorsNameTheProblem) {
   graph::ParameterSet p;
   EXPECT_THROW(MultiHeadAttention(p, "a", 10, 3, AttentionKind::kSelf), Error);
-  EXPECT_THROW(parse_residual_mode("avg"), Error);
+  EXPECT_THROW(parse_enum<ResidualMode>("avg", "residual attention mode"), Error);
 }
 
 }  // namespace

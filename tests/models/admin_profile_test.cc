@@ -164,9 +164,9 @@ TEST(Admin, ProfileMatchesHandComputedProfileOfTwoLayerModel) {
   c.heads = kH;
   c.dim_ffn = kF;
   c.dropout = c.dropout_attention = c.dropout_ffn = 0.0;  // deterministic: both passes see the same
-  c.norm = "post";
-  c.admin_init = "profile";
-  c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross = "mean";
+  c.norm = Norm::kPost;
+  c.admin_init = AdminInit::kProfile;
+  c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross = layers::ResidualMode::kMean;
   Transformer model(c);
   model.allocate(Device::cpu(), DType::kF64);
   model.init(3);

@@ -23,7 +23,7 @@ ModelConfig small_config() {
   c.heads = 4;
   c.dim_ffn = 64;
   c.dropout = 0.0;
-  c.admin_init = "closed-form";
+  c.admin_init = AdminInit::kClosedForm;
   return c;
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/expect_error.h"
 #include "core/error.h"
 
 namespace realmt::models::test {
@@ -71,17 +72,6 @@ std::string bytes_of(std::initializer_list<T> values) {
   return s;
 }
 
-// Runs fn and expects a realmt::Error whose message contains every fragment.
-template <typename Fn>
-void expect_error(Fn&& fn, std::initializer_list<std::string> fragments) {
-  try {
-    fn();
-    ADD_FAILURE() << "no error thrown; expected one containing '" << *fragments.begin() << "'";
-  } catch (const Error& e) {
-    for (const std::string& f : fragments) {
-      EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << "message: " << e.what() << "\nlacks: " << f;
-    }
-  }
-}
+using realmt::testing::expect_error;
 
 }  // namespace realmt::models::test

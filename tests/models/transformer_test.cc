@@ -28,9 +28,10 @@ ModelConfig tiny_config(const std::string& admin, const std::string& residual, c
   c.heads = 2;
   c.dim_ffn = 16;
   c.dropout = 0.0;
-  c.norm = norm;
-  c.admin_init = admin;
-  c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross = residual;
+  c.norm = parse_enum<Norm>(norm, "transformer-norm");
+  c.admin_init = parse_enum<AdminInit>(admin, "admin-init");
+  c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross =
+      parse_enum<layers::ResidualMode>(residual, "residual attention");
   return c;
 }
 

@@ -29,9 +29,9 @@ inline std::unique_ptr<models::Transformer> tiny_model(uint64_t seed, int64_t vo
   c.heads = 2;
   c.dim_ffn = 32;
   c.dropout = 0.0;
-  c.admin_init = "closed-form";
+  c.admin_init = models::AdminInit::kClosedForm;
   c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross =
-      residual;
+      parse_enum<layers::ResidualMode>(residual, "residual attention");
   auto m = std::make_unique<models::Transformer>(c);
   m->allocate(Device::cpu());
   m->init(seed);

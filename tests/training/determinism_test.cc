@@ -28,8 +28,9 @@ models::ModelConfig config(const std::string& residual) {
   c.heads = 4;
   c.dim_ffn = 384;
   c.dropout = c.dropout_attention = c.dropout_ffn = 0.1;
-  c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross = residual;
-  c.admin_init = "closed-form";
+  c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross =
+      parse_enum<layers::ResidualMode>(residual, "residual attention");
+  c.admin_init = models::AdminInit::kClosedForm;
   return c;
 }
 

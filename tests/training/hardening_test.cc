@@ -9,6 +9,7 @@
 #include <fstream>
 #include <limits>
 
+#include "common/stop_signal.h"
 #include "core/rng.h"
 #include "data/vocab_trainer.h"
 #include "models/checkpoint.h"
@@ -72,7 +73,7 @@ class TrainHardening : public ::testing::Test {
     m.heads = 2;
     m.dim_ffn = 16;
     m.dropout = 0.0;
-    m.admin_init = "closed-form";
+    m.admin_init = models::AdminInit::kClosedForm;
     return o;
   }
 
@@ -116,7 +117,7 @@ TEST_F(TrainHardening, SigtermDuringStartUpStopsBeforeTheFirstUpdate) {
   }
   std::signal(SIGTERM, SIG_DFL);
   std::signal(SIGINT, SIG_DFL);
-  EXPECT_EQ(r.stop_reason, "signal");
+  EXPECT_EQ(r.stop_reason, StopReason::kSignal);
   EXPECT_EQ(r.updates, 0);
   // The signal was acted on: the next run trains.
   EXPECT_EQ(Trainer(options("2u")).run().updates, 2);

@@ -24,7 +24,7 @@ models::ModelConfig reverse_config() {
   c.heads = 4;
   c.dim_ffn = 128;
   c.dropout = 0.0;
-  c.admin_init = "closed-form";
+  c.admin_init = models::AdminInit::kClosedForm;
   return c;
 }
 

@@ -61,9 +61,9 @@ TEST(MarianOptions, RecipeKeysAreAcceptedWithTheirMeaning) {
                                   "--quiet-translation", "--lr-report", "--after-epochs", "3", "--fp16", "--keep-best",
                                   "--overwrite", "--seed", "1111", "--valid-metrics", "ce-mean-words", "perplexity",
                                   "translation", "--exponential-smoothing"})));
-  EXPECT_EQ(o.model_config.norm, "post");
+  EXPECT_EQ(o.model_config.norm, models::Norm::kPost);
   EXPECT_EQ(o.after, (Duration{Duration::Unit::kEpochs, 3}));
-  EXPECT_EQ(o.compute_precision(), "f16");
+  EXPECT_EQ(o.compute_precision(), Precision::kF16);
   EXPECT_TRUE(o.keep_best && o.overwrite && o.lr_report && o.quiet_translation);
   EXPECT_EQ(o.seed, 1111);
   EXPECT_EQ(o.valid_script_path, "bash ./validate.sh");
@@ -105,7 +105,7 @@ TEST(MarianOptions, PreAndPostLayerNormStrings) {
   TrainOptions o;
   EXPECT_TRUE(parse(o, with_data({"--transformer-preprocess", "n", "--transformer-postprocess", "da",
                                   "--transformer-postprocess-top", "n", "--admin-init", "none"})));
-  EXPECT_EQ(o.model_config.norm, "pre");
+  EXPECT_EQ(o.model_config.norm, models::Norm::kPre);
   EXPECT_HAS(usage_error(with_data({"--transformer-preprocess", "n", "--transformer-postprocess", "dan"})),
              "Post-LN (postprocess dan) or Pre-LN");
   EXPECT_HAS(usage_error(with_data({"--transformer-postprocess-emb", "dn"})), "layer norm on the embeddings");
@@ -118,9 +118,9 @@ TEST(MarianOptions, TaskPresetsAreVaswanisTransformer) {
   EXPECT_EQ(o.model_config.dim_emb, 1024);
   EXPECT_EQ(o.model_config.heads, 16);
   EXPECT_EQ(o.model_config.dim_ffn, 4096);
-  EXPECT_EQ(o.model_config.norm, "post");
-  EXPECT_EQ(o.model_config.residual_attention_encoder, "none");
-  EXPECT_EQ(o.model_config.admin_init, "none");
+  EXPECT_EQ(o.model_config.norm, models::Norm::kPost);
+  EXPECT_EQ(o.model_config.residual_attention_encoder, layers::ResidualMode::kNone);
+  EXPECT_EQ(o.model_config.admin_init, models::AdminInit::kNone);
   EXPECT_EQ(o.lr_warmup, Duration::parse("8000u"));
   EXPECT_EQ(o.lr_decay_inv_sqrt, Duration::parse("8000u"));
   EXPECT_DOUBLE_EQ(o.learn_rate, 0.0001);  // given explicitly: wins over the preset
@@ -140,11 +140,11 @@ TEST(MarianOptions, TaskPresetsAreVaswanisTransformer) {
   EXPECT_EQ(b.lr_warmup, Duration::parse("16000u"));
   TrainOptions p;
   EXPECT_TRUE(parse(p, with_data({"--task", "transformer-base-prenorm"})));
-  EXPECT_EQ(p.model_config.norm, "pre");
+  EXPECT_EQ(p.model_config.norm, models::Norm::kPre);
   EXPECT_EQ(p.model_config.dim_emb, 512);
   TrainOptions q;
   EXPECT_TRUE(parse(q, with_data({"--task", "transformer-big-prenorm"})));
-  EXPECT_EQ(q.model_config.norm, "pre");
+  EXPECT_EQ(q.model_config.norm, models::Norm::kPre);
   EXPECT_EQ(q.model_config.heads, 16);
 }
 
@@ -155,7 +155,7 @@ TEST(MarianOptions, MarianDumpConfigLoads) {
   EXPECT_EQ(o.lr_decay_inv_sqrt, Duration::parse("16000u"));
   EXPECT_EQ(o.lr_decay_inv_sqrt_start, -1);
   EXPECT_EQ(o.optimizer_params, (std::vector<double>{0.9, 0.98, 1e-9}));
-  EXPECT_EQ(o.model_config.norm, "post");
+  EXPECT_EQ(o.model_config.norm, models::Norm::kPost);
   EXPECT_EQ(o.valid_beam_size, 8);
   EXPECT_EQ(o.vocabs.size(), 2u);
   std::string out;
@@ -247,7 +247,7 @@ TEST(MarianOptions, AliasesAndTheirConflicts) {
   TrainOptions o;
   EXPECT_TRUE(parse(o, with_data({"--after-batches", "500", "--no-shuffle", "--cost-scaling", "7", "1000", "2"})));
   EXPECT_EQ(o.after, Duration::parse("500u"));
-  EXPECT_EQ(o.shuffle, "none");
+  EXPECT_EQ(o.shuffle, Shuffle::kNone);
   EXPECT_DOUBLE_EQ(o.loss_scale, 128.0);
   EXPECT_EQ(o.loss_scale_window, 1000);
   EXPECT_HAS(usage_error(with_data({"--after", "10u", "--after-epochs", "2"})), "one criterion");
@@ -256,7 +256,7 @@ TEST(MarianOptions, AliasesAndTheirConflicts) {
   TrainOptions p;
   EXPECT_TRUE(parse(p, with_data({"--dim-vocabs", "32000", "32000", "--tied-embeddings", "--precision", "float32",
                                   "float32"})));
-  EXPECT_EQ(p.compute_precision(), "f32");
+  EXPECT_EQ(p.compute_precision(), Precision::kF32);
 }
 
 TEST(MarianOptions, SeedZeroIsRandom) {

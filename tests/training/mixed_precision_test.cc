@@ -24,7 +24,7 @@ models::ModelConfig tiny_config() {
   c.heads = 4;
   c.dim_ffn = 64;
   c.dropout = 0.0;
-  c.admin_init = "closed-form";
+  c.admin_init = models::AdminInit::kClosedForm;
   return c;
 }
 
@@ -212,16 +212,16 @@ TEST(LossScaler, HalvesOnOverflowDoublesAfterTheWindowAndStopsAtTheMinimum) {
 }
 
 TEST(Precision, NamesParseAndHalfPrecisionNeedsAGpu) {
-  EXPECT_EQ(parse_precision("bf16"), Precision::kBf16);
+  EXPECT_EQ(parse_enum<Precision>("bf16", "precision"), Precision::kBf16);
   EXPECT_EQ(compute_dtype(Precision::kF16), DType::kF16);
   EXPECT_EQ(compute_dtype(Precision::kTf32), DType::kF32);
-  EXPECT_STREQ(precision_name(Precision::kTf32), "tf32");
-  EXPECT_THROW(parse_precision("fp8"), Error);
+  EXPECT_STREQ(enum_name(Precision::kTf32), "tf32");
+  EXPECT_THROW(parse_enum<Precision>("fp8", "precision"), Error);
   for (const char* p : {"bf16", "f16", "tf32"}) {
     TrainOptions o;
     o.train_sets = {"missing.src", "missing.tgt"};
     o.vocabs = {"missing.spm"};
-    o.precision = {p};
+    o.precision = {parse_enum<Precision>(p, "precision")};
     try {
       Trainer t(o);
       FAIL() << "precision " << p << " accepted on the CPU";

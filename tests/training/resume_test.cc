@@ -62,7 +62,7 @@ TrainOptions options(const Corpus& c, const fs::path& run_dir, const std::string
   o.disp_freq = Duration::parse("2u");
   o.save_freq = Duration::parse("5u");
   o.valid_freq = Duration::parse("5u");
-  o.optimizer = "radam";
+  o.optimizer = OptimizerKind::kRadam;
   o.learn_rate = 1e-3;
   o.lr_warmup = Duration::parse("4u");
   o.optimizer_delay = 2;
@@ -77,7 +77,7 @@ TrainOptions options(const Corpus& c, const fs::path& run_dir, const std::string
   m.dim_ffn = 32;
   m.dropout = 0.1;
   m.dropout_attention = 0.1;
-  m.admin_init = "profile";
+  m.admin_init = models::AdminInit::kProfile;
   return o;
 }
 

@@ -36,7 +36,7 @@ DisplayStats marian_example() {
 
 TEST(TrainLog, CeSumLineIsMariansWithLabelCounts) {
   DisplayStats s = marian_example();
-  const std::string line = format_train_line(s, {"ce-sum", true, true});
+  const std::string line = format_train_line(s, {.cost_type = CostType::kCeSum, .lr_report = true});
   const std::string marian = "Ep. 24 : Up. 20785 : Sen. 646,829,638 : Cost 0.12538165 * 25,437,554 @ 2,305,265 after "
                              "24,150,553,337 : Time 21.29s : 1194812.31 words/s : gNorm 0.0552 : L.r. 6.5259e-04";
   EXPECT_EQ(line.substr(0, marian.size()), marian);
@@ -52,17 +52,19 @@ TEST(TrainLog, CeMeanWordsLineWithoutLearningRate) {
   s.labels = 4000;
   s.seconds = 785.53;
   s.grad_norm_avg = 1.23456;
-  const std::string line = format_train_line(s, {"ce-mean-words", true, false});
+  const std::string line = format_train_line(s, {.cost_type = CostType::kCeMeanWords});
   EXPECT_EQ(line.substr(0, line.find(" : Mem")),
             "Ep. 1 : Up. 1000 : Sen. 1,269,755 : Cost 7.95987511 : Time 785.53s : 5.09 words/s : gNorm 1.2346");
   // Marian's other cost types.
   s.sentences = 100;
   s.updates_since = 10;
-  EXPECT_NE(format_train_line(s, {"cross-entropy", true, false}).find("Cost 318.39500440 :"), std::string::npos);
-  EXPECT_NE(format_train_line(s, {"ce-sum", false, false}).find("Cost 3183.95004400 :"), std::string::npos);
+  EXPECT_NE(format_train_line(s, {.cost_type = CostType::kCrossEntropy}).find("Cost 318.39500440 :"),
+            std::string::npos);
+  EXPECT_NE(format_train_line(s, {.cost_type = CostType::kCeSum, .disp_label_counts = false}).find("Cost 3183.95004400 :"),
+            std::string::npos);
   char ppl[64];
   std::snprintf(ppl, sizeof ppl, "Cost %.8f :", std::exp(7.95987511));
-  EXPECT_NE(format_train_line(s, {"perplexity", true, false}).find(ppl), std::string::npos);
+  EXPECT_NE(format_train_line(s, {.cost_type = CostType::kPerplexity}).find(ppl), std::string::npos);
 }
 
 TEST(TrainLog, ValidationLinesAreMarians) {
@@ -83,8 +85,8 @@ TEST(TrainLog, CommasAndLogParsers) {
   const std::regex train(
       R"(Ep\.\s+[\d.]+\s+:\s+Up\.\s+\d+\s+:\s+Sen\.\s+[\d,]+\s+:\s+Cost\s+[\d.]+(?: \* [\d,]+ @ [\d,]+ after [\d,]+)? :)"
       R"( Time [\d.]+s : [\d.]+ words/s : gNorm [\d.]+ : L\.r\. [\d.]+e-\d+)");
-  EXPECT_TRUE(std::regex_search(format_train_line(marian_example(), {"ce-sum", true, true}), train));
-  EXPECT_TRUE(std::regex_search(format_train_line(marian_example(), {"ce-mean-words", true, true}), train));
+  for (CostType cost : {CostType::kCeSum, CostType::kCeMeanWords})
+    EXPECT_TRUE(std::regex_search(format_train_line(marian_example(), {.cost_type = cost, .lr_report = true}), train));
 }
 
 TEST(TrainLog, ValidLinesGoToTheValidLogToo) {

@@ -51,7 +51,7 @@ struct Fixture {
     c.dim_emb = 16;
     c.heads = 2;
     c.dim_ffn = 32;
-    c.admin_init = "none";
+    c.admin_init = models::AdminInit::kNone;
     model = std::make_unique<models::Transformer>(c);
     model->allocate(Device::cpu());
     model->init(5);

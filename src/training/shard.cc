@@ -1,8 +1,8 @@
-#include "distributed/shard.h"
+#include "training/shard.h"
 
 #include "core/error.h"
 
-namespace realmt::distributed {
+namespace realmt::training {
 
 Round draw_round(const std::function<std::optional<data::Batch>()>& next, int rank, int size) {
   REALMT_CHECK(size >= 1 && rank >= 0 && rank < size, "draw_round: rank {} of {}", rank, size);
@@ -20,4 +20,4 @@ Round draw_round(const std::function<std::optional<data::Batch>()>& next, int ra
   return round;
 }
 
-}  // namespace realmt::distributed
+}  // namespace realmt::training

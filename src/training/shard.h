@@ -1,6 +1,7 @@
-// Batch sharding for data parallelism, per device as fairseq's max-tokens and Marian's
-// mini-batch-fit budget: mini-batch-words is what ONE rank trains on in one forward/backward
-// pass, so an update holds ranks x optimizer-delay batches of it.
+// Batch sharding for data parallelism (the trainer's: distributed/ only moves numbers), per
+// device as fairseq's max-tokens and Marian's mini-batch-fit budget: mini-batch-words is what
+// ONE rank trains on in one forward/backward pass, so an update holds ranks x optimizer-delay
+// batches of it.
 //
 // Every rank runs the same BatchGenerator (same corpus, seed and options, hence the same batch
 // stream: b0 b1 b2 ...). The stream is dealt out in rounds of `size` batches: in round k, rank r
@@ -21,7 +22,7 @@
 
 #include "data/batch.h"
 
-namespace realmt::distributed {
+namespace realmt::training {
 
 struct Round {
   std::optional<data::Batch> own;  // this rank's batch; none when the epoch ended before it
@@ -35,4 +36,4 @@ struct Round {
 // end of epoch nothing more is drawn, so the next call starts the next epoch.
 Round draw_round(const std::function<std::optional<data::Batch>()>& next, int rank, int size);
 
-}  // namespace realmt::distributed
+}  // namespace realmt::training

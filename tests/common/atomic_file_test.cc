@@ -6,9 +6,10 @@
 
 #include <cerrno>
 
-#include "test_util.h"
+#include "expect_error.h"
+#include "temp_dir.h"
 
-namespace realmt::models::test {
+namespace realmt::testing {
 namespace {
 
 // Removes the fault hook when a test ends, whatever happens.
@@ -96,7 +97,7 @@ TEST(AtomicFile, RenameOntoADirectoryFailsAndLeavesIt) {
   std::filesystem::create_directory(path);
   write_bytes(path + "/inside", "keep");
   expect_error([&] { write_file_atomic(path, "x"); }, {path, "renaming"});
-  EXPECT_EQ(read_bytes(path + "/inside"), "keep");
+  EXPECT_EQ(read_file(path + "/inside"), "keep");
   EXPECT_EQ(dir.list(), std::vector<std::string>{"sub"});
 }
 
@@ -155,4 +156,4 @@ TEST(ReadFile, ErrorsNameThePath) {
 }
 
 }  // namespace
-}  // namespace realmt::models::test
+}  // namespace realmt::testing

@@ -1,8 +1,8 @@
-#include "data/utf8.h"
+#include "common/utf8.h"
 
 #include <cstdint>
 
-namespace realmt::data {
+namespace realmt {
 
 size_t find_invalid_utf8(std::string_view text) {
   const auto* s = reinterpret_cast<const uint8_t*>(text.data());
@@ -46,6 +46,24 @@ size_t find_invalid_utf8(std::string_view text) {
   return std::string_view::npos;
 }
 
+void append_utf8(std::string& out, char32_t c) {
+  if (c < 0x80) {
+    out.push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  }
+}
+
 size_t count_code_points(std::string_view text) {
   size_t n = 0;
   for (unsigned char c : text) n += (c & 0xC0) != 0x80;
@@ -63,4 +81,4 @@ size_t count_words(std::string_view text) {
   return n;
 }
 
-}  // namespace realmt::data
+}  // namespace realmt
