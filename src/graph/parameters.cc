@@ -24,9 +24,12 @@ int ParameterSet::add(const std::string& name, const Shape& shape) {
   return size() - 1;
 }
 
-void ParameterSet::allocate(Device device, DType dtype, Gradients gradients) {
+void ParameterSet::allocate(Device device, DType dtype, Gradients gradients, const std::vector<int>& released) {
   REALMT_CHECK(!allocated(), "parameters allocated twice");
-  values_ = std::make_unique<Arena>(shapes_, dtype, device);
+  REALMT_CHECK(released.empty() || gradients == Gradients::kNo,
+               "only a decoding model (parameters without gradients) releases parameters");
+  mark_released(released);
+  values_ = std::make_unique<Arena>(arena_shapes(), dtype, device);
   if (gradients == Gradients::kYes) grads_ = std::make_unique<Arena>(shapes_, dtype, device);
   vars_.reserve(names_.size());
   for (int i = 0; i < size(); ++i) {
@@ -37,22 +40,31 @@ void ParameterSet::allocate(Device device, DType dtype, Gradients gradients) {
 
 void ParameterSet::release(const std::vector<int>& indices) {
   REALMT_CHECK(allocated() && !grads_, "only a decoding model (parameters without gradients) releases parameters");
+  mark_released(indices);
+  // A new arena with empty slots for the released parameters; the kept values move over.
+  auto values = std::make_unique<Arena>(arena_shapes(), values_->dtype(), values_->device());
+  for (int i = 0; i < size(); ++i) {
+    Tensor slot = (*values)[i];
+    if (!released(i)) slot.copy_from(vars_[i].value());
+    vars_[i] = Var(slot, /*requires_grad=*/false);
+  }
+  values_ = std::move(values);
+}
+
+void ParameterSet::mark_released(const std::vector<int>& indices) {
+  if (indices.empty()) return;
   if (released_.empty()) released_.assign(names_.size(), false);
   for (int i : indices) {
     REALMT_CHECK(i >= 0 && i < size(), "parameter index {} out of range ({} parameters)", i, size());
     released_[i] = true;
   }
-  // A new arena with empty slots for the released parameters; the kept values move over.
-  std::vector<Shape> kept(shapes_);
+}
+
+std::vector<Shape> ParameterSet::arena_shapes() const {
+  std::vector<Shape> shapes(shapes_);
   for (int i = 0; i < size(); ++i)
-    if (released_[i]) kept[i] = Shape{0};
-  auto values = std::make_unique<Arena>(kept, values_->dtype(), values_->device());
-  for (int i = 0; i < size(); ++i) {
-    Tensor slot = (*values)[i];
-    if (!released_[i]) slot.copy_from(vars_[i].value());
-    vars_[i] = Var(slot, /*requires_grad=*/false);
-  }
-  values_ = std::move(values);
+    if (released(i)) shapes[i] = Shape{0};
+  return shapes;
 }
 
 bool ParameterSet::any_released() const {

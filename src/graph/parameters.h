@@ -23,8 +23,11 @@ class ParameterSet {
   int add(const std::string& name, const Shape& shape);
   // Creates the value arena (zero-filled) and, with Gradients::kYes, the gradient arena, binding
   // every parameter's gradient to its slot. With kNo the parameters are constants
-  // (requires_grad false) and grads() is an error.
-  void allocate(Device device, DType dtype = DType::kF32, Gradients gradients = Gradients::kYes);
+  // (requires_grad false) and grads() is an error. `released`: parameters that get no slot at all,
+  // as if release() had been called at once (a decoding model that holds them in another form
+  // from the start, e.g. int8 weights quantized while the checkpoint is read); needs kNo.
+  void allocate(Device device, DType dtype = DType::kF32, Gradients gradients = Gradients::kYes,
+                const std::vector<int>& released = {});
   // Frees the values of parameters that a decoding model keeps in another form (int8 weights):
   // the value arena is rebuilt without them. Their operator[] is then an error, and so is
   // saving the set. Needs a set without gradients.
@@ -52,7 +55,10 @@ class ParameterSet {
   std::unordered_map<std::string, int> index_;
   std::unique_ptr<Arena> values_, grads_;
   std::vector<Var> vars_;
-  std::vector<bool> released_;  // empty until release()
+  std::vector<bool> released_;  // empty until a parameter is released
+
+  void mark_released(const std::vector<int>& indices);
+  std::vector<Shape> arena_shapes() const;  // shapes_, with Shape{0} for released parameters
 };
 
 // Checks a parameter name: non-empty segments of [a-z0-9_] separated by single dots.

@@ -109,9 +109,9 @@ AttentionResult MultiHeadAttention::cross_attend(const graph::Var& x, const grap
   return finish(a.ctx, a.scores, a.probs);
 }
 
-std::vector<int> MultiHeadAttention::quantize() {
-  if (kind_ == AttentionKind::kSelf) return {qkv_.quantize(), o_.quantize()};
-  return {q_.quantize(), kv_.quantize(), o_.quantize()};
+std::vector<Linear*> MultiHeadAttention::linears() {
+  if (kind_ == AttentionKind::kSelf) return {&qkv_, &o_};
+  return {&q_, &kv_, &o_};
 }
 
 void MultiHeadAttention::init(Generator& gen) const {

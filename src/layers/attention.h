@@ -76,8 +76,8 @@ class MultiHeadAttention {
 
   const Linear& output() const { return o_; }
   void init(Generator& gen) const;
-  // Quantizes the projections to int8 (layers/linear.h); returns the released weights' indices.
-  std::vector<int> quantize();
+  // The projections, for int8 quantization (layers/linear.h).
+  std::vector<Linear*> linears();
   int64_t heads() const { return heads_; }
   int64_t head_dim() const { return dim_ / heads_; }
 

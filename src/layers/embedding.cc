@@ -44,11 +44,11 @@ graph::Var Embedding::operator()(const Tensor& ids, int64_t first_position) cons
   return graph::add(e, graph::Var(pos));  // [B, T, D] + [T, D]
 }
 
-int Embedding::quantize() {
+void Embedding::quantize(const Tensor& w) {
   REALMT_CHECK(!quantized_, "embedding table quantized twice");
-  quantized_ = std::make_shared<const ops::QuantizedWeight>(
-      ops::quantize_rows(weight().value(), ops::WeightLayout::kRowsOut));
-  return weight_;
+  REALMT_CHECK(w.shape() == Shape({vocab_, dim_}), "embedding table [{}, {}]: a table of that shape to quantize, got {}",
+               vocab_, dim_, w);
+  quantized_ = std::make_shared<const ops::QuantizedWeight>(ops::quantize_rows(w, ops::WeightLayout::kRowsOut));
 }
 
 }  // namespace realmt::layers

@@ -25,8 +25,10 @@ class Embedding {
   // ids i32 [B, T] (positions start at `first_position`, for incremental decoding) -> [B, T, D].
   graph::Var operator()(const Tensor& ids, int64_t first_position = 0) const;
   const graph::Var& weight() const { return (*params_)[weight_]; }
-  // Quantizes the table (per row); returns its parameter index for the model to release.
-  int quantize();
+  // Quantizes w, the table as f32 [V, D] (its parameter's value, or the same tensor read from a
+  // checkpoint), to int8 per row; the model may then release the parameter (weight_index()).
+  void quantize(const Tensor& w);
+  int weight_index() const { return weight_; }
   // The int8 table, or nullptr.
   const ops::QuantizedWeight* quantized() const { return quantized_.get(); }
   Device device() const { return quantized_ ? quantized_->values.device() : weight().device(); }

@@ -22,8 +22,8 @@ class FeedForward {
   // dropout > 0 needs gen (training); gen == nullptr means no dropout (inference).
   graph::Var operator()(const graph::Var& x, double dropout, Generator* gen) const;
   const Linear& output() const { return w2_; }
-  // Quantizes both projections to int8 (layers/linear.h); returns the released weights' indices.
-  std::vector<int> quantize() { return {w1_.quantize(), w2_.quantize()}; }
+  // Both projections, for int8 quantization (layers/linear.h).
+  std::vector<Linear*> linears() { return {&w1_, &w2_}; }
   void init(Generator& gen) const;
 
  private:

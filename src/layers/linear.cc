@@ -31,11 +31,11 @@ graph::Var Linear::project(const graph::Var& x) const {
   return graph::linear(x, weight(), graph::Var());
 }
 
-int Linear::quantize() {
+void Linear::quantize(const Tensor& w) {
   REALMT_CHECK(!quantized_, "linear layer quantized twice");
-  quantized_ = std::make_shared<const ops::QuantizedWeight>(
-      ops::quantize_rows(weight().value(), ops::WeightLayout::kColumnsOut));
-  return weight_;
+  REALMT_CHECK(w.shape() == Shape({in_, out_}), "linear layer [{}, {}]: a weight of that shape to quantize, got {}",
+               in_, out_, w);
+  quantized_ = std::make_shared<const ops::QuantizedWeight>(ops::quantize_rows(w, ops::WeightLayout::kColumnsOut));
 }
 
 void Linear::init(Generator& gen) const {

@@ -26,9 +26,11 @@ class Linear {
   graph::Var operator()(const graph::Var& x) const;  // x W + b (graph::linear)
   graph::Var project(const graph::Var& x) const;     // x W
   void init(Generator& gen) const;                   // Xavier uniform weight, zero bias
-  // Quantizes the weight to int8 (per output column of W); returns the weight's parameter index
-  // for the model to release.
-  int quantize();
+  // Quantizes w, this layer's weight as f32 [Din, Dout] (its parameter's value, or the same
+  // tensor read from a checkpoint), to int8 per output column; the layer then computes with it
+  // and the model may release the parameter (weight_index()).
+  void quantize(const Tensor& w);
+  int weight_index() const { return weight_; }
   bool quantized() const { return quantized_ != nullptr; }
   const graph::Var& weight() const { return (*params_)[weight_]; }
   bool has_bias() const { return bias_ >= 0; }

@@ -23,6 +23,7 @@
 // "realmt.step", "realmt.epoch", "realmt.data_position", "realmt.rng_state".
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -51,6 +52,11 @@ struct LoadOptions {
   bool widen_half_to_f32 = true;
   // Tensors in the file that the set lacks are skipped instead of being an error.
   bool ignore_unexpected = false;
+  // load_parameters: receives, in place of a slot, the value of every parameter the set has
+  // released (ParameterSet::allocate's `released`): its index and its value as a host tensor of
+  // the set's dtype, valid during the call. This is how int8 loading quantizes each weight as it
+  // is read (models::Transformer::quantize_weight). Required when the set has released parameters.
+  std::function<void(int index, const Tensor& value)> released;
 };
 
 // Writes every parameter's value under its name, plus metadata (kFormatKey is added).
@@ -60,7 +66,9 @@ void save_parameters(const std::string& path, const graph::ParameterSet& params,
 // Copies the file's tensors into the allocated parameter slots (any device). The file must
 // hold exactly the set's names (missing and unexpected names are listed, each with its
 // closest match) with equal shapes and dtypes (see LoadOptions). Nothing is copied unless
-// every check passes. Returns the file's metadata.
+// every check passes (verify_checkpoint's included). The file is read a tensor at a time, never
+// whole: a host slot takes its bytes straight from the file, any other destination goes through
+// one host tensor. Returns the file's metadata.
 Metadata load_parameters(const std::string& path, graph::ParameterSet& params, const LoadOptions& options = {});
 
 // One arena of parameter-shaped state (e.g. Adam's first moments) and its name prefix.
@@ -82,9 +90,10 @@ Metadata load_arenas(const std::string& path, const std::vector<NamedArena>& are
 // Throws naming `path` when the metadata marks a format other than kFormatVersion.
 void check_checkpoint_format(const std::string& path, const Metadata& metadata);
 
-// Checks a loaded file before its tensors are used: the format (as above), each tensor against
-// its kChecksumKey entry (when present), and every floating tensor for NaN and Inf. Errors
-// name the file and the tensor.
+// Checks a file before its tensors are used: the format (as above), each tensor against its
+// kChecksumKey entry (when present), and every floating tensor for NaN and Inf. Errors name the
+// file and the tensor. A file whose header alone was read (load_safetensors_header) is checked
+// reading a few MB at a time.
 void verify_checkpoint(const SafetensorsFile& file);
 
 // Writes host tensors as a realmt checkpoint: the metadata plus kFormatKey and kChecksumKey.

@@ -168,6 +168,26 @@ Tensor SafetensorsFile::get(const std::string& name) const {
   return t;
 }
 
+void SafetensorsFile::read(const std::string& name, uint64_t offset, void* dst, size_t n) const {
+  const SafetensorsEntry& e = entry(name);
+  REALMT_CHECK(offset <= e.end - e.begin && n <= e.end - e.begin - offset,
+               "{}: bytes [{}, {}) asked of tensor '{}', which has {}", path, offset, offset + n, name, e.end - e.begin);
+  if (n == 0) return;
+  if (data_) {
+    std::memcpy(dst, static_cast<const char*>(data_->data()) + e.begin + offset, n);
+  } else {
+    REALMT_ASSERT(in_ != nullptr);
+    in_->read_at(data_start_ + e.begin + offset, dst, n);
+  }
+}
+
+Tensor SafetensorsFile::read(const std::string& name) const {
+  const SafetensorsEntry& e = entry(name);
+  Tensor t = Tensor::empty(e.shape, e.dtype);
+  read(name, 0, t.raw(), e.end - e.begin);
+  return t;
+}
+
 namespace {
 
 // Reads and checks the size field and the header of `in` (everything but the data buffer) into
@@ -249,9 +269,10 @@ uint64_t read_header(const InputFile& in, SafetensorsFile& file,
 }  // namespace
 
 SafetensorsFile load_safetensors_header(const std::string& path) {
-  InputFile in(path);
+  auto in = std::make_shared<const InputFile>(path);
   SafetensorsFile file;
-  read_header(in, file, file.entries_);
+  file.data_start_ = 8 + read_header(*in, file, file.entries_);
+  file.in_ = std::move(in);
   return file;
 }
 

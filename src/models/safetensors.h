@@ -19,6 +19,10 @@
 
 #include "core/tensor.h"
 
+namespace realmt {
+class InputFile;
+}
+
 namespace realmt::models {
 
 // "F32", "F64", "F16", "BF16", "I32", "U8".
@@ -53,18 +57,23 @@ struct SafetensorsFile {
   // Throws naming the file and the tensor when absent.
   const SafetensorsEntry& entry(const std::string& name) const;
   Tensor get(const std::string& name) const;
+  // Copies n bytes of tensor `name`, from byte `offset` of its data, into dst: from the loaded
+  // buffer, or read from the file when the header alone was read (the file stays open for this
+  // while the object lives: tensors are then read one at a time, never the whole buffer).
+  void read(const std::string& name, uint64_t offset, void* dst, size_t n) const;
+  // Tensor `name` as a new host tensor (a copy, for either kind of file).
+  Tensor read(const std::string& name) const;
+  bool loaded() const { return data_ != nullptr; }  // the data buffer is in memory
   size_t size() const { return names.size(); }
   uint64_t data_bytes() const { return data_ ? data_->bytes() : 0; }
 
  private:
   friend SafetensorsFile load_safetensors(const std::string& path);
-
-// The same checks of the header alone (names, entries, metadata), without reading the data
-// buffer: for metadata and config look-ups. get() on the result throws.
-SafetensorsFile load_safetensors_header(const std::string& path);
   friend SafetensorsFile load_safetensors_header(const std::string& path);
   std::unordered_map<std::string, SafetensorsEntry> entries_;
-  std::shared_ptr<Storage> data_;  // the data buffer, host memory
+  std::shared_ptr<Storage> data_;        // the data buffer, host memory (load_safetensors)
+  std::shared_ptr<const InputFile> in_;  // the open file (load_safetensors_header)
+  uint64_t data_start_ = 0;              // file offset of the data buffer
 };
 
 // Reads and checks everything before any tensor is used: the header size (at least 8
@@ -76,7 +85,8 @@ SafetensorsFile load_safetensors_header(const std::string& path);
 SafetensorsFile load_safetensors(const std::string& path);
 
 // The same checks of the header alone (names, entries, metadata), without reading the data
-// buffer: for metadata and config look-ups. get() on the result throws.
+// buffer: for metadata and config look-ups, and for reading tensors one at a time (read()).
+// get() on the result throws.
 SafetensorsFile load_safetensors_header(const std::string& path);
 
 }  // namespace realmt::models

@@ -309,26 +309,58 @@ void Transformer::reorder(DecoderState& s, const std::vector<int32_t>& rows, boo
   s.rows = n;
 }
 
+std::vector<Transformer::Int8Weight> Transformer::int8_weights() {
+  // The tied embedding table is one of them: lookups dequantize its rows and the output layer
+  // multiplies by its int8 rows, so no f32 copy of it remains either.
+  std::vector<Int8Weight> out{{embedding_.weight_index(), [this](const Tensor& w) { embedding_.quantize(w); }}};
+  auto take = [&](std::vector<layers::Linear*> linears) {
+    for (layers::Linear* l : linears) out.push_back({l->weight_index(), [l](const Tensor& w) { l->quantize(w); }});
+  };
+  for (EncoderLayer& l : encoder_) {
+    take(l.self_attn.linears());
+    take(l.ffn.linears());
+  }
+  for (DecoderLayer& l : decoder_) {
+    take(l.self_attn.linears());
+    take(l.cross_attn.linears());
+    take(l.ffn.linears());
+  }
+  return out;
+}
+
 void Transformer::quantize() {
   REALMT_CHECK(!quantized_, "model quantized twice");
   REALMT_CHECK(!params_.has_gradients(),
                "int8 quantization is for decoding models: allocate the parameters without gradients");
   REALMT_CHECK(device().type == DeviceType::kCpu && embedding_.dtype() == DType::kF32,
                "int8 inference runs on the CPU with an f32 model, not {} {}", embedding_.dtype(), device());
-  std::vector<int> released{embedding_.quantize()};
-  auto take = [&](std::vector<int> v) { released.insert(released.end(), v.begin(), v.end()); };
-  for (EncoderLayer& l : encoder_) {
-    take(l.self_attn.quantize());
-    take(l.ffn.quantize());
-  }
-  for (DecoderLayer& l : decoder_) {
-    take(l.self_attn.quantize());
-    take(l.cross_attn.quantize());
-    take(l.ffn.quantize());
+  std::vector<int> released;
+  for (const Int8Weight& w : int8_weights()) {
+    w.quantize(params_[w.index].value());
+    released.push_back(w.index);
   }
   params_.release(released);
   allocator_for(device()).release_cached();  // the f32 weights' memory goes back to the system
   quantized_ = true;
+}
+
+void Transformer::allocate_int8(Device device) {
+  REALMT_CHECK(device.type == DeviceType::kCpu, "int8 inference runs on the CPU, not {}", device);
+  std::vector<int> released;
+  for (const Int8Weight& w : int8_weights()) released.push_back(w.index);
+  params_.allocate(device, DType::kF32, graph::Gradients::kNo, released);
+  quantized_ = true;
+}
+
+void Transformer::quantize_weight(int index, const Tensor& w) {
+  REALMT_CHECK(index >= 0 && index < params_.size(), "quantize_weight: parameter index {} out of range ({} parameters)",
+               index, params_.size());
+  REALMT_CHECK(quantized_ && params_.released(index),
+               "quantize_weight: parameter '{}' is not one that int8 keeps quantized in a model made by allocate_int8",
+               params_.names()[index]);
+  for (const Int8Weight& q : int8_weights())
+    if (q.index == index) return q.quantize(w.to(params_.values().device()));
+  REALMT_ASSERT(false);
 }
 
 }  // namespace realmt::models

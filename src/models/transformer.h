@@ -12,6 +12,7 @@
 // incremental decoding (run_decoder: a KV cache when decoding).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -111,6 +112,13 @@ class Transformer {
   // output row, the f32 copies released. Needs a model allocated without gradients, f32, on the
   // CPU; afterwards it only decodes and scores (no loss, no checkpoint).
   void quantize();
+  // int8 without the f32 model ever in memory (search::load_model): allocate_int8 allocates every
+  // parameter but the weights int8 keeps (released from the start; no gradients; CPU, f32), and
+  // quantize_weight quantizes one of those from its f32 value (`index`: the parameter's), e.g.
+  // as load_parameters reads it from a checkpoint (models::LoadOptions::released). The model
+  // decodes once each of them is set; until then using it names the missing weight.
+  void allocate_int8(Device device);
+  void quantize_weight(int index, const Tensor& w);
   bool quantized() const { return quantized_; }
   Device device() const { return embedding_.device(); }
 
@@ -119,6 +127,13 @@ class Transformer {
   int decoder_sublayers() const { return 3 * config_.dec_depth; }
 
  private:
+  // A weight int8 inference keeps quantized: its parameter index and its layer's quantize().
+  struct Int8Weight {
+    int index;
+    std::function<void(const Tensor&)> quantize;
+  };
+  std::vector<Int8Weight> int8_weights();
+
   struct EncoderLayer {
     layers::MultiHeadAttention self_attn;
     layers::FeedForward ffn;

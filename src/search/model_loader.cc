@@ -33,11 +33,17 @@ std::unique_ptr<models::Transformer> load_model(const std::string& path, Device 
   auto model = std::make_unique<models::Transformer>(read_model_config(path));
   REALMT_CHECK(quantize == Quantize::kNone || device.type == DeviceType::kCpu,
                "quantize int8: int8 inference runs on the CPU; decode on {} without --quantize", device);
-  model->allocate(device, DType::kF32, graph::Gradients::kNo);
-  models::load_parameters(path, model->params());
+  models::LoadOptions options;
+  if (quantize == Quantize::kInt8) {
+    // Each weight is quantized as it is read: one f32 weight in memory at a time, never the model.
+    model->allocate_int8(device);
+    options.released = [&model](int index, const Tensor& w) { model->quantize_weight(index, w); };
+  } else {
+    model->allocate(device, DType::kF32, graph::Gradients::kNo);
+  }
+  models::load_parameters(path, model->params(), options);
   // Loading temporaries (host copies, conversions) go back to the system, not to the cache.
   allocator_for(device).release_cached();
-  if (quantize == Quantize::kInt8) model->quantize();
   return model;
 }
 

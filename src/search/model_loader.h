@@ -13,14 +13,15 @@
 
 namespace realmt::search {
 
-// Weights for decoding: as stored, or int8 (models::Transformer::quantize: per output row, CPU).
+// Weights for decoding: as stored, or int8 (per output row, CPU; models::Transformer::quantize).
 enum class Quantize { kNone, kInt8 };
 Quantize parse_quantize(const std::string& name);  // "none" | "int8"
 
 // The model config stored in `path`; a clear error when the file is missing or has none.
 models::ModelConfig read_model_config(const std::string& path);
 // Builds the model from its stored config and loads its weights onto `device` (no gradient
-// arena: a decoding model), quantized when asked.
+// arena: a decoding model), quantized when asked: then each weight is quantized as it is read,
+// so the f32 model never exists in memory (models::Transformer::allocate_int8).
 std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device,
                                                 Quantize quantize = Quantize::kNone);
 // Throws naming both files when the vocabulary does not have the model's number of pieces, or
