@@ -1,13 +1,15 @@
 // Decoding speed: batched beam search on a transformer-base-sized model (6+6 layers, D 512,
 // 8 heads, F 2048, V 32000) with random weights and a fixed output length (min-length =
 // max-length - 1), f32 or int8 (--quantize int8), optionally against the same decoder
-// recomputing the whole prefix every step (--baseline), in one run.
+// recomputing the whole prefix every step (--baseline), in one run. The model is made in memory,
+// or (--model PATH) loaded from a checkpoint as realmt-translate loads it (int8: each weight
+// quantized as it is read); --write-model PATH writes the random model as a checkpoint and exits.
 //
 // Throughput = target tokens/s: tokens of the best hypothesis of every sentence, eos included
 // (no padding), as Marian, fairseq and CTranslate2 count; model creation excluded, encoding
 // included; the median of --repeats timed searches after one untimed warm-up search of the same
-// batch. Memory = peak resident set size (VmHWM) of the process, of the model's creation (and
-// quantization) and of the decoding after it (VmHWM reset through /proc/self/clear_refs), and
+// batch. Memory = peak resident set size (VmHWM) of the process, of the model's creation or
+// loading (and quantization) and of the decoding after it (VmHWM reset through /proc/self/clear_refs), and
 // the allocator's peak. Allocations: the caching allocator's system allocations (blocks obtained
 // from the OS) and allocate() calls per step of the last timed search; after the first steps a
 // step should make no system allocation. --profile prints where a step's time goes by kind
@@ -16,6 +18,7 @@
 //
 //   realmt-bench-decode [--threads 2] [--beam 4] [--batch 32] [--src-len 16] [--out-len 16]
 //                       [--repeats 3] [--quantize none|int8] [--baseline 0|1] [--profile 0|1]
+//                       [--model PATH | --write-model PATH]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -31,7 +34,9 @@
 #include "core/parallel.h"
 #include "core/profile.h"
 #include "core/rng.h"
+#include "models/checkpoint.h"
 #include "search/beam_search.h"
+#include "search/model_loader.h"
 
 using namespace realmt;
 
@@ -76,7 +81,7 @@ int main(int argc, char** argv) {
   int threads = 2, beam = 4, batch = 32, repeats = 3;
   int64_t src_len = 16, out_len = 16;
   bool baseline = false, profile = false;
-  std::string quantize = "none";
+  std::string quantize = "none", model_path, write_model;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
     const char* v = argv[i + 1];
@@ -89,6 +94,8 @@ int main(int argc, char** argv) {
     else if (k == "--quantize") quantize = v;
     else if (k == "--baseline") baseline = std::atoi(v) != 0;
     else if (k == "--profile") profile = std::atoi(v) != 0;
+    else if (k == "--model") model_path = v;
+    else if (k == "--write-model") write_model = v;
     else return std::fprintf(stderr, "unknown option %s\n", k.c_str()), 2;
   }
   if (quantize != "none" && quantize != "int8") return std::fprintf(stderr, "--quantize none|int8\n"), 2;
@@ -97,12 +104,25 @@ int main(int argc, char** argv) {
   c.vocab_size = 32000;
   c.dropout = 0.0;
   c.admin_init = models::AdminInit::kClosedForm;
-  models::Transformer model(c);
-  model.allocate(Device::cpu(), DType::kF32, graph::Gradients::kNo);
-  model.init(1);
-  allocator_for(Device::cpu()).release_cached();  // initialisation temporaries
-  if (quantize == "int8") model.quantize();
-  const long load_rss_kb = peak_rss_kb();  // model creation (and quantization) included
+  std::unique_ptr<models::Transformer> owned;
+  if (model_path.empty()) {
+    owned = std::make_unique<models::Transformer>(c);
+    owned->allocate(Device::cpu(), DType::kF32, graph::Gradients::kNo);
+    owned->init(1);
+    allocator_for(Device::cpu()).release_cached();  // initialisation temporaries
+    if (!write_model.empty()) {
+      models::save_parameters(write_model, owned->params(), {{models::kConfigKey, c.to_yaml()}});
+      std::printf("wrote the random transformer-base model to %s\n", write_model.c_str());
+      return 0;
+    }
+    if (quantize == "int8") owned->quantize();
+  } else {
+    owned = search::load_model(model_path, Device::cpu(),
+                               quantize == "int8" ? search::Quantize::kInt8 : search::Quantize::kNone);
+    c = owned->config();
+  }
+  const models::Transformer& model = *owned;
+  const long load_rss_kb = peak_rss_kb();  // model creation or loading (and quantization) included
   const bool reset = reset_peak_rss();
   Generator gen(3);
   std::vector<std::vector<int32_t>> sources(batch);
@@ -115,8 +135,10 @@ int main(int argc, char** argv) {
   o.max_length_factor = 1000;
   const search::BeamSearch search({&model});
   std::printf(
-      "decode bench: transformer-base (6+6, D 512, F 2048, V 32000, random weights), %s, %d threads, beam %d, "
+      "decode bench: %d+%d layers, D %ld, F %ld, V %ld, random weights (%s), %s, %d threads, beam %d, "
       "batch %d, source %ld tokens, output %ld tokens + eos; CPU kernels %s; int8 GEMM %s\n",
+      c.enc_depth, c.dec_depth, static_cast<long>(c.dim_emb), static_cast<long>(c.dim_ffn),
+      static_cast<long>(c.vocab_size), model_path.empty() ? "made in memory" : model_path.c_str(),
       quantize == "int8" ? "int8" : "f32", threads, beam, batch, static_cast<long>(src_len),
       static_cast<long>(out_len), cpu_isa_summary().c_str(), cpu::int8_cpu_features());
   std::printf("target tokens = best hypothesis per sentence, eos included; median of %d runs after a warm-up\n",
@@ -182,7 +204,7 @@ int main(int argc, char** argv) {
   const AllocatorStats st = alloc.stats();
   const double peak_mb = std::max(load_rss_kb, peak_rss_kb()) / 1024.0;
   const double decode_mb = reset ? peak_rss_kb() / 1024.0 : -1.0;
-  std::printf("peak RSS %.0f MB (model creation %.0f MB, decoding %.0f MB), allocator peak %.0f MB\n", peak_mb,
+  std::printf("peak RSS %.0f MB (model creation or loading %.0f MB, decoding %.0f MB), allocator peak %.0f MB\n", peak_mb,
               load_rss_kb / 1024.0, decode_mb, st.peak_allocated_bytes / 1048576.0);
   std::printf("RESULT mode=%s tokens_per_s=%.2f peak_rss_mb=%.1f decode_peak_rss_mb=%.1f system_allocs_after_step2=%lu\n",
               quantize == "int8" ? "int8" : "f32", median, peak_mb, decode_mb, static_cast<unsigned long>(sys_late));

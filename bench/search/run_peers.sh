@@ -5,7 +5,9 @@
 # 16 tokens + eos, 2 threads, f32 and int8. Alternates realmt-bench-decode and
 # bench/search/peer_decode.py `--runs` times (each prints the median of 3 timed searches after a
 # warm-up) and prints target tokens/s (best hypotheses, eos included), the ratio, and peak RSS
-# (whole process, and during decoding only: VmHWM reset after the model is loaded). --hf adds
+# (whole process, and during decoding only: VmHWM reset after the model is loaded). Both load
+# their model from a file: realmt's is written once by realmt-bench-decode --write-model and
+# loaded as realmt-translate loads a model (int8: quantized while read). --hf adds
 # PyTorch eager (Hugging Face generate), which is slow. With --model and --vocab it also times
 # realmt-translate on --test (default: the 2,000 l10n test sentences) at beam 4, mini-batch 32,
 # f32 and --quantize int8, and scores both against --ref with realmt-bleu.
@@ -14,7 +16,7 @@
 #                             [--model M.safetensors --vocab V.spm [--test F --ref F]]
 #
 # Installs the peers with bench/peers_venv.sh into --venv (default BUILD/venv-peers) on first use
-# and keeps the peer model in BUILD/peer-model.
+# and keeps the peer models (and realmt's, realmt.safetensors) in BUILD/peer-model.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -31,7 +33,7 @@ while [[ $# -gt 0 ]]; do
     --vocab) vocab="$2"; shift 2 ;;
     --test) test_src="$2"; shift 2 ;;
     --ref) test_ref="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run_peers.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -45,6 +47,10 @@ if [[ ! -f "$peer_dir/ct2/model.bin" ]]; then
   mkdir -p "$peer_dir"
   OMP_NUM_THREADS="$threads" "$python" "$here/peer_decode.py" make --dir "$peer_dir" >&2
 fi
+if [[ ! -f "$peer_dir/realmt.safetensors" ]]; then
+  mkdir -p "$peer_dir"
+  "$bench" --write-model "$peer_dir/realmt.safetensors" >&2
+fi
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 shape=(--threads "$threads" --beam 4 --batch 32 --src-len 16 --out-len 16)
@@ -55,7 +61,8 @@ for r in $(seq 1 "$runs"); do
     q=none ct=float32
     [[ $mode == int8 ]] && q=int8 ct=int8
     echo "## run $r $mode: load $(cut -d' ' -f1-3 /proc/loadavg)"
-    OMP_NUM_THREADS="$threads" "$bench" "${shape[@]}" --quantize "$q" | tee "$out/realmt.$mode.$r"
+    OMP_NUM_THREADS="$threads" "$bench" "${shape[@]}" --quantize "$q" --model "$peer_dir/realmt.safetensors" \
+      | tee "$out/realmt.$mode.$r"
     OMP_NUM_THREADS="$threads" "$python" "$here/peer_decode.py" ct2 --dir "$peer_dir" --compute-type "$ct" \
       --threads "$threads" | tee "$out/ct2.$mode.$r"
   done
