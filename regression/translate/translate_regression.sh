@@ -22,7 +22,7 @@ def pairs(n):
         s = [rnd.choice(src_words) for _ in range(rnd.randint(2, 6))]
         out.append((" ".join(s), " ".join(m[w] for w in reversed(s))))
     return out
-for name, n in (("train", 3000), ("dev", 40), ("test", 20), ("quant", 300)):
+for name, n in (("train", 3000), ("dev", 40), ("test", 20)):
     p = pairs(n)
     open(name + ".src", "w").write("".join(a + "\n" for a, _ in p))
     open(name + ".tgt", "w").write("".join(b + "\n" for _, b in p))
@@ -138,24 +138,8 @@ assert valid[1]["ce-mean-words"] < valid[0]["ce-mean-words"], "validation cross-
 assert bleu >= 2.0 and bleu > copy + 2.0, "test BLEU too low"
 PY
 
-# int8 inference (--quantize int8: weights per output row, oneDNN's int8 GEMM) on the trained model:
-# the same translations as f32 for at least 95% of 300 sentences, close scores from realmt-score.
-# Without VNNI (AVX2 only) the weights get 7 bits, not 8 (int8_gemm.h: u8 x s8 pairs must not
-# saturate 16 bits), and this weakly trained model's near-ties flip more often: 93.7% measured on
-# such a CPU, so the floor there is 90% (a broken int8 path agrees on almost none).
-$tr -i quant.src -b 4 --normalize 0.6 > q_f32.txt || fail "translate f32"
-$tr -i quant.src -b 4 --normalize 0.6 --quantize int8 > q_int8.txt || fail "translate int8"
-floor=0.95
-grep -qwE 'avx512_vnni|avx_vnni' /proc/cpuinfo || floor=0.90
-python3 - "$floor" <<'PY' || fail "int8 translations disagree with f32"
-import sys
-floor = float(sys.argv[1])
-a, b = open("q_f32.txt").read().splitlines(), open("q_int8.txt").read().splitlines()
-assert len(a) == len(b) == 300, (len(a), len(b))
-same = sum(x == y for x, y in zip(a, b)) / len(a)
-print(f"int8 vs f32: {100 * same:.1f}% of 300 translations identical (floor {100 * floor:.0f}% on this CPU)")
-assert same >= floor, same
-PY
+# int8 inference (--quantize int8) scores close to f32 (realmt-score); its translations are
+# compared with f32's on a better trained model in int8_regression.sh.
 ppl8=$("$bin/realmt-score" -m model.safetensors -v vocab.spm -t test.src test.tgt --summary perplexity \
   --quantize int8 2> /dev/null) || fail "score int8"
 python3 -c "import sys; sys.exit(0 if abs($ppl8 / $ppl - 1) < 0.05 else 1)" || fail "int8 perplexity $ppl8 vs f32 $ppl"

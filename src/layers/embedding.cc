@@ -38,8 +38,7 @@ Tensor Embedding::positions(int64_t first, int64_t count, DType dtype, Device de
 
 graph::Var Embedding::operator()(const Tensor& ids, int64_t first_position) const {
   REALMT_CHECK(ids.rank() == 2 && ids.dtype() == DType::kI32, "embedding expects i32 ids [B, T], got {}", ids);
-  const graph::Var rows = quantized_ ? graph::Var(ops::dequantize_rows(*quantized_, ids)) : graph::embedding(weight(), ids);
-  graph::Var e = graph::scale(rows, std::sqrt(double(dim_)));
+  graph::Var e = graph::scale(graph::embedding(weight(), ids), std::sqrt(double(dim_)));
   const Tensor pos = positions(first_position, ids.dim(1), dtype(), device());
   return graph::add(e, graph::Var(pos));  // [B, T, D] + [T, D]
 }

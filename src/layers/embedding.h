@@ -1,9 +1,10 @@
 // Token embeddings scaled by sqrt(D) plus sinusoidal positions (Vaswani et al. 2017, 3.5):
 //   PE(p, 2i) = sin(p / 10000^(2i/D)),  PE(p, 2i+1) = cos(p / 10000^(2i/D)).
 // One table [V, D] ("<prefix>.weight") serves source, target and output projection when the
-// model ties all embeddings (one joint vocabulary). A decoding model may quantize the table to
-// int8 per row (ops/quantize.h): lookups then dequantize their rows and the output projection
-// reads the int8 table; the f32 table may be released by the model.
+// model ties all embeddings (one joint vocabulary). A decoding model may add an int8 copy of the
+// table (per row, ops/quantize.h) for the output projection; lookups keep reading the f32 table,
+// which stays: a lookup costs nothing to keep exact, while a quantized input embedding is the
+// largest single source of int8 error measured (bench/RESULTS.md, "int8 accuracy").
 #pragma once
 
 #include <memory>
@@ -25,14 +26,14 @@ class Embedding {
   // ids i32 [B, T] (positions start at `first_position`, for incremental decoding) -> [B, T, D].
   graph::Var operator()(const Tensor& ids, int64_t first_position = 0) const;
   const graph::Var& weight() const { return (*params_)[weight_]; }
-  // Quantizes w, the table as f32 [V, D] (its parameter's value, or the same tensor read from a
-  // checkpoint), to int8 per row; the model may then release the parameter (weight_index()).
+  // Makes the int8 copy (per row) of w, the table as f32 [V, D] (its parameter's value), for the
+  // output projection; the f32 table stays for lookups.
   void quantize(const Tensor& w);
   int weight_index() const { return weight_; }
   // The int8 table, or nullptr.
   const ops::QuantizedWeight* quantized() const { return quantized_.get(); }
-  Device device() const { return quantized_ ? quantized_->values.device() : weight().device(); }
-  DType dtype() const { return quantized_ ? DType::kF32 : weight().dtype(); }
+  Device device() const { return weight().device(); }
+  DType dtype() const { return weight().dtype(); }
   int64_t vocab() const { return vocab_; }
   int64_t dim() const { return dim_; }
   void init(Generator& gen) const;  // Normal(0, D^-1/2): with the sqrt(D) scale, unit variance

@@ -281,10 +281,8 @@ Tensor Transformer::log_probs(const Tensor& h) const {
 
 ops::OutputWeight Transformer::output_weight() const {
   ops::OutputWeight w;
-  if (const ops::QuantizedWeight* q = embedding_.quantized())
-    w.quantized = *q;
-  else
-    w.weight = embedding_.weight().value();
+  w.weight = embedding_.weight().value();  // with int8, for the exact rescoring of the best candidates
+  if (const ops::QuantizedWeight* q = embedding_.quantized()) w.quantized = *q;
   return w;
 }
 
@@ -310,11 +308,13 @@ void Transformer::reorder(DecoderState& s, const std::vector<int32_t>& rows, boo
 }
 
 std::vector<Transformer::Int8Weight> Transformer::int8_weights() {
-  // The tied embedding table is one of them: lookups dequantize its rows and the output layer
-  // multiplies by its int8 rows, so no f32 copy of it remains either.
-  std::vector<Int8Weight> out{{embedding_.weight_index(), [this](const Tensor& w) { embedding_.quantize(w); }}};
+  // The tied embedding table keeps its f32 values: lookups read them (an exact input embedding is
+  // worth its V x D x 4 bytes: bench/RESULTS.md, "int8 accuracy"); the output layer multiplies by
+  // the int8 copy.
+  std::vector<Int8Weight> out{{embedding_.weight_index(), false, [this](const Tensor& w) { embedding_.quantize(w); }}};
   auto take = [&](std::vector<layers::Linear*> linears) {
-    for (layers::Linear* l : linears) out.push_back({l->weight_index(), [l](const Tensor& w) { l->quantize(w); }});
+    for (layers::Linear* l : linears)
+      out.push_back({l->weight_index(), true, [l](const Tensor& w) { l->quantize(w); }});
   };
   for (EncoderLayer& l : encoder_) {
     take(l.self_attn.linears());
@@ -334,29 +334,34 @@ void Transformer::quantize() {
                "int8 quantization is for decoding models: allocate the parameters without gradients");
   REALMT_CHECK(device().type == DeviceType::kCpu && embedding_.dtype() == DType::kF32,
                "int8 inference runs on the CPU with an f32 model, not {} {}", embedding_.dtype(), device());
+  // Weights released by allocate_int8 were quantized as they were read (quantize_weight).
   std::vector<int> released;
   for (const Int8Weight& w : int8_weights()) {
+    if (params_.released(w.index)) continue;
     w.quantize(params_[w.index].value());
-    released.push_back(w.index);
+    if (w.release) released.push_back(w.index);
   }
-  params_.release(released);
-  allocator_for(device()).release_cached();  // the f32 weights' memory goes back to the system
+  if (!released.empty()) {
+    params_.release(released);
+    allocator_for(device()).release_cached();  // the f32 weights' memory goes back to the system
+  }
   quantized_ = true;
 }
 
 void Transformer::allocate_int8(Device device) {
   REALMT_CHECK(device.type == DeviceType::kCpu, "int8 inference runs on the CPU, not {}", device);
   std::vector<int> released;
-  for (const Int8Weight& w : int8_weights()) released.push_back(w.index);
+  for (const Int8Weight& w : int8_weights())
+    if (w.release) released.push_back(w.index);
   params_.allocate(device, DType::kF32, graph::Gradients::kNo, released);
-  quantized_ = true;
 }
 
 void Transformer::quantize_weight(int index, const Tensor& w) {
   REALMT_CHECK(index >= 0 && index < params_.size(), "quantize_weight: parameter index {} out of range ({} parameters)",
                index, params_.size());
-  REALMT_CHECK(quantized_ && params_.released(index),
-               "quantize_weight: parameter '{}' is not one that int8 keeps quantized in a model made by allocate_int8",
+  REALMT_CHECK(!quantized_ && params_.allocated() && params_.released(index),
+               "quantize_weight: parameter '{}' is not one that int8 keeps quantized only, in a model made by "
+               "allocate_int8 and not yet finished by quantize()",
                params_.names()[index]);
   for (const Int8Weight& q : int8_weights())
     if (q.index == index) return q.quantize(w.to(params_.values().device()));

@@ -108,15 +108,18 @@ class Transformer {
   Tensor log_probs(const Tensor& h) const;
   ops::LinearTopkResult output_topk(const Tensor& h, const Tensor& token_bias, const ops::LinearTopkOptions& o) const;
 
-  // int8 inference (ops/quantize.h): every linear weight and the embedding table quantized per
-  // output row, the f32 copies released. Needs a model allocated without gradients, f32, on the
-  // CPU; afterwards it only decodes and scores (no loss, no checkpoint).
+  // int8 inference (ops/quantize.h): every linear weight quantized per output row and its f32
+  // copy released; the embedding table gets an int8 copy for the output layer and keeps its f32
+  // values for lookups (and for the output layer's exact rescoring of its best candidates,
+  // ops/linear_log_softmax_topk.h). Needs a model allocated without gradients, f32, on the CPU;
+  // afterwards it only decodes and scores (no loss, no checkpoint).
   void quantize();
   // int8 without the f32 model ever in memory (search::load_model): allocate_int8 allocates every
-  // parameter but the weights int8 keeps (released from the start; no gradients; CPU, f32), and
+  // parameter but the linear weights (released from the start; no gradients; CPU, f32);
   // quantize_weight quantizes one of those from its f32 value (`index`: the parameter's), e.g.
-  // as load_parameters reads it from a checkpoint (models::LoadOptions::released). The model
-  // decodes once each of them is set; until then using it names the missing weight.
+  // as load_parameters reads it from a checkpoint (models::LoadOptions::released); quantize()
+  // then finishes the model (the embedding's int8 copy). Using a linear layer whose weight was
+  // not set names the missing weight.
   void allocate_int8(Device device);
   void quantize_weight(int index, const Tensor& w);
   bool quantized() const { return quantized_; }
@@ -130,6 +133,7 @@ class Transformer {
   // A weight int8 inference keeps quantized: its parameter index and its layer's quantize().
   struct Int8Weight {
     int index;
+    bool release;  // the f32 value goes (every linear weight) or stays (the embedding table: lookups)
     std::function<void(const Tensor&)> quantize;
   };
   std::vector<Int8Weight> int8_weights();

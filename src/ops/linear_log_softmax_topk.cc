@@ -9,6 +9,11 @@ LinearTopkResult linear_log_softmax_topk(const Tensor& h, const OutputWeight& w,
   const bool quantized = w.quantized.defined();
   REALMT_CHECK(quantized || (w.weight.defined() && w.weight.rank() == 2 && w.weight.dtype() == DType::kF32),
                "{}: an f32 [V, D] or quantized output table is needed", op);
+  REALMT_CHECK(!quantized || !w.weight.defined() ||
+                   (w.weight.dtype() == DType::kF32 && w.weight.shape() == Shape({w.quantized.rows(), w.quantized.cols()}) &&
+                    w.weight.device() == w.quantized.values.device()),
+               "{}: the f32 table beside an int8 one must be f32 [{}, {}] on its device, got {}", op, w.quantized.rows(),
+               w.quantized.cols(), w.weight);
   REALMT_CHECK(h.rank() == 2 && h.dtype() == DType::kF32 && h.dim(1) == w.dim(),
                "{}: h must be f32 [N, {}] for a table of {} x {}, got {}", op, w.dim(), w.vocab(), w.dim(), h);
   REALMT_CHECK(h.device() == w.device(), "{}: h on {} and the table on {}", op, h.device(), w.device());

@@ -11,6 +11,13 @@
 // Shapes: values f32 [N, k], indices i32 [N, k], lse f32 [N], also f32 [N]; 1 <= k <= V.
 // The CPU kernel walks V in chunks: a GEMM per chunk, then per row an online log-sum-exp and a
 // k-entry heap while the chunk's logits are in cache. h f32. Not differentiable; not in place.
+// int8 (the table `quantized`): the logits come from the int8 GEMM (ops/quantize.h). When the f32
+// table `weight` is given too (the decoding model keeps it for lookups), each row's best 2k
+// candidates by int8 score get exact f32 logits h . W[v]: their int8 terms in lse are replaced by
+// the exact ones (but for candidates whose score is -inf: forbidden by the bias) and the k best
+// are chosen among the 2k by the exact scores; `also` is the also token's exact logit - lse. So
+// the chosen tokens' scores carry no quantization error of the output layer but through lse's
+// other terms (the tokens outside the 2k, whose probabilities are small).
 #pragma once
 
 #include <cstdint>
@@ -21,7 +28,8 @@
 
 namespace realmt::ops {
 
-// The output table: f32 `weight` [V, D], or `quantized` (per vocabulary row) when defined.
+// The output table: f32 `weight` [V, D], or `quantized` (per vocabulary row) when defined, with
+// `weight` then optional (for the exact rescoring above).
 struct OutputWeight {
   Tensor weight;
   QuantizedWeight quantized;

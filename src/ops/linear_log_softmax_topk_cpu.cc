@@ -4,7 +4,8 @@
 // log-sum-exp (max and sum rescaled when the max grows: sum exp(x - max) stays in range) and
 // offers the chunk's entries to its k-entry heap (top = the worst kept entry; entries arrive in
 // ascending v, so a newcomer equal to the top is worse; blocks whose maximum does not beat the
-// top are skipped after one vectorised max, as in topk_cpu.cc).
+// top are skipped after one vectorised max, as in topk_cpu.cc). With an int8 table and its f32
+// values both given, the heaps keep 2k entries and rescore_row makes their logits exact.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -90,51 +91,94 @@ void fold_chunk(float* logits, int64_t v0, int64_t vc, const float* bias, const 
   for (; j < vc; ++j) offer(j);
 }
 
+// An f32 dot product of D entries.
+float dot(const float* a, const float* b, int64_t d) {
+  float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+  for (int64_t j = 0; j < d; ++j) s += a[j] * b[j];
+  return s;
+}
+
+// The int8 logits of a row's `count` heap entries (and of the also token) replaced by exact f32
+// ones, h_row . table[v]: the log-sum-exp trades each candidate's int8 term for the exact one
+// (sum' = sum - exp(z8 - max) + exp(z - max), with the fast_exp that made the sum, so the int8
+// terms cancel), and the entries are ranked again by the exact keys. The candidates outside the
+// final k absorb int8 ranking errors near the k-th place. Entries with a -inf bias (never
+// chosen) and NaN logits keep their int8 terms.
+void rescore_row(const float* h_row, const float* table, int64_t d, const float* bias, const LinearTopkOptions& o,
+                 RowState& st, Entry* heap) {
+  float sum = st.sum;
+  for (int64_t j = 0; j < st.count; ++j) {
+    Entry& e = heap[j];
+    const float b = bias ? bias[e.i] : 0.0f;
+    if (!std::isfinite(e.v) || !std::isfinite(b)) continue;
+    const float z8 = e.v - b, z = dot(h_row, table + static_cast<int64_t>(e.i) * d, d);
+    sum += fast_exp(z - st.max) - fast_exp(z8 - st.max);
+    e.v = z + b;
+  }
+  // The sum held every int8 term, so it stays at least the exact terms' share (> 0); the floor
+  // only guards rounding.
+  st.sum = std::max(sum, std::numeric_limits<float>::min());
+  if (o.also_token >= 0 && std::isfinite(st.also)) st.also = dot(h_row, table + o.also_token * d, d);
+}
+
 void linear_topk_cpu(const Tensor& h, const OutputWeight& w, const Tensor& token_bias, const LinearTopkOptions& o,
                      LinearTopkResult& out) {
   const int64_t n = h.dim(0), d = w.dim(), vocab = w.vocab(), k = o.k;
   const bool quantized = w.quantized.defined();
+  const bool rescore = quantized && w.weight.defined();
+  LinearTopkOptions heap_o = o;  // 2k candidates when they are rescored
+  if (rescore) heap_o.k = std::min(vocab, 2 * k);
+  const int64_t kh = heap_o.k;
   // ~2 MB of logits per chunk (L2/L3-resident while the rows fold it), at least 512 entries
   // so that each GEMM stays efficient.
   const int64_t chunk =
       std::min(vocab, o.chunk > 0 ? o.chunk : std::clamp<int64_t>((int64_t(1) << 19) / std::max<int64_t>(n, 1) / 64 * 64,
                                                                   512, 8192));
   Tensor buf = Tensor::empty({n, chunk}, DType::kF32, h.device());
-  Tensor qh, inv_row, acc;
+  Tensor qh, rows, acc;  // rows: h's steps, then its zero points (int8_gemm.h)
   if (quantized) {
     qh = Tensor::empty({n, d}, DType::kU8, h.device());
-    inv_row = Tensor::empty({n}, DType::kF32, h.device());
+    rows = Tensor::empty({2, n}, DType::kF32, h.device());
     acc = Tensor::empty({n, chunk}, DType::kI32, h.device());
-    cpu::quantize_activations(n, d, h.data<float>(), d, qh.data<uint8_t>(), d, inv_row.data<float>());
+    cpu::quantize_activations(n, d, h.data<float>(), d, qh.data<uint8_t>(), d, rows.data<float>(),
+                              rows.data<float>() + n);
   }
   std::vector<RowState> state(n);
-  std::vector<Entry> heaps(n * k);
+  std::vector<Entry> heaps(n * kh);
   const float* bias = token_bias.defined() ? token_bias.data<float>() : nullptr;
   float* logits = buf.data<float>();
   for (int64_t v0 = 0; v0 < vocab; v0 += chunk) {
     const int64_t vc = std::min(chunk, vocab - v0);
     if (quantized) {
       const QuantizedWeight& q = w.quantized;
-      cpu::gemm_u8s8s32(n, vc, d, qh.data<uint8_t>(), d, q.values.data<int8_t>() + v0 * d, d,
-                        q.col_offset.data<int32_t>() + v0, acc.data<int32_t>(), vc);
-      cpu::dequantize_products(n, vc, acc.data<int32_t>(), vc, inv_row.data<float>(),
-                               q.inv_scales.data<float>() + v0, logits, vc);
+      cpu::gemm_u8s8s32(n, vc, d, qh.data<uint8_t>(), d, q.values.data<int8_t>() + v0 * d, d, acc.data<int32_t>(), vc);
+      cpu::dequantize_products(n, vc, acc.data<int32_t>(), vc, rows.data<float>(), rows.data<float>() + n,
+                               q.inv_scales.data<float>() + v0, q.sums.data<int32_t>() + v0, logits, vc);
     } else {
       cpu::gemm(false, true, n, vc, d, 1.0f, h.data<float>(), d, w.weight.data<float>() + v0 * d, d, 0.0f, logits,
                 vc);
     }
     parallel_for(n, 8 * vc, [&](int64_t lo, int64_t hi) {
-      for (int64_t r = lo; r < hi; ++r) fold_chunk(logits + r * vc, v0, vc, bias, o, state[r], heaps.data() + r * k);
+      for (int64_t r = lo; r < hi; ++r)
+        fold_chunk(logits + r * vc, v0, vc, bias, heap_o, state[r], heaps.data() + r * kh);
     });
   }
   float* values = out.values.data<float>();
   int32_t* indices = out.indices.data<int32_t>();
   float* lse = out.lse.data<float>();
   float* also = out.also.defined() ? out.also.data<float>() : nullptr;
+  if (rescore) {
+    parallel_for(n, 2 * kh * d, [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; ++r)
+        if (state[r].max != kNegInf)
+          rescore_row(h.data<float>() + r * d, w.weight.data<float>(), d, bias, o, state[r], heaps.data() + r * kh);
+    });
+  }
   for (int64_t r = 0; r < n; ++r) {
     const RowState& st = state[r];
     lse[r] = st.max == kNegInf ? kNegInf : st.max + std::log(st.sum);
-    Entry* heap = heaps.data() + r * k;
+    Entry* heap = heaps.data() + r * kh;
     std::sort(heap, heap + st.count, better);
     for (int64_t j = 0; j < k; ++j) {
       values[r * k + j] = heap[j].v - lse[r];

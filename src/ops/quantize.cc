@@ -7,8 +7,8 @@ namespace {
 void check_weight(const QuantizedWeight& w, const char* op) {
   REALMT_CHECK(w.defined() && w.values.rank() == 2 && w.values.dtype() == DType::kI8 &&
                    w.inv_scales.dtype() == DType::kF32 && w.inv_scales.numel() == w.rows() &&
-                   w.col_offset.dtype() == DType::kI32 && w.col_offset.numel() == w.rows(),
-               "{}: a quantized weight (values i8 [N, K], inv_scales f32 [N], col_offset i32 [N]) is needed", op);
+                   w.sums.dtype() == DType::kI32 && w.sums.numel() == w.rows(),
+               "{}: a quantized weight (values i8 [N, K], inv_scales f32 [N], sums i32 [N]) is needed", op);
 }
 
 }  // namespace
@@ -22,7 +22,7 @@ QuantizedWeight quantize_rows(const Tensor& w, WeightLayout layout) {
   QuantizedWeight q;
   q.values = Tensor::empty({n, k}, DType::kI8, w.device());
   q.inv_scales = Tensor::empty({n}, DType::kF32, w.device());
-  q.col_offset = Tensor::empty({n}, DType::kI32, w.device());
+  q.sums = Tensor::empty({n}, DType::kI32, w.device());
   if (n * k > 0) quantize_rows_kernel.get(w.device())(w, layout, q);
   return q;
 }
@@ -37,22 +37,6 @@ Tensor quantized_matmul(const Tensor& x, const QuantizedWeight& w) {
   dims.back() = w.rows();
   Tensor y = Tensor::empty(Shape(dims), DType::kF32, x.device());
   if (y.numel() > 0) quantized_matmul_kernel.get(x.device())(x, w, y);
-  return y;
-}
-
-Tensor dequantize_rows(const QuantizedWeight& w, const Tensor& ids) {
-  check_weight(w, "dequantize_rows");
-  check_defined(ids, "dequantize_rows", "ids");
-  check_dtype(ids, DType::kI32, "dequantize_rows", "ids");
-  const Tensor host = ids.to(Device::cpu());
-  const int32_t* p = host.data<int32_t>();
-  for (int64_t i = 0; i < host.numel(); ++i)
-    REALMT_CHECK(p[i] >= 0 && p[i] < w.rows(), "dequantize_rows: id {} at position {} outside [0, {})", p[i], i,
-                 w.rows());
-  std::vector<int64_t> dims = ids.shape().vec();
-  dims.push_back(w.cols());
-  Tensor y = Tensor::empty(Shape(dims), DType::kF32, w.values.device());
-  if (y.numel() > 0) dequantize_rows_kernel.get(w.values.device())(w, ids.to(w.values.device()), y);
   return y;
 }
 

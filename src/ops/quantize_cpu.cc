@@ -1,5 +1,5 @@
 // CPU int8 kernels: weight rows quantized over threads; products through oneDNN's u8 x s8 GEMM
-// (backend/cpu/int8_gemm.h) with the activations quantized per row into a scratch tensor.
+// (backend/cpu/int8_gemm.h) with the activations quantized per row into scratch tensors.
 #include <algorithm>
 #include <cmath>
 
@@ -17,7 +17,7 @@ void quantize_rows_cpu(const Tensor& w, WeightLayout layout, QuantizedWeight& ou
   const float* src = w.data<float>();
   int8_t* q = out.values.data<int8_t>();
   float* inv = out.inv_scales.data<float>();
-  int32_t* offset = out.col_offset.data<int32_t>();
+  int32_t* sums = out.sums.data<int32_t>();
   const float limit = static_cast<float>(cpu::int8_weight_limit());
   // Element (n, k) of the weight in either layout.
   auto at = [&](int64_t r, int64_t c) { return rows_out ? src[r * k + c] : src[c * n + r]; };
@@ -34,7 +34,7 @@ void quantize_rows_cpu(const Tensor& w, WeightLayout layout, QuantizedWeight& ou
         q[r * k + c] = static_cast<int8_t>(v);
         sum += v;
       }
-      offset[r] = -128 * sum;
+      sums[r] = sum;
     }
   });
 }
@@ -44,28 +44,12 @@ void quantized_matmul_cpu(const Tensor& x, const QuantizedWeight& w, Tensor& y) 
   // Scratch from the caching allocator: reused from step to step, no system allocation.
   Tensor qx = Tensor::empty({m, k}, DType::kU8, x.device());
   Tensor acc = Tensor::empty({m, n}, DType::kI32, x.device());
-  Tensor inv_row = Tensor::empty({m}, DType::kF32, x.device());
-  cpu::quantize_activations(m, k, x.data<float>(), k, qx.data<uint8_t>(), k, inv_row.data<float>());
-  cpu::gemm_u8s8s32(m, n, k, qx.data<uint8_t>(), k, w.values.data<int8_t>(), k, w.col_offset.data<int32_t>(),
-                    acc.data<int32_t>(), n);
-  cpu::dequantize_products(m, n, acc.data<int32_t>(), n, inv_row.data<float>(), w.inv_scales.data<float>(),
-                           y.data<float>(), n);
-}
-
-void dequantize_rows_cpu(const QuantizedWeight& w, const Tensor& ids, Tensor& y) {
-  const int64_t k = w.cols(), p = ids.numel();
-  const int32_t* id = ids.data<int32_t>();
-  const int8_t* q = w.values.data<int8_t>();
-  const float* inv = w.inv_scales.data<float>();
-  float* out = y.data<float>();
-  parallel_for(p, k, [&](int64_t lo, int64_t hi) {
-    for (int64_t i = lo; i < hi; ++i) {
-      const int8_t* row = q + static_cast<int64_t>(id[i]) * k;
-      const float s = inv[id[i]];
-#pragma omp simd
-      for (int64_t c = 0; c < k; ++c) out[i * k + c] = static_cast<float>(row[c]) * s;
-    }
-  });
+  Tensor rows = Tensor::empty({2, m}, DType::kF32, x.device());  // the rows' steps, then their zero points
+  float* step = rows.data<float>();
+  cpu::quantize_activations(m, k, x.data<float>(), k, qx.data<uint8_t>(), k, step, step + m);
+  cpu::gemm_u8s8s32(m, n, k, qx.data<uint8_t>(), k, w.values.data<int8_t>(), k, acc.data<int32_t>(), n);
+  cpu::dequantize_products(m, n, acc.data<int32_t>(), n, step, step + m, w.inv_scales.data<float>(),
+                           w.sums.data<int32_t>(), y.data<float>(), n);
 }
 
 }  // namespace
@@ -73,6 +57,5 @@ REALMT_CPU_KERNELS_END
 
 REALMT_REGISTER_KERNEL(quantize_rows_kernel, kCpu, quantize_rows_cpu);
 REALMT_REGISTER_KERNEL(quantized_matmul_kernel, kCpu, quantized_matmul_cpu);
-REALMT_REGISTER_KERNEL(dequantize_rows_kernel, kCpu, dequantize_rows_cpu);
 
 }  // namespace realmt::ops

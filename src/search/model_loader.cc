@@ -42,6 +42,7 @@ std::unique_ptr<models::Transformer> load_model(const std::string& path, Device 
     model->allocate(device, DType::kF32, graph::Gradients::kNo);
   }
   models::load_parameters(path, model->params(), options);
+  if (quantize == Quantize::kInt8) model->quantize();  // the embedding table's int8 copy
   // Loading temporaries (host copies, conversions) go back to the system, not to the cache.
   allocator_for(device).release_cached();
   return model;

@@ -42,15 +42,17 @@ bool dnnl_has_vnni() {
 }  // namespace
 
 void gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda, const int8_t* b, int64_t ldb,
-                  const int32_t* col_offset, int32_t* c, int64_t ldc) {
+                  int32_t* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
   dnnl_isa();  // the cap first
   // oneDNN threads with OpenMP's per-thread setting: make it realmt's cpu-threads on this thread
   // (server workers and other callers' threads start with the default, all cores).
   if (omp_get_max_threads() != num_threads()) omp_set_num_threads(num_threads());
-  // Row-major C = A[m, k] B^T with B stored [n, k]; offsetc 'R' adds col_offset[j] to column j.
-  const dnnl_status_t st = dnnl_gemm_u8s8s32('N', 'T', 'R', m, n, k, 1.0f, a, lda, 0, b, ldb, 0, 0.0f, c, ldc,
-                                             col_offset);
+  // Row-major C = A[m, k] B^T with B stored [n, k]; no offsets (the activations' zero points are
+  // applied by dequantize_products).
+  const int32_t no_offset = 0;
+  const dnnl_status_t st =
+      dnnl_gemm_u8s8s32('N', 'T', 'F', m, n, k, 1.0f, a, lda, 0, b, ldb, 0, 0.0f, c, ldc, &no_offset);
   REALMT_CHECK(st == dnnl_success, "oneDNN int8 GEMM {}x{}x{} failed (status {})", m, n, k, static_cast<int>(st));
 }
 
