@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "models/checkpoint.h"
+#include "layers/embedding.h"
 #include "models/transformer.h"
 
 namespace realmt::models {
@@ -76,6 +77,23 @@ TEST(Quantize, Int8DecodingStaysCloseToF32) {
       // near ties).
       EXPECT_GT(want[t].at(r * 50 + best_got), want[t].at(r * 50 + best_want) - 0.2) << "step " << t << " row " << r;
     }
+}
+
+TEST(Quantize, LookupsReadTheF32TableBesideItsInt8Copy) {
+  // Only the output layer multiplies by the int8 table: a lookup stays exact, since a quantized
+  // input embedding is the largest int8 error (bench/RESULTS.md, "int8 accuracy").
+  graph::ParameterSet p;
+  layers::Embedding e(p, "embeddings", 40, 16);
+  p.allocate(Device::cpu(), DType::kF32, graph::Gradients::kNo);
+  Generator gen(5);
+  e.init(gen);
+  const Tensor ids = Tensor::from_vector(std::vector<int32_t>{3, 17, 39, 0, 17, 8}, {2, 3});
+  graph::NoGradGuard no_grad;
+  const std::vector<float> want = e(ids, 2).value().to_vector<float>();
+  e.quantize(e.weight().value());
+  ASSERT_NE(e.quantized(), nullptr);
+  EXPECT_EQ(e.quantized()->rows(), 40);
+  EXPECT_EQ(e(ids, 2).value().to_vector<float>(), want);
 }
 
 TEST(Quantize, AQuantizedModelOnlyDecodes) {

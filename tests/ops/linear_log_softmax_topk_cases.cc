@@ -173,11 +173,12 @@ REALMT_OP_CASE(llst_int8_rescored) { return make("int8_rescored", 5, 32, 41, 6, 
 // 2k > V: every token rescored, so the result is the f32 one whatever the int8 error.
 REALMT_OP_CASE(llst_int8_all_rescored) { return make("int8_all_rescored", 4, 16, 9, 5, 2, 4, Table::kInt8Rescored); }
 
-// quantized_matmul against the same double reference (no selection).
-REALMT_OP_CASE(quantized_matmul_case) {
+// quantized_matmul against the same double reference (no selection): inputs of both signs, and
+// non-negative ones (a ReLU's output, quantized over [0, max]).
+OpCase quantized_matmul_case(const std::string& name, double lo, double hi) {
   OpCase c;
-  c.name = "quantized_matmul/rows";
-  c.inputs = {constant(Shape{2, 3, 24}, -2, 2), constant(Shape{24, 10}, -1, 1)};  // W [K, N] as layers::Linear
+  c.name = "quantized_matmul/" + name;
+  c.inputs = {constant(Shape{2, 3, 24}, lo, hi), constant(Shape{24, 10}, -1, 1)};  // W [K, N] as layers::Linear
   c.run = [](const Tensors& in) {
     return Tensors{ops::quantized_matmul(in[0], ops::quantize_rows(in[1], ops::WeightLayout::kColumnsOut))};
   };
@@ -195,6 +196,8 @@ REALMT_OP_CASE(quantized_matmul_case) {
   c.atol = 1e-5;
   return c;
 }
+REALMT_OP_CASE(quantized_matmul_rows) { return quantized_matmul_case("rows", -2, 2); }
+REALMT_OP_CASE(quantized_matmul_relu) { return quantized_matmul_case("non_negative_rows", 0, 2); }
 
 }  // namespace
 }  // namespace realmt::test
