@@ -1,6 +1,9 @@
 // The safetensors reader and the checkpoint checks on arbitrary files: header-only and full
-// loads, every tensor's bytes touched, format/checksum/NaN verification, the stored model config.
+// loads, every tensor's bytes touched and read alone from the header-only file (the same bytes),
+// format/checksum/NaN verification (the same verdict streamed from the file as in memory), the
+// stored model config.
 #include <cstring>
+#include <string>
 
 #include "core/error.h"
 #include "fuzz_util.h"
@@ -26,9 +29,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (size_t i = 0; i < t.nbytes(); ++i) sum += p[i];
       (void)sum;
       covered += t.nbytes();
+      const Tensor alone = header.read(name);
+      REALMT_FUZZ_CHECK(alone.nbytes() == t.nbytes() && std::memcmp(alone.raw(), t.raw(), t.nbytes()) == 0);
     }
     REALMT_FUZZ_CHECK(covered == file.data_bytes());
-    models::verify_checkpoint(file);
+    auto verdict = [](const models::SafetensorsFile& f) {
+      try {
+        models::verify_checkpoint(f);
+      } catch (const Error& e) {
+        return std::string(e.what());
+      }
+      return std::string();
+    };
+    const std::string in_memory = verdict(file);
+    REALMT_FUZZ_CHECK(verdict(header) == in_memory);
+    if (!in_memory.empty()) return 0;
     const auto config = file.metadata.find(models::kConfigKey);
     if (config != file.metadata.end()) {
       const models::ModelConfig c = models::ModelConfig::from_yaml(config->second, path);

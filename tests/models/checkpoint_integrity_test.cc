@@ -89,6 +89,35 @@ TEST_F(CheckpointIntegrity, AChangedByteInsideTensorDataIsFoundByItsChecksum) {
                {path_, "tensor 'decoder.omega' is damaged", "CRC-32", "copy the file again"});
 }
 
+TEST_F(CheckpointIntegrity, ATensorLargerThanOneReadIsCheckedAcrossItsChunks) {
+  // Loads check a file 4 MB at a time: a 6 MB tensor's checksum spans two reads, and a NaN in the
+  // second one is reported at its place in the tensor, as the in-memory check does.
+  ParameterSet big, dst;
+  for (ParameterSet* p : {&big, &dst}) {
+    p->add("big", Shape{1500000});
+    p->add("small", Shape{3});
+    p->allocate(Device::cpu());
+  }
+  std::vector<float> x(1500000);
+  for (size_t j = 0; j < x.size(); ++j) x[j] = 0.001f * static_cast<float>(j % 1000);
+  big.values()[0].copy_from(Tensor::from_vector(x, Shape{1500000}));
+  save_parameters(path_, big);
+  load_parameters(path_, dst);
+  EXPECT_EQ(dst.values()[0].to_vector<float>(), x);
+  std::string bytes = read_bytes(path_);
+  const uint64_t data = bytes.size() - 1500003 * 4;  // the data buffer starts here
+  bytes[data + 4 * 1200000 + 1] ^= 1;  // a mantissa bit of element 1,200,000, in the second read
+  write_bytes(path_, bytes);
+  expect_error([&] { load_parameters(path_, dst); }, {path_, "tensor 'big' is damaged", "CRC-32"});
+  EXPECT_EQ(dst.values()[0].to_vector<float>(), x);  // nothing copied
+  x[1200000] = std::numeric_limits<float>::quiet_NaN();
+  big.values()[0].copy_from(Tensor::from_vector(x, Shape{1500000}));
+  save_parameters(path_, big);
+  for (const SafetensorsFile& f : {load_safetensors_header(path_), load_safetensors(path_)})
+    expect_error([&] { verify_checkpoint(f); },
+                 {path_, "tensor 'big' holds 1 non-finite value(s)", "at element 1200000 of 1500000"});
+}
+
 TEST_F(CheckpointIntegrity, ChecksumListThatDoesNotMatchTheTensorsIsAnError) {
   std::vector<std::pair<std::string, Tensor>> tensors;
   for (int i = 0; i < src_.size(); ++i) tensors.emplace_back(src_.names()[i], src_.values()[i]);
