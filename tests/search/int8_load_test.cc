@@ -27,7 +27,7 @@ models::ModelConfig config() {
   c.heads = 4;
   c.dim_ffn = 256;
   c.dropout = 0.0;
-  c.admin_init = "closed-form";
+  c.admin_init = models::AdminInit::kClosedForm;
   return c;
 }
 
