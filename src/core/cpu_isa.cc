@@ -8,6 +8,10 @@
 
 #include "core/error.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 // Set by src/CMakeLists.txt: the highest level the kernel files are compiled for, and whether
 // the build has -march=native.
 #ifndef REALMT_CPU_ISA_BUILT
@@ -40,7 +44,10 @@ CpuFeatures detect() {
   f.avx512vl = __builtin_cpu_supports("avx512vl");
   f.avx512dq = __builtin_cpu_supports("avx512dq");
   f.avx512_vnni = __builtin_cpu_supports("avx512vnni");
-  f.avx_vnni = __builtin_cpu_supports("avxvnni");
+  // AVX-VNNI (CPUID leaf 7, sub-leaf 1, EAX bit 4) by CPUID: Clang before 15 has no "avxvnni"
+  // name for __builtin_cpu_supports. It uses the AVX registers, whose OS support avx2 implies.
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  f.avx_vnni = f.avx2 && __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) != 0 && (eax & (1u << 4)) != 0;
   f.avx512_bf16 = __builtin_cpu_supports("avx512bf16");
 #endif
   return f;
