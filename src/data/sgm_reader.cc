@@ -33,6 +33,16 @@ std::string attribute(std::string_view tag, std::string_view name) {
   return {};
 }
 
+// The length in bytes of the line break that `s` starts with (0 if none): the breaks of Python's
+// str.splitlines() other than LF, which the line reader has already split on.
+size_t line_break_bytes(std::string_view s) {
+  const unsigned char c = static_cast<unsigned char>(s[0]);
+  if (c == 0x0B || c == 0x0C || c == 0x0D || (c >= 0x1C && c <= 0x1E)) return 1;
+  if (s.starts_with("\xC2\x85")) return 2;
+  if (s.starts_with("\xE2\x80\xA8") || s.starts_with("\xE2\x80\xA9")) return 3;
+  return 0;
+}
+
 std::string_view trim(std::string_view s) {
   const char* ws = " \t\r\n";
   const size_t b = s.find_first_not_of(ws);
@@ -47,7 +57,15 @@ std::string decode_entities(std::string_view text, const std::string& where, int
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] != '&') {
-      out += text[i];
+      // A raw line break inside a segment (a CR, VT, FF or separator the line reader does not
+      // split on, or U+0085 / U+2028 / U+2029) becomes a space, as the entities below do.
+      const size_t raw_break = line_break_bytes(text.substr(i));
+      if (raw_break > 0) {
+        out += ' ';
+        i += raw_break - 1;
+      } else {
+        out += text[i];
+      }
       continue;
     }
     const size_t semi = text.find(';', i + 1);

@@ -223,6 +223,9 @@ uint64_t read_header(const InputFile& in, SafetensorsFile& file,
     header = Json::parse(text, on_event);
   } catch (const nlohmann::json::parse_error& e) {
     REALMT_FAIL("{}: not a safetensors file: the header is not valid JSON: {}", path, e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // out_of_range.406 (found by safetensors_fuzz): a number beyond double's range, such as 1939e524.
+    REALMT_FAIL("{}: not a safetensors file: the header holds a number out of range: {}", path, e.what());
   }
   REALMT_CHECK(header.is_object(), "{}: not a safetensors file: the header is a JSON {}, not an object", path,
                header.type_name());

@@ -62,6 +62,20 @@ TEST(SgmReader, LineBreakEntitiesBecomeSpacesSoASegmentStaysOneLine) {
   EXPECT_EQ(doc.segments[1].text, "tab");
 }
 
+// Found by sgm_fuzz: a raw CR inside a segment came out inside the text, so sgm2txt's one line
+// per segment broke in two for any reader that splits on CR.
+TEST(SgmReader, RawLineBreaksInsideASegmentBecomeSpaces) {
+  TempDir dir;
+  const auto path = write_file(dir.file("t.sgm"),
+                               "<seg id=\"1\">AT&T\rtwo\vthree\fx\x1c"
+                               "y\xC2\x85z\xE2\x80\xA8w\xE2\x80\xA9v</seg>\r\n"
+                               "<seg id=\"2\">caf\xC3\xA9 \xE2\x80\x99</seg>\n");
+  const SgmDocument doc = read_sgm(path);
+  ASSERT_EQ(doc.segments.size(), 2u);
+  EXPECT_EQ(doc.segments[0].text, "AT&T two three x y z w v");
+  EXPECT_EQ(doc.segments[1].text, "caf\xC3\xA9 \xE2\x80\x99");  // other multi-byte text untouched
+}
+
 TEST(SgmReader, AFileWithoutSegmentsIsAnError) {
   TempDir dir;
   const auto path = write_file(dir.file("empty.sgm"), "<srcset>\n<doc docid=\"d\">\n</doc>\n</srcset>\n");

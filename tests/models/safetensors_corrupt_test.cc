@@ -56,6 +56,10 @@ TEST_F(Corrupt, BadJsonAndNonObjectHeaders) {
   expect_rejected(raw_safetensors(R"({"w": {"dtype": "F32",)", ""), {"not valid JSON"});
   expect_rejected(raw_safetensors("{\"w\xff\": 1}", ""), {"not valid JSON"});  // not UTF-8
   expect_rejected(raw_safetensors("{} trailing", ""), {"not valid JSON"});
+  // Found by safetensors_fuzz: a number beyond double's range threw an uncaught out_of_range.
+  expect_rejected(raw_safetensors(R"({"__metadata__": {"a": 1939e524}})", ""), {"number out of range", "406"});
+  expect_rejected(raw_safetensors(one(R"("dtype":"F32","shape":[1e400],"data_offsets":[0,4])"), "abcd"),
+                  {"number out of range"});
   expect_rejected(raw_safetensors("[1, 2]", ""), {"the header is a JSON array, not an object"});
   expect_rejected(raw_safetensors(R"("str")", ""), {"not an object"});
   expect_rejected(raw_safetensors(R"({"w": 3})", "    "), {"tensor 'w'", "not an object"});
