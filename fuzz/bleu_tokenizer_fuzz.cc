@@ -26,6 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     tokenize(kind, l, out, scratch);
     words.clear();
     py_split(out, words);
+    // tokenize_to_tokens appends (the BLEU statistics keep a whole corpus back to back): start
+    // each line empty, as Bleu's per-sentence path does.
+    bytes.clear();
+    ends.clear();
     tokenize_to_tokens(kind, l, bytes, ends, scratch);
     REALMT_FUZZ_CHECK(ends.size() == words.size());
     uint32_t begin = 0;
