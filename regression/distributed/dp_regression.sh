@@ -42,6 +42,11 @@ cd "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # 2 ranks on this machine: oversubscription allowed (2 cores), shared memory and loopback only.
 mpirun_2=(mpirun -np 2 --oversubscribe --allow-run-as-root --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
+# Sanitizer builds: CMake sets RANK_LSAN_OPTIONS (see CMakeLists.txt beside this script) and the
+# ranks get it as LSAN_OPTIONS; realmt-data, run outside mpirun, keeps leak checking.
+if [[ -n ${RANK_LSAN_OPTIONS:-} ]]; then
+  mpirun_2+=(-x "LSAN_OPTIONS=$RANK_LSAN_OPTIONS")
+fi
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

@@ -216,7 +216,10 @@ growth_mb = (rss_peak[0] - rss0) / 1024
 print(f"overload: status counts {codes}, RSS {rss0 / 1024:.0f} MB -> peak {rss_peak[0] / 1024:.0f} MB")
 if codes.get(429, 0) == 0 or codes.get(200, 0) == 0:
     fail(f"overload should give both 429s and answers: {codes}")
-if growth_mb > 100:
+if os.environ.get("REALMT_RSS_UNBOUNDED"):
+    print(f"RSS bound not checked: built with {os.environ['REALMT_RSS_UNBOUNDED']}, "
+          "whose quarantine and redzones hold memory the program has freed")
+elif growth_mb > 100:
     fail(f"RSS grew by {growth_mb:.0f} MB under overload (bound 100 MB)")
 st, out = srv.translate({"text": [test[0]]})
 if st != 200 or out["translations"] != [ref4[0]]:
