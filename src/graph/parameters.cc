@@ -13,7 +13,7 @@ bool valid_parameter_name(const std::string& name) {
   return true;
 }
 
-int ParameterSet::add(const std::string& name, const Shape& shape) {
+int ParameterSet::add(const std::string& name, const Shape& shape, Initializer init) {
   REALMT_CHECK(!allocated(), "parameter '{}' declared after the parameters were allocated", name);
   REALMT_CHECK(valid_parameter_name(name),
                "bad parameter name '{}' (use dot-separated segments of a-z, 0-9 and _)", name);
@@ -21,7 +21,19 @@ int ParameterSet::add(const std::string& name, const Shape& shape) {
   index_[name] = size();
   names_.push_back(name);
   shapes_.push_back(shape);
+  inits_.push_back(std::move(init));
   return size() - 1;
+}
+
+void ParameterSet::init(Generator& gen) const {
+  for (int i = 0; i < size(); ++i) {
+    const Tensor value = (*this)[i].value();
+    if (inits_[i]) {
+      inits_[i](value, gen);
+    } else {
+      value.zero_();
+    }
+  }
 }
 
 void ParameterSet::allocate(Device device, DType dtype, Gradients gradients, const std::vector<int>& released) {

@@ -3,15 +3,21 @@
 // checkpoints: dot-separated lower-case segments, e.g. "encoder.layers.3.self_attn.q.weight".
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "core/arena.h"
+#include "core/rng.h"
 #include "graph/var.h"
 
 namespace realmt::graph {
+
+// How a parameter starts (Marian's registerParameterLazy(weight, shape, init)): fills the value,
+// drawing from the generator when it is random (layers/init.h has the usual ones).
+using Initializer = std::function<void(const Tensor& value, Generator& gen)>;
 
 // Whether allocate() makes the gradient arena: training needs it; decoding does not (it would
 // double the model's memory).
@@ -19,8 +25,9 @@ enum class Gradients { kYes, kNo };
 
 class ParameterSet {
  public:
-  // Declares a parameter before allocate(); returns its index. Throws on a bad or repeated name.
-  int add(const std::string& name, const Shape& shape);
+  // Declares a parameter before allocate(), with the initializer init() runs for it (none: zero);
+  // returns its index. Throws on a bad or repeated name.
+  int add(const std::string& name, const Shape& shape, Initializer init = nullptr);
   // Creates the value arena (zero-filled) and, with Gradients::kYes, the gradient arena, binding
   // every parameter's gradient to its slot. With kNo the parameters are constants
   // (requires_grad false) and grads() is an error. `released`: parameters that get no slot at all,
@@ -28,6 +35,9 @@ class ParameterSet {
   // from the start, e.g. int8 weights quantized while the checkpoint is read); needs kNo.
   void allocate(Device device, DType dtype = DType::kF32, Gradients gradients = Gradients::kYes,
                 const std::vector<int>& released = {});
+  // Runs every parameter's initializer in declaration order with the one generator, so the draws
+  // follow the order the layers declared their parameters in.
+  void init(Generator& gen) const;
   // Frees the values of parameters that a decoding model keeps in another form (int8 weights):
   // the value arena is rebuilt without them. Their operator[] is then an error, and so is
   // saving the set. Needs a set without gradients.
@@ -52,6 +62,7 @@ class ParameterSet {
  private:
   std::vector<std::string> names_;
   std::vector<Shape> shapes_;
+  std::vector<Initializer> inits_;
   std::unordered_map<std::string, int> index_;
   std::unique_ptr<Arena> values_, grads_;
   std::vector<Var> vars_;

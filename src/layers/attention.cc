@@ -114,14 +114,4 @@ std::vector<Linear*> MultiHeadAttention::linears() {
   return {&q_, &kv_, &o_};
 }
 
-void MultiHeadAttention::init(Generator& gen) const {
-  if (kind_ == AttentionKind::kSelf) {
-    qkv_.init(gen);
-  } else {
-    q_.init(gen);
-    kv_.init(gen);
-  }
-  o_.init(gen);
-}
-
 }  // namespace realmt::layers

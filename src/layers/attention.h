@@ -75,7 +75,6 @@ class MultiHeadAttention {
                                const AttentionStep& step) const;
 
   const Linear& output() const { return o_; }
-  void init(Generator& gen) const;
   // The projections, for int8 quantization (layers/linear.h).
   std::vector<Linear*> linears();
   int64_t heads() const { return heads_; }

@@ -13,10 +13,8 @@ namespace realmt::layers {
 Embedding::Embedding(graph::ParameterSet& params, const std::string& prefix, int64_t vocab, int64_t dim)
     : params_(&params), vocab_(vocab), dim_(dim) {
   REALMT_CHECK(dim % 2 == 0, "sinusoidal positions need an even model dimension, got {}", dim);
-  weight_ = params.add(prefix + ".weight", {vocab, dim});
+  weight_ = params.add(prefix + ".weight", {vocab, dim}, normal(1.0 / std::sqrt(double(dim))));
 }
-
-void Embedding::init(Generator& gen) const { init_normal(weight().value(), 1.0 / std::sqrt(double(dim_)), gen); }
 
 Tensor Embedding::positions(int64_t first, int64_t count, DType dtype, Device device) const {
   std::lock_guard<std::mutex> lock(*cache_mutex_);

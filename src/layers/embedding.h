@@ -1,10 +1,11 @@
 // Token embeddings scaled by sqrt(D) plus sinusoidal positions (Vaswani et al. 2017, 3.5):
 //   PE(p, 2i) = sin(p / 10000^(2i/D)),  PE(p, 2i+1) = cos(p / 10000^(2i/D)).
 // One table [V, D] ("<prefix>.weight") serves source, target and output projection when the
-// model ties all embeddings (one joint vocabulary). A decoding model may add an int8 copy of the
-// table (per row, ops/quantize.h) for the output projection; lookups keep reading the f32 table,
-// which stays: a lookup costs nothing to keep exact, while a quantized input embedding is the
-// largest single source of int8 error measured (bench/RESULTS.md, "int8 accuracy").
+// model ties all embeddings (one joint vocabulary); it starts Normal(0, D^-1/2), which the sqrt(D)
+// scale makes unit variance. A decoding model may add an int8 copy of the table (per row,
+// ops/quantize.h) for the output projection; lookups keep reading the f32 table, which stays: a
+// lookup costs nothing to keep exact, while a quantized input embedding is the largest single
+// source of int8 error measured (bench/RESULTS.md, "int8 accuracy").
 #pragma once
 
 #include <memory>
@@ -36,7 +37,6 @@ class Embedding {
   DType dtype() const { return weight().dtype(); }
   int64_t vocab() const { return vocab_; }
   int64_t dim() const { return dim_; }
-  void init(Generator& gen) const;  // Normal(0, D^-1/2): with the sqrt(D) scale, unit variance
 
   // Sinusoidal table rows [first, first + T) as [T, D] on `device` (cached, grown on demand).
   Tensor positions(int64_t first, int64_t count, DType dtype, Device device) const;

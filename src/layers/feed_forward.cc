@@ -16,9 +16,4 @@ graph::Var FeedForward::operator()(const graph::Var& x, double dropout, Generato
   return w2_.project(h);
 }
 
-void FeedForward::init(Generator& gen) const {
-  w1_.init(gen);
-  w2_.init(gen);
-}
-
 }  // namespace realmt::layers

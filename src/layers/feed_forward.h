@@ -24,7 +24,6 @@ class FeedForward {
   const Linear& output() const { return w2_; }
   // Both projections, for int8 quantization (layers/linear.h).
   std::vector<Linear*> linears() { return {&w1_, &w2_}; }
-  void init(Generator& gen) const;
 
  private:
   Linear w1_, w2_;

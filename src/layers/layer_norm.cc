@@ -6,17 +6,12 @@
 namespace realmt::layers {
 
 LayerNorm::LayerNorm(graph::ParameterSet& params, const std::string& prefix, int64_t dim) : params_(&params) {
-  gamma_ = params.add(prefix + ".gamma", {dim});
-  beta_ = params.add(prefix + ".beta", {dim});
+  gamma_ = params.add(prefix + ".gamma", {dim}, constant(1.0));
+  beta_ = params.add(prefix + ".beta", {dim}, constant(0.0));
 }
 
 graph::Var LayerNorm::operator()(const graph::Var& x) const {
   return graph::layer_norm(x, (*params_)[gamma_], (*params_)[beta_], kEps);
-}
-
-void LayerNorm::init() const {
-  init_constant((*params_)[gamma_].value(), 1.0);
-  init_constant((*params_)[beta_].value(), 0.0);
 }
 
 }  // namespace realmt::layers

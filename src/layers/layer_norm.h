@@ -16,7 +16,6 @@ class LayerNorm {
   LayerNorm() = default;
   LayerNorm(graph::ParameterSet& params, const std::string& prefix, int64_t dim);
   graph::Var operator()(const graph::Var& x) const;
-  void init() const;
   const graph::Var& gamma() const { return (*params_)[gamma_]; }
   const graph::Var& beta() const { return (*params_)[beta_]; }
 

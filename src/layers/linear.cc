@@ -7,9 +7,9 @@
 namespace realmt::layers {
 
 Linear::Linear(graph::ParameterSet& params, const std::string& prefix, int64_t in, int64_t out, bool bias, int blocks)
-    : params_(&params), in_(in), out_(out), blocks_(blocks) {
-  weight_ = params.add(prefix + ".weight", {in, out});
-  if (bias) bias_ = params.add(prefix + ".bias", {out});
+    : params_(&params), in_(in), out_(out) {
+  weight_ = params.add(prefix + ".weight", {in, out}, xavier_uniform(blocks));
+  if (bias) bias_ = params.add(prefix + ".bias", {out}, constant(0.0));
 }
 
 graph::Var Linear::operator()(const graph::Var& x) const {
@@ -36,11 +36,6 @@ void Linear::quantize(const Tensor& w) {
   REALMT_CHECK(w.shape() == Shape({in_, out_}), "linear layer [{}, {}]: a weight of that shape to quantize, got {}",
                in_, out_, w);
   quantized_ = std::make_shared<const ops::QuantizedWeight>(ops::quantize_rows(w, ops::WeightLayout::kColumnsOut));
-}
-
-void Linear::init(Generator& gen) const {
-  init_xavier_uniform(weight().value(), gen, blocks_);
-  if (has_bias()) init_constant(bias().value(), 0.0);
 }
 
 }  // namespace realmt::layers

@@ -1,6 +1,7 @@
 // Linear layer: y = x W + b, W [Din, Dout], b [Dout]; x [..., Din] -> y [..., Dout].
 // Parameters: "<prefix>.weight", "<prefix>.bias" (when bias). A layer of `blocks` fused
-// projections (Q|K|V: Dout = 3D) is initialised block by block (layers/init.h).
+// projections (Q|K|V: Dout = 3D) is initialised block by block (Xavier uniform, layers/init.h);
+// the bias starts at zero.
 // project() leaves the bias out for a fused epilogue to add (ops/residual_norm, bias_activation).
 // A decoding model may quantize the weight (int8 per output column, ops/quantize.h): the layer
 // then computes through ops::quantized_matmul, without gradients, and the f32 weight may be
@@ -25,7 +26,6 @@ class Linear {
 
   graph::Var operator()(const graph::Var& x) const;  // x W + b (graph::linear)
   graph::Var project(const graph::Var& x) const;     // x W
-  void init(Generator& gen) const;                   // Xavier uniform weight, zero bias
   // Quantizes w, this layer's weight as f32 [Din, Dout] (its parameter's value, or the same
   // tensor read from a checkpoint), to int8 per output column; the layer then computes with it
   // and the model may release the parameter (weight_index()).
@@ -43,7 +43,6 @@ class Linear {
   const graph::ParameterSet* params_ = nullptr;
   int weight_ = -1, bias_ = -1;
   int64_t in_ = 0, out_ = 0;
-  int blocks_ = 1;
   std::shared_ptr<const ops::QuantizedWeight> quantized_;  // W^T as [Dout, Din] int8
 };
 

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "models/transformer.h"
 
 namespace realmt::models {
 
@@ -29,19 +28,6 @@ double population_variance(const Tensor& t) {
 double admin_closed_form_omega(int sublayers) {
   const double n = sublayers;
   return std::sqrt((n + 1) / std::log(n + 1) - 1);
-}
-
-void set_admin_omegas(Transformer& model, AdminInit init) {
-  const auto& params = model.params();
-  const double enc = admin_closed_form_omega(model.encoder_sublayers());
-  const double dec = admin_closed_form_omega(model.decoder_sublayers());
-  for (int i = 0; i < params.size(); ++i) {
-    const std::string& name = params.names()[i];
-    if (name.size() < 6 || name.compare(name.size() - 6, 6, ".omega") != 0) continue;
-    double v = 1.0;
-    if (init == AdminInit::kClosedForm) v = name.rfind("encoder.", 0) == 0 ? enc : dec;
-    params[i].value().copy_from(Tensor::full(params[i].shape(), v, params[i].dtype(), params[i].device()));
-  }
 }
 
 void AdminProfiler::set_omega(int stack, const std::string& name, const Tensor& omega) {

@@ -11,15 +11,11 @@
 #include <vector>
 
 #include "core/tensor.h"
-#include "models/model_config.h"
 
 namespace realmt::models {
 
-class Transformer;
-
-// Fills every omega of the model (kClosedForm: the per-stack closed form; kProfile: 1 until a
-// profiling pass sets them).
-void set_admin_omegas(Transformer& model, AdminInit init);
+// The closed form for a stack of `sublayers` residual sub-layers (each omega's initializer,
+// models/transformer.cc).
 double admin_closed_form_omega(int sublayers);
 
 // Called by the model's sub-layers during a profiling pass.

@@ -32,17 +32,21 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
   const auto act = config_.ffn_activation;
   using layers::AttentionKind;
   embedding_ = layers::Embedding(params_, "embeddings", config_.vocab_size, d);
-  auto omega = [&](const std::string& name) { return admin_ ? params_.add(name + ".omega", {d}) : -1; };
+  // ADMIN's omegas start at the closed form of their stack, or at 1 until a profiling pass sets them.
+  auto omega = [&](const std::string& name, int sublayers) {
+    const double start = config_.admin_init == AdminInit::kClosedForm ? admin_closed_form_omega(sublayers) : 1.0;
+    return admin_ ? params_.add(name + ".omega", {d}, layers::constant(start)) : -1;
+  };
   encoder_.resize(config_.enc_depth);
   for (int i = 0; i < config_.enc_depth; ++i) {
     const std::string p = "encoder.layers." + std::to_string(i);
     EncoderLayer& l = encoder_[i];
     l.self_attn = layers::MultiHeadAttention(params_, p + ".self_attn", d, config_.heads, AttentionKind::kSelf);
     l.self_attn_norm = layers::LayerNorm(params_, p + ".self_attn.norm", d);
-    l.self_omega = omega(p + ".self_attn");
+    l.self_omega = omega(p + ".self_attn", encoder_sublayers());
     l.ffn = layers::FeedForward(params_, p + ".ffn", d, config_.dim_ffn, act);
     l.ffn_norm = layers::LayerNorm(params_, p + ".ffn.norm", d);
-    l.ffn_omega = omega(p + ".ffn");
+    l.ffn_omega = omega(p + ".ffn", encoder_sublayers());
   }
   decoder_.resize(config_.dec_depth);
   for (int i = 0; i < config_.dec_depth; ++i) {
@@ -50,13 +54,13 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
     DecoderLayer& l = decoder_[i];
     l.self_attn = layers::MultiHeadAttention(params_, p + ".self_attn", d, config_.heads, AttentionKind::kSelf);
     l.self_attn_norm = layers::LayerNorm(params_, p + ".self_attn.norm", d);
-    l.self_omega = omega(p + ".self_attn");
+    l.self_omega = omega(p + ".self_attn", decoder_sublayers());
     l.cross_attn = layers::MultiHeadAttention(params_, p + ".cross_attn", d, config_.heads, AttentionKind::kCross);
     l.cross_attn_norm = layers::LayerNorm(params_, p + ".cross_attn.norm", d);
-    l.cross_omega = omega(p + ".cross_attn");
+    l.cross_omega = omega(p + ".cross_attn", decoder_sublayers());
     l.ffn = layers::FeedForward(params_, p + ".ffn", d, config_.dim_ffn, act);
     l.ffn_norm = layers::LayerNorm(params_, p + ".ffn.norm", d);
-    l.ffn_omega = omega(p + ".ffn");
+    l.ffn_omega = omega(p + ".ffn", decoder_sublayers());
   }
   if (!post_norm_) {
     enc_final_norm_ = layers::LayerNorm(params_, "encoder.final_norm", d);
@@ -84,27 +88,10 @@ void Transformer::allocate(Device device, DType dtype, graph::Gradients gradient
 }
 
 void Transformer::init(uint64_t seed) {
+  // Each parameter's initializer was given with it (the layers' constructors, omega above); the
+  // draws follow the declaration order: the embedding, then layer by layer.
   Generator gen(seed);
-  embedding_.init(gen);
-  for (const auto& l : encoder_) {
-    l.self_attn.init(gen);
-    l.ffn.init(gen);
-    l.self_attn_norm.init();
-    l.ffn_norm.init();
-  }
-  for (const auto& l : decoder_) {
-    l.self_attn.init(gen);
-    l.cross_attn.init(gen);
-    l.ffn.init(gen);
-    l.self_attn_norm.init();
-    l.cross_attn_norm.init();
-    l.ffn_norm.init();
-  }
-  if (!post_norm_) {
-    enc_final_norm_.init();
-    dec_final_norm_.init();
-  }
-  if (admin_) set_admin_omegas(*this, config_.admin_init);
+  params_.init(gen);
 }
 
 Transformer::Stream Transformer::start_stream(const Var& embedded, int stack) const {

@@ -39,7 +39,7 @@ struct Stack {
       layers.emplace_back(params, "l" + std::to_string(i), kD, kH, AttentionKind::kSelf);
     params.allocate(Device::cpu());
     Generator g(3);
-    for (auto& l : layers) l.init(g);
+    params.init(g);
   }
 };
 

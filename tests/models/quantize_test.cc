@@ -86,7 +86,7 @@ TEST(Quantize, LookupsReadTheF32TableBesideItsInt8Copy) {
   layers::Embedding e(p, "embeddings", 40, 16);
   p.allocate(Device::cpu(), DType::kF32, graph::Gradients::kNo);
   Generator gen(5);
-  e.init(gen);
+  p.init(gen);
   const Tensor ids = Tensor::from_vector(std::vector<int32_t>{3, 17, 39, 0, 17, 8}, {2, 3});
   graph::NoGradGuard no_grad;
   const std::vector<float> want = e(ids, 2).value().to_vector<float>();
