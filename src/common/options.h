@@ -174,6 +174,8 @@ class OptionSet {
   // on failure throws naming the key, the origin and the expected type.
   void assign(detail::OptionSlot& slot, const std::vector<std::string>& values, const std::string& origin);
   [[noreturn]] void fail_unknown(const std::string& name, const std::string& where, const char* prefix) const;
+  // The -c files in order; a realmt::Error in one becomes the UsageError it is.
+  void load_config_files(const std::vector<std::string>& files);
   // After the files and the command line: presets, unavailable options, required options.
   void apply_presets();
   void check_unavailable() const;

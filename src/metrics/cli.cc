@@ -125,13 +125,9 @@ std::unique_ptr<Metric> make_metric(const std::string& name, const CliOptions& o
 
 uint64_t entropy_seed() { return (static_cast<uint64_t>(std::random_device{}()) << 32) | std::random_device{}(); }
 
-}  // namespace
-
-void run_cli(const CliOptions& o, std::istream& in, std::ostream& out, std::ostream& err) {
+// sacreBLEU's checks of the inputs against the mode, in its order and with its messages.
+void check_inputs(const CliOptions& o, const std::vector<std::vector<std::string>>& refs, const Systems& sys) {
   const bool paired = o.paired_bs || o.paired_ar;
-  if (o.sentence_level && o.metrics.size() > 1) fatal(1, "Only one metric can be used in sentence-level mode.");
-  const auto refs = read_references(o);
-  Systems sys = read_systems(o, in, paired);
   const size_t num_sys = sys.hyps.size();
   if (o.sentence_level) {
     if (num_sys > 1) fatal(1, "Only one system can be evaluated in sentence-level mode.");
@@ -148,7 +144,11 @@ void run_cli(const CliOptions& o, std::istream& in, std::ostream& out, std::ostr
       }
     }
   }
-  // Metrics keyed by sacreBLEU's class name; -m order is kept for paired tests.
+}
+
+// The -m metrics, each once (by sacreBLEU's class name), in -m order, with the references set.
+std::vector<std::unique_ptr<Metric>> make_metrics(const CliOptions& o,
+                                                  const std::vector<std::vector<std::string>>& refs) {
   std::vector<std::unique_ptr<Metric>> metrics;
   for (const auto& name : o.metrics) {
     auto m = make_metric(name, o);
@@ -157,62 +157,59 @@ void run_cli(const CliOptions& o, std::istream& in, std::ostream& out, std::ostr
     m->set_references(refs);
     metrics.push_back(std::move(m));
   }
-  std::vector<Metric*> sorted;
-  for (auto& m : metrics) sorted.push_back(m.get());
-  std::sort(sorted.begin(), sorted.end(), [](Metric* a, Metric* b) { return a->key() < b->key(); });
+  return metrics;
+}
 
-  if (o.sentence_level) {
-    Metric& m = *metrics[0];
-    const CorpusStats stats = m.corpus_stats(sys.hyps[0], o.threads);
-    const std::string sig = m.signature().format(o.short_sig);
-    std::string text;
-    for (size_t i = 0; i < stats.num_segments(); ++i) {
-      const std::vector<double> row(stats.row(i), stats.row(i) + stats.num_stats);
-      const Score s = m.score_from_sums(row);
-      text += format_score({m.name(), s.score, s.verbose, std::nullopt}, o.width, o.score_only, sig, false) + "\n";
-    }
-    out << text;
-    return;
+// --sentence-level: one line a segment.
+void print_sentence_scores(const CliOptions& o, Metric& m, const std::vector<std::string>& hyps, std::ostream& out) {
+  const CorpusStats stats = m.corpus_stats(hyps, o.threads);
+  const std::string sig = m.signature().format(o.short_sig);
+  std::string text;
+  for (size_t i = 0; i < stats.num_segments(); ++i) {
+    const std::vector<double> row(stats.row(i), stats.row(i) + stats.num_stats);
+    const Score s = m.score_from_sums(row);
+    text += format_score({m.name(), s.score, s.verbose, std::nullopt}, o.width, o.score_only, sig, false) + "\n";
   }
-  std::string seed_label;
-  const std::optional<uint64_t> env_seed = seed_from_env(&seed_label);
-  const uint64_t seed = env_seed.value_or(entropy_seed());
+  out << text;
+}
+
+// One system: a score line a metric (with --confidence, its bootstrap interval).
+void print_single_system(const CliOptions& o, const std::vector<Metric*>& sorted, const std::vector<std::string>& hyps,
+                         uint64_t seed, const std::string& seed_label, std::ostream& out) {
   const bool json = o.format == OutputFormat::kJson;
-  if (num_sys == 1) {
-    std::vector<std::string> results;
-    for (Metric* m : sorted) {
-      const CorpusStats stats = m->corpus_stats(sys.hyps[0], o.threads);
-      const Score s = m->corpus_score(stats);
-      ScoreLine line{m->name(), s.score, s.verbose, std::nullopt};
-      Signature sig = m->signature();
-      if (o.confidence && o.confidence_n > 1) {
-        line.ci = estimate_ci_python(bootstrap_scores(*m, stats, static_cast<size_t>(o.confidence_n), seed));
-        sig.set_common("bs", std::to_string(o.confidence_n));
-        sig.set_common("seed", seed_label);
-      }
-      results.push_back(format_score(line, o.width, o.score_only, sig.format(json ? false : o.short_sig), json));
+  std::vector<std::string> results;
+  for (Metric* m : sorted) {
+    const CorpusStats stats = m->corpus_stats(hyps, o.threads);
+    const Score s = m->corpus_score(stats);
+    ScoreLine line{m->name(), s.score, s.verbose, std::nullopt};
+    Signature sig = m->signature();
+    if (o.confidence && o.confidence_n > 1) {
+      line.ci = estimate_ci_python(bootstrap_scores(*m, stats, static_cast<size_t>(o.confidence_n), seed));
+      sig.set_common("bs", std::to_string(o.confidence_n));
+      sig.set_common("seed", seed_label);
     }
-    out << single_results(results, json);
-    return;
+    results.push_back(format_score(line, o.width, o.score_only, sig.format(json ? false : o.short_sig), json));
   }
-  TableRequest table;
-  table.systems = sys.names;
-  table.json = json;
-  table.width = o.width;
-  err << (o.quiet ? "" : "sacreBLEU: Found " + std::to_string(num_sys) + " systems.\n");
-  if (!paired) {
-    for (Metric* m : sorted) {
-      ResultColumn col{m->name(), {}, {}};
-      for (const auto& hyps : sys.hyps) {
-        const Score s = m->corpus_score(m->corpus_stats(hyps, o.threads));
-        col.plain.push_back(format_score({m->name(), s.score, "", std::nullopt}, o.width, true, "", false));
-      }
-      table.columns.push_back(std::move(col));
-      table.signatures.emplace_back(m->name(), m->signature().format(o.short_sig));
+  out << single_results(results, json);
+}
+
+// Several systems without a paired test: a table of plain scores.
+void add_plain_columns(const CliOptions& o, const std::vector<Metric*>& sorted, const Systems& sys,
+                       TableRequest& table) {
+  for (Metric* m : sorted) {
+    ResultColumn col{m->name(), {}, {}};
+    for (const auto& hyps : sys.hyps) {
+      const Score s = m->corpus_score(m->corpus_stats(hyps, o.threads));
+      col.plain.push_back(format_score({m->name(), s.score, "", std::nullopt}, o.width, true, "", false));
     }
-    out << results_table(table);
-    return;
+    table.columns.push_back(std::move(col));
+    table.signatures.emplace_back(m->name(), m->signature().format(o.short_sig));
   }
+}
+
+// --paired-bs / --paired-ar: the first system is the baseline; a column a metric, in -m order.
+void add_paired_columns(const CliOptions& o, const std::vector<std::unique_ptr<Metric>>& metrics, const Systems& sys,
+                        const std::optional<uint64_t>& env_seed, const std::string& seed_label, TableRequest& table) {
   table.paired_bs = o.paired_bs;
   table.paired_ar = o.paired_ar;
   const int n_default = o.paired_bs ? 1000 : 10000;
@@ -233,7 +230,7 @@ void run_cli(const CliOptions& o, std::istream& in, std::ostream& out, std::ostr
       b.ci = c.ci;
     }
     col.paired.push_back(b);
-    for (size_t k = 1; k < num_sys; ++k) {
+    for (size_t k = 1; k < sys.hyps.size(); ++k) {
       const CorpusStats stats = m->corpus_stats(sys.hyps[k], o.threads);
       col.paired.push_back(o.paired_bs ? paired_bootstrap(*m, base, stats, n, paired_seed)
                                        : paired_approximate_randomization(*m, base, stats, n, paired_seed));
@@ -243,6 +240,37 @@ void run_cli(const CliOptions& o, std::istream& in, std::ostream& out, std::ostr
     sig.set_common(o.paired_bs ? "bs" : "ar", std::to_string(n));
     table.signatures.emplace_back(m->name(), sig.format(o.short_sig));
     table.columns.push_back(std::move(col));
+  }
+}
+
+}  // namespace
+
+void run_cli(const CliOptions& o, std::istream& in, std::ostream& out, std::ostream& err) {
+  const bool paired = o.paired_bs || o.paired_ar;
+  if (o.sentence_level && o.metrics.size() > 1) fatal(1, "Only one metric can be used in sentence-level mode.");
+  const auto refs = read_references(o);
+  const Systems sys = read_systems(o, in, paired);
+  check_inputs(o, refs, sys);
+  // Metrics keyed by sacreBLEU's class name; -m order is kept for paired tests.
+  const std::vector<std::unique_ptr<Metric>> metrics = make_metrics(o, refs);
+  std::vector<Metric*> sorted;
+  for (auto& m : metrics) sorted.push_back(m.get());
+  std::sort(sorted.begin(), sorted.end(), [](Metric* a, Metric* b) { return a->key() < b->key(); });
+  if (o.sentence_level) return print_sentence_scores(o, *metrics[0], sys.hyps[0], out);
+  std::string seed_label;
+  const std::optional<uint64_t> env_seed = seed_from_env(&seed_label);
+  const size_t num_sys = sys.hyps.size();
+  if (num_sys == 1)
+    return print_single_system(o, sorted, sys.hyps[0], env_seed.value_or(entropy_seed()), seed_label, out);
+  TableRequest table;
+  table.systems = sys.names;
+  table.json = o.format == OutputFormat::kJson;
+  table.width = o.width;
+  err << (o.quiet ? "" : "sacreBLEU: Found " + std::to_string(num_sys) + " systems.\n");
+  if (paired) {
+    add_paired_columns(o, metrics, sys, env_seed, seed_label, table);
+  } else {
+    add_plain_columns(o, sorted, sys, table);
   }
   out << results_table(table);
 }

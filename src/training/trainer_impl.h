@@ -77,6 +77,32 @@ inline uint64_t dropout_seed(int64_t seed, int rank) {
 // <model>.decoder.yml's text for the checkpoint at `model_path` (decoder_config.cc).
 std::string decoder_config_yaml(const std::string& model_path, const TrainOptions& o);
 
+// One update's sums: optimizer-delay batches of this rank, then (sum_over_ranks) the job's.
+struct UpdateSums {
+  double loss = 0;           // label-smoothed loss summed over target tokens
+  int64_t tokens = 0;        // target tokens (0: nothing to apply)
+  bool epoch_ended = false;  // the data ran out during this update
+  std::string bad_loss;      // a non-finite loss on this rank: the error, raised on every rank
+};
+
+// Why the loop stops after an update (one decision for all ranks); more than one may hold.
+struct StopFlags {
+  bool early = false, out_of_time = false, signalled = false;
+  bool any() const { return early || out_of_time || signalled; }
+};
+
+// What one run() keeps between updates: its clock, the training line's window, its result.
+struct RunState {
+  double t0 = 0;                  // steady-clock seconds when the first update began
+  Progress start, last_display;   // where the run began (the ETA's origin); the last training line
+  double display_time = 0;        // seconds into the run of the last training line
+  double display_loss = 0;        // summed loss since the last training line
+  int64_t display_tokens = 0;     // target tokens since the last training line
+  int64_t last_tokens = 0;        // target tokens of the last update
+  double grad_norm = 0;           // of the last update
+  TrainResult result;
+};
+
 struct Trainer::Impl {
   TrainOptions o;
   std::string base;  // model path without its extension
@@ -97,6 +123,7 @@ struct Trainer::Impl {
   Progress epoch_start;                // where the current epoch began (Marian's Sen. and {B})
   std::vector<MetricTrack> tracks;     // one per valid-metrics entry
   double grad_norm_avg = 0;            // Marian's gNorm: exponential average of the gradient norm
+  RunState run;                        // the current run()
 
   explicit Impl(TrainOptions options);
 
@@ -118,6 +145,11 @@ struct Trainer::Impl {
   models::Metadata model_metadata() const;  // the model files' metadata (config, updates, vocabulary)
   void start();   // resumes from the state file, or initialises (pretrained-model, random, ADMIN profile)
   void resume();
+  // The state file's arenas (raw weights, moments, smoothed weights); *ema_in_state false for an
+  // older state without the smoothed weights. Returns the metadata.
+  models::Metadata load_state(bool* ema_in_state);
+  // Counters, validation tracks, gNorm, dropout streams, loss scale and data position.
+  void restore_progress(const models::Metadata& m);
   void save(bool also_iter);
   // Writes the weights used for translation (smoothed when exponential smoothing is on).
   void save_model(const std::string& path);
@@ -125,6 +157,22 @@ struct Trainer::Impl {
   static void kill_here_if_asked(int64_t update);  // fault injection between the model and the state
   void write_decoder_config(const std::string& model_path) const;
   void validate_now();
+
+  // ---- the steps of run() (trainer.cc)
+  void log_start() const;          // the device, precision, parameters and memory (and the ranks)
+  bool stopped_during_start_up();  // a stop asked for before the first update (logged)
+  UpdateSums accumulate();         // forward and backward over optimizer-delay batches of this rank
+  void sum_over_ranks(UpdateSums& sums);  // the job's sums and gradients; throws on a non-finite loss
+  // The update (unless f16 overflowed: then skipped, tokens 0): clipping, the optimizer step,
+  // smoothing, the compute copy, the counters and the training line's sums.
+  void apply(UpdateSums& sums);
+  void end_epoch();                          // counts the epoch; Marian's "Seen" and "Starting" lines
+  void report(const Progress& before);       // the training line when due, else the progress bar
+  DisplayStats display_stats(double t) const;  // the training line's numbers, t seconds into the run
+  StopFlags decide_stop(const Progress& before);  // validation when due, the time limit, a signal
+  StopReason stop_reason(const StopFlags& stop);  // the first that holds (logged; a signal is cleared)
+  TrainResult finish_run(StopReason reason);
+  double elapsed() const;  // seconds since the run's first update
 };
 
 }  // namespace realmt::training

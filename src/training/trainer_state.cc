@@ -153,84 +153,48 @@ void Trainer::Impl::start() {
   if (ema) ema->flat().copy_from(params.values().flat());
 }
 
-void Trainer::Impl::resume() {
-  const graph::ParameterSet& params = model->params();
-  // One file holds everything resume needs (raw weights, moments, smoothed weights, progress),
-  // so a crash between two writes of a save cannot pair parts of different updates.
-  std::vector<models::NamedArena> arenas = state_arenas();
-  models::LoadOptions load;
-  load.ignore_unexpected = !ema;  // a state with smoothed weights resumed without smoothing
-  models::Metadata m;
-  bool ema_in_state = true;
-  try {
-    m = models::load_arenas(state_path(), arenas, params.names(), load);
-  } catch (const Error& first) {
-    // A state written before the smoothed weights moved into it: everything else, then below.
-    // When that fails too, the first error (about the state as this realmt writes it) stands.
-    if (!ema) throw;
-    arenas.pop_back();
-    try {
-      m = models::load_arenas(state_path(), arenas, params.names(), load);
-    } catch (const Error&) {
-      throw first;
-    }
-    ema_in_state = false;
-  }
-  search::check_vocab_fingerprint(data->src_vocab(), m, state_path());
-  auto text = [&](const char* key) -> const std::string& {
-    auto it = m.find(key);
-    REALMT_CHECK(it != m.end(), "{}: training state lacks '{}'; the file is not a realmt-train state", state_path(),
-                 key);
+namespace {
+
+// The training state's metadata fields: numbers in full or an error naming the file, the key and
+// the text (never a bare stoll).
+class StateFields {
+ public:
+  StateFields(const models::Metadata& m, std::string path) : m_(m), path_(std::move(path)) {}
+  bool has(const std::string& key) const { return m_.count(key) > 0; }
+  const std::string& text(const std::string& key) const {
+    const auto it = m_.find(key);
+    REALMT_CHECK(it != m_.end(), "{}: training state lacks '{}'; the file is not a realmt-train state", path_, key);
     return it->second;
-  };
-  // Numbers in full or an error naming the file, the key and the text (never a bare stoll).
-  auto parsed = [&](const char* key, auto value) {
+  }
+  double real(const std::string& key) const { return number(key, 0.0); }
+  int64_t count(const std::string& key) const {
+    const int64_t v = number(key, int64_t{0});
+    REALMT_CHECK(v >= 0, "{}: training state field '{}' is {}, a count must not be negative", path_, key, v);
+    return v;
+  }
+
+ private:
+  template <typename T>
+  T number(const std::string& key, T value) const {
     const std::string& t = text(key);
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
     REALMT_CHECK(ec == std::errc() && end == t.data() + t.size() && !t.empty(),
-                 "{}: training state field '{}' is '{}', not a valid number; the file is damaged", state_path(), key,
-                 t);
+                 "{}: training state field '{}' is '{}', not a valid number; the file is damaged", path_, key, t);
     return value;
-  };
-  auto num = [&](const char* key) -> int64_t {
-    const int64_t v = parsed(key, int64_t{0});
-    REALMT_CHECK(v >= 0, "{}: training state field '{}' is {}, a count must not be negative", state_path(), key, v);
-    return v;
-  };
-  progress.updates = num(models::kStepKey);
-  progress.epoch = num(models::kEpochKey);
-  progress.batches = num("realmt.batches");
-  progress.tokens = num("realmt.tokens");
-  progress.sentences = num("realmt.sentences");
-  optimizer->set_steps(num("realmt.optimizer_steps"));
-  // Each metric's history (states written before there was one per metric: the first's only).
-  for (size_t i = 0; i < tracks.size(); ++i) {
-    const std::string& name = o.valid_metrics[i];
-    const std::string best_key = "realmt.best." + name, stalled_key = "realmt.stalled." + name;
-    if (m.count(best_key) && m.count(stalled_key)) {
-      tracks[i] = {parsed(best_key.c_str(), 0.0), static_cast<int>(num(stalled_key.c_str()))};
-    } else if (i == 0) {
-      tracks[i] = {parsed("realmt.best", 0.0), static_cast<int>(num("realmt.stalled"))};
-    }
-    if (o.valid_reset_stalled || o.valid_reset_all) tracks[i].stalled = 0;
-    if (o.valid_reset_all) tracks[i].best = INFINITY;
   }
-  if (m.count("realmt.epoch_start_updates")) {
-    epoch_start.updates = num("realmt.epoch_start_updates");
-    epoch_start.sentences = num("realmt.epoch_start_sentences");
-  }
-  if (m.count("realmt.grad_norm_avg")) grad_norm_avg = parsed("realmt.grad_norm_avg", 0.0);
-  dropout_gen.restore(text(models::kRngStateKey));
-  restore_rank_rng(m);  // data parallelism: ranks > 0 continue their own dropout streams
-  if (mp->scaler() && m.count("realmt.loss_scale"))
-    mp->scaler()->restore(parsed("realmt.loss_scale", 0.0), num("realmt.loss_scale_clean"),
-                          num("realmt.skipped_updates"));
-  if (o.no_restore_corpus) {
-    if (lead()) log->line("no-restore-corpus: the data starts afresh");  // the epoch count goes on
-    epoch_start = progress;
-  } else {
-    data->restore(text(models::kDataPositionKey));
-  }
+
+  const models::Metadata& m_;
+  std::string path_;
+};
+
+}  // namespace
+
+void Trainer::Impl::resume() {
+  const graph::ParameterSet& params = model->params();
+  bool ema_in_state = true;
+  const models::Metadata m = load_state(&ema_in_state);
+  search::check_vocab_fingerprint(data->src_vocab(), m, state_path());
+  restore_progress(m);
   if (ema && !ema_in_state) {
     // Only for such an older state: the model file holds the smoothed weights of the same save
     // unless the run crashed between its two writes.
@@ -245,6 +209,70 @@ void Trainer::Impl::resume() {
   if (lead())
     log->line("resumed from " + state_path() + " at update " + std::to_string(progress.updates) + ", epoch " +
               std::to_string(progress.epoch + 1));
+}
+
+models::Metadata Trainer::Impl::load_state(bool* ema_in_state) {
+  const graph::ParameterSet& params = model->params();
+  // One file holds everything resume needs (raw weights, moments, smoothed weights, progress),
+  // so a crash between two writes of a save cannot pair parts of different updates.
+  std::vector<models::NamedArena> arenas = state_arenas();
+  models::LoadOptions load;
+  load.ignore_unexpected = !ema;  // a state with smoothed weights resumed without smoothing
+  *ema_in_state = true;
+  try {
+    return models::load_arenas(state_path(), arenas, params.names(), load);
+  } catch (const Error& first) {
+    // A state written before the smoothed weights moved into it: everything else, then (resume)
+    // the smoothed weights from the model file. When that fails too, the first error (about the
+    // state as this realmt writes it) stands.
+    if (!ema) throw;
+    arenas.pop_back();
+    try {
+      models::Metadata m = models::load_arenas(state_path(), arenas, params.names(), load);
+      *ema_in_state = false;
+      return m;
+    } catch (const Error&) {
+      throw first;
+    }
+  }
+}
+
+void Trainer::Impl::restore_progress(const models::Metadata& m) {
+  const StateFields f(m, state_path());
+  progress.updates = f.count(models::kStepKey);
+  progress.epoch = f.count(models::kEpochKey);
+  progress.batches = f.count("realmt.batches");
+  progress.tokens = f.count("realmt.tokens");
+  progress.sentences = f.count("realmt.sentences");
+  optimizer->set_steps(f.count("realmt.optimizer_steps"));
+  // Each metric's history (states written before there was one per metric: the first's only).
+  for (size_t i = 0; i < tracks.size(); ++i) {
+    const std::string& name = o.valid_metrics[i];
+    const std::string best_key = "realmt.best." + name, stalled_key = "realmt.stalled." + name;
+    if (f.has(best_key) && f.has(stalled_key)) {
+      tracks[i] = {f.real(best_key), static_cast<int>(f.count(stalled_key))};
+    } else if (i == 0) {
+      tracks[i] = {f.real("realmt.best"), static_cast<int>(f.count("realmt.stalled"))};
+    }
+    if (o.valid_reset_stalled || o.valid_reset_all) tracks[i].stalled = 0;
+    if (o.valid_reset_all) tracks[i].best = INFINITY;
+  }
+  if (f.has("realmt.epoch_start_updates")) {
+    epoch_start.updates = f.count("realmt.epoch_start_updates");
+    epoch_start.sentences = f.count("realmt.epoch_start_sentences");
+  }
+  if (f.has("realmt.grad_norm_avg")) grad_norm_avg = f.real("realmt.grad_norm_avg");
+  dropout_gen.restore(f.text(models::kRngStateKey));
+  restore_rank_rng(m);  // data parallelism: ranks > 0 continue their own dropout streams
+  if (mp->scaler() && f.has("realmt.loss_scale"))
+    mp->scaler()->restore(f.real("realmt.loss_scale"), f.count("realmt.loss_scale_clean"),
+                          f.count("realmt.skipped_updates"));
+  if (o.no_restore_corpus) {
+    if (lead()) log->line("no-restore-corpus: the data starts afresh");  // the epoch count goes on
+    epoch_start = progress;
+  } else {
+    data->restore(f.text(models::kDataPositionKey));
+  }
 }
 
 void Trainer::Impl::save(bool also_iter) {
