@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
       if (realmt) {
         const Tensor ta = Tensor::from_vector(a, c.trans_a ? Shape{c.k, c.m} : Shape{c.m, c.k});
         const Tensor tb = Tensor::from_vector(b, c.trans_b ? Shape{c.n, c.k} : Shape{c.k, c.n});
-        s = bench::median_seconds([&] { ops::matmul(ta, tb, {c.trans_a, c.trans_b, 1.0f}); });
+        s = bench::median_seconds([&] { ops::matmul(ta, tb, {.trans_a = c.trans_a, .trans_b = c.trans_b}); });
       } else {
         s = bench::median_seconds([&] {
           sgemm(c.trans_a, c.trans_b, c.m, c.n, c.k, 1.0f, a.data(), lda, b.data(), ldb, 0.0f, o.data(), c.n);

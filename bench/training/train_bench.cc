@@ -64,7 +64,7 @@ Result run(const ModelShape& m, bool realformer, int updates, bool profile) {
   models::Transformer model(c);
   model.allocate(Device::cpu());
   model.init(1);
-  training::Optimizer opt(model.params(), {false, 0.9, 0.98, 1e-9});
+  training::Optimizer opt(model.params(), {.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9});
   Generator gen(3), dropout(4);
   std::vector<int32_t> src(batch * len), tgt(batch * len);
   for (auto& x : src) x = 4 + static_cast<int32_t>(gen.next_u32() % (vocab - 4));

@@ -40,8 +40,8 @@ Var linear(const Var& x, const Var& w, const Var& b) {
   return record(std::move(y), std::move(inputs), "linear", [x, w, b, din, dout](Node& self) {
     const Tensor dy = self.grad.reshape({-1, dout});
     const Tensor xv = x.value().reshape({-1, din});
-    if (x.requires_grad()) accumulate_product(*x.node(), dy, w.value(), {false, true, 1.0f}, xv.shape());
-    if (w.requires_grad()) accumulate_product(*w.node(), xv, dy, {true, false, 1.0f}, w.shape());
+    if (x.requires_grad()) accumulate_product(*x.node(), dy, w.value(), {.trans_b = true}, xv.shape());
+    if (w.requires_grad()) accumulate_product(*w.node(), xv, dy, {.trans_a = true}, w.shape());
     if (b.defined() && b.requires_grad()) {
       if (Tensor* g = grad_accumulator(*b.node())) {
         ops::add_column_sums_(dy, *g);

@@ -20,8 +20,8 @@ Var matmul(const Var& a, const Var& b, const ops::MatmulOptions& o) {
     const float s = o.alpha;
     if (a.requires_grad()) {
       Tensor da;
-      if (!o.trans_a) da = ops::matmul(dc, bv, {false, !o.trans_b, s});
-      else da = ops::matmul(bv, dc, {o.trans_b, true, s});
+      if (!o.trans_a) da = ops::matmul(dc, bv, {.trans_b = !o.trans_b, .alpha = s});
+      else da = ops::matmul(bv, dc, {.trans_a = o.trans_b, .trans_b = true, .alpha = s});
       accumulate(a.node(), da);
     }
     if (b.requires_grad()) {
@@ -30,11 +30,12 @@ Var matmul(const Var& a, const Var& b, const ops::MatmulOptions& o) {
       if (shared && !o.trans_a) {
         const Tensor a2 = av.reshape({-1, av.dim(-1)});
         const Tensor dc2 = dc.reshape({-1, dc.dim(-1)});
-        db = o.trans_b ? ops::matmul(dc2, a2, {true, false, s}) : ops::matmul(a2, dc2, {true, false, s});
+        db = o.trans_b ? ops::matmul(dc2, a2, {.trans_a = true, .alpha = s})
+                       : ops::matmul(a2, dc2, {.trans_a = true, .alpha = s});
       } else {
         // Per-member gradients; B broadcast over the batch when shared.
-        if (!o.trans_b) db = ops::matmul(av, dc, {!o.trans_a, false, s});
-        else db = ops::matmul(dc, av, {true, o.trans_a, s});
+        if (!o.trans_b) db = ops::matmul(av, dc, {.trans_a = !o.trans_a, .alpha = s});
+        else db = ops::matmul(dc, av, {.trans_a = true, .trans_b = o.trans_a, .alpha = s});
         if (shared) {
           db = ops::sum(db.reshape({-1, db.dim(-2), db.dim(-1)}), 0);
         }

@@ -13,7 +13,7 @@
 namespace realmt::graph {
 
 struct ResidualNormInputs {
-  Var x, y, omega, bias, gamma, beta;
+  Var x{}, y{}, omega{}, bias{}, gamma{}, beta{};  // undefined unless set ({}: a designated initializer may omit them)
 };
 
 Var residual_norm(const ResidualNormInputs& in, ops::ResidualNormOptions o, Generator* gen);

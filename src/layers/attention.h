@@ -34,7 +34,7 @@ enum class AttentionKind { kSelf, kCross };
 struct AttentionStep {
   ResidualMode mode = ResidualMode::kNone;
   int layer = 1;             // 1-based position in its chain (for mode mean)
-  graph::Var prev_scores;    // S_{l-1}, undefined in the first layer or when mode is none
+  graph::Var prev_scores{};  // S_{l-1}, undefined in the first layer or when mode is none
   double dropout = 0.0;      // on the probabilities
   Generator* gen = nullptr;  // nullptr: no dropout (inference)
 };

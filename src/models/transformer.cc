@@ -102,7 +102,7 @@ Transformer::Stream Transformer::start_stream(const Var& embedded, int stack) co
 Transformer::Stream Transformer::epilogue(const Stream& s, const Var& y, const Var& bias, int omega, int stack,
                                           int index, const ForwardContext& ctx) const {
   const layers::LayerNorm& norm = *norms_after_[stack][index];
-  graph::ResidualNormInputs in{s.x, y, Var(), bias, norm.gamma(), norm.beta()};
+  graph::ResidualNormInputs in{.x = s.x, .y = y, .bias = bias, .gamma = norm.gamma(), .beta = norm.beta()};
   if (admin_) in.omega = params_[omega];
   ops::ResidualNormOptions o;
   o.eps = layers::LayerNorm::kEps;
@@ -151,7 +151,8 @@ Encoded Transformer::encode(const Tensor& src, const ForwardContext& ctx) const 
   Var chain;  // encoder self-attention residual scores
   for (int i = 0; i < config_.enc_depth; ++i) {
     const EncoderLayer& l = encoder_[i];
-    const layers::AttentionStep st{enc_mode_, i + 1, chain, config_.dropout_attention, ctx.gen};
+    const layers::AttentionStep st{
+        .mode = enc_mode_, .layer = i + 1, .prev_scores = chain, .dropout = config_.dropout_attention, .gen = ctx.gen};
     layers::AttentionResult a = l.self_attn.self_attend(s.in, enc.mask, false, st);
     chain = a.scores;
     s = epilogue(s, a.out, l.self_attn.output().bias(), l.self_omega, 0, 2 * i, ctx);
@@ -169,12 +170,20 @@ Var Transformer::run_decoder(const Var& embedded, const Encoded& enc, const Forw
   for (int i = 0; i < config_.dec_depth; ++i) {
     const DecoderLayer& l = decoder_[i];
     DecoderLayerCache* cache = state ? &state->layers[i] : nullptr;
-    const layers::AttentionStep self_step{dec_mode_, i + 1, self_chain, config_.dropout_attention, ctx.gen};
+    const layers::AttentionStep self_step{.mode = dec_mode_,
+                                          .layer = i + 1,
+                                          .prev_scores = self_chain,
+                                          .dropout = config_.dropout_attention,
+                                          .gen = ctx.gen};
     layers::AttentionResult a = cache ? l.self_attn.self_attend_cached(s.in, cache->self, self_step)
                                       : l.self_attn.self_attend(s.in, Tensor(), true, self_step);
     self_chain = a.scores;
     s = epilogue(s, a.out, l.self_attn.output().bias(), l.self_omega, 1, 3 * i, ctx);
-    const layers::AttentionStep cross_step{cross_mode_, i + 1, cross_chain, config_.dropout_attention, ctx.gen};
+    const layers::AttentionStep cross_step{.mode = cross_mode_,
+                                           .layer = i + 1,
+                                           .prev_scores = cross_chain,
+                                           .dropout = config_.dropout_attention,
+                                           .gen = ctx.gen};
     const Var kv = cache ? Var(cache->cross_kv.narrow0(0, state->rows)) : l.cross_attn.source_kv(enc.out);
     layers::AttentionResult c = l.cross_attn.cross_attend(s.in, kv, enc.mask, cross_step);
     if (cache) cache->cross_probs = c.probs;
@@ -195,7 +204,7 @@ Var Transformer::decode(const Encoded& enc, const Tensor& tgt_in, const ForwardC
 Var Transformer::logits(const Var& hidden) const {
   // Tied output projection: hidden [..., D] @ E^T, E [V, D].
   if (const ops::QuantizedWeight* q = embedding_.quantized()) return Var(ops::quantized_matmul(hidden.value(), *q));
-  return graph::matmul(hidden, embedding_.weight(), {false, true, 1.0f});
+  return graph::matmul(hidden, embedding_.weight(), {.trans_b = true});
 }
 
 LossOutput Transformer::loss(const Tensor& src, const Tensor& tgt_in, const Tensor& tgt_out, double label_smoothing,

@@ -54,13 +54,13 @@ LinearCrossEntropyResult linear_cross_entropy(const Tensor& h, const Tensor& w, 
     const Tensor hc = h.narrow0(r0, r1);
     Tensor zc = z.narrow0(0, r1 - r0);
     if (bias.defined()) fill_rows_(zc, bias);
-    matmul_into(hc, w, zc, {false, true, 1.0f}, bias.defined() ? 1.0f : 0.0f);
+    matmul_into(hc, w, zc, {.trans_b = true}, bias.defined() ? 1.0f : 0.0f);
     Tensor lc = r.loss.narrow0(r0, r1);
     cross_entropy_rows_kernel.get(h.device())(zc, targets.narrow0(r0, r1), o, lc);
     if (!o.with_grad) continue;
     Tensor dhc = r.dh.narrow0(r0, r1);
     matmul_into(zc, w, dhc, {}, 0.0f);
-    matmul_into(zc, hc, r.dw, {true, false, 1.0f}, 1.0f);
+    matmul_into(zc, hc, r.dw, {.trans_a = true}, 1.0f);
     if (bias.defined()) add_column_sums_(zc, r.dbias);
   }
   return r;

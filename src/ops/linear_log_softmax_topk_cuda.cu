@@ -90,7 +90,7 @@ void linear_topk_cuda(const Tensor& h, const OutputWeight& w, const Tensor& toke
   REALMT_CHECK(!w.quantized.defined(), "linear_log_softmax_topk: int8 tables run on the CPU only");
   const int64_t n = h.dim(0), v = w.vocab();
   REALMT_CHECK(v <= INT_MAX, "linear_log_softmax_topk: a vocabulary of {} exceeds the i32 index range", v);
-  const Tensor logits = matmul(h, w.weight, {false, true, 1.0f});  // [N, V]
+  const Tensor logits = matmul(h, w.weight, {.trans_b = true});  // [N, V]
   const int device = h.device().index;
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);

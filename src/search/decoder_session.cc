@@ -13,7 +13,7 @@ DecoderSession::DecoderSession(const models::Transformer& model, const Tensor& s
   graph::NoGradGuard no_grad;
   models::Encoded enc = model_.encode(src, models::ForwardContext{});
   if (use_cache_)
-    state_ = model_.start(enc, {max_rows, initial_capacity});
+    state_ = model_.start(enc, {.max_rows = max_rows, .initial_capacity = initial_capacity});
   else
     enc_ = enc;
 }

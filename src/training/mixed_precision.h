@@ -56,7 +56,7 @@ class LossScaler {
 struct MixedPrecisionOptions {
   DType compute = DType::kF32;  // equal to the master's dtype: no compute copy
   bool loss_scaling = false;    // dynamic loss scaling (f16)
-  LossScaleOptions loss_scale;
+  LossScaleOptions loss_scale{};
 };
 
 class MixedPrecision {

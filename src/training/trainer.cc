@@ -177,8 +177,9 @@ void Trainer::Impl::apply(UpdateSums& sums) {
   }
   if (sums.tokens == 0) return;
   const UpdateResult u =
-      apply_update(params, *optimizer, schedule, ema.get(), {o.clip_norm, o.exponential_smoothing}, squares,
-                   sums.tokens, loss_scale, progress.updates + 1);
+      apply_update(params, *optimizer, schedule, ema.get(),
+                   {.clip_norm = o.clip_norm, .exponential_smoothing = o.exponential_smoothing}, squares, sums.tokens,
+                   loss_scale, progress.updates + 1);
   mp->refresh();  // master -> compute copy
   progress.updates += 1;
   progress.tokens += sums.tokens;

@@ -28,12 +28,12 @@ Trainer::Impl::Impl(TrainOptions options)
   o.validate();
   if (o.cpu_threads > 0) set_num_threads(o.cpu_threads);
   // ---- data parallelism: the job's ranks (one process without mpirun), then this rank's device
-  comm = distributed::make_world({o.comm_timeout});
+  comm = distributed::make_world({.timeout_s = o.comm_timeout});
   REALMT_CHECK(o.devices.size() <= 1 || comm->size() > 1,
                "devices: one device a process; for {} devices start {} processes with mpirun", o.devices.size(),
                o.devices.size());
   device = pick_device(o.devices, comm->local_rank());
-  comm = distributed::for_device(std::move(comm), device, {o.comm_timeout});
+  comm = distributed::for_device(std::move(comm), device, {.timeout_s = o.comm_timeout});
   // ----
   precision = o.compute_precision();
   REALMT_CHECK(precision == Precision::kF32 || device.is_cuda(),
@@ -50,13 +50,18 @@ Trainer::Impl::Impl(TrainOptions options)
   mpo.loss_scale.initial = o.loss_scale;
   mpo.loss_scale.window = o.loss_scale_window;
   mp = std::make_unique<MixedPrecision>(*model, mpo);
-  optimizer = std::make_unique<Optimizer>(
-      model->params(), OptimizerOptions{o.optimizer == OptimizerKind::kRadam, o.optimizer_params[0], o.optimizer_params[1],
-                                        o.optimizer_params[2]});
+  const OptimizerOptions optimizer_options{.radam = o.optimizer == OptimizerKind::kRadam,
+                                           .beta1 = o.optimizer_params[0],
+                                           .beta2 = o.optimizer_params[1],
+                                           .eps = o.optimizer_params[2]};
+  optimizer = std::make_unique<Optimizer>(model->params(), optimizer_options);
   if (o.exponential_smoothing > 0)
     ema = std::make_unique<Arena>(model->params().shapes(), model->params().values().dtype(), device);
-  schedule = {o.learn_rate, o.lr_warmup.value, o.lr_decay_inv_sqrt.value, o.lr_decay_linear.value,
-              o.lr_decay_inv_sqrt_start};
+  schedule = {.peak = o.learn_rate,
+              .warmup = o.lr_warmup.value,
+              .inv_sqrt_from = o.lr_decay_inv_sqrt.value,
+              .linear_to = o.lr_decay_linear.value,
+              .inv_sqrt_start = o.lr_decay_inv_sqrt_start};
   dropout_gen = Generator(dropout_seed(o.seed, comm->rank()));
   if (!o.valid_sets.empty() && lead()) {  // data parallelism: rank 0 validates, logs and saves
     ValidatorOptions vo;
@@ -83,7 +88,7 @@ Trainer::Impl::Impl(TrainOptions options)
   }
   lo.progress_bar = !o.quiet_progress;
   lo.quiet = o.quiet || !lead();
-  lo.format = {o.cost_type, o.disp_label_counts, o.lr_report};
+  lo.format = {.cost_type = o.cost_type, .disp_label_counts = o.disp_label_counts, .lr_report = o.lr_report};
   log = std::make_unique<TrainLog>(lo);
 }
 

@@ -82,7 +82,7 @@ NormRun run_norm(const NormInputs& in, const ops::ResidualNormOptions& o, DType 
 
 TEST(CudaFusedKernels, ResidualNormMatchesCpu) {
   REALMT_REQUIRE_CUDA();
-  const ops::ResidualNormOptions o{1e-5, 0.1, 99, 7};
+  const ops::ResidualNormOptions o{.eps = 1e-5, .dropout = 0.1, .seed = 99, .offset = 7};
   // A warp per row (d 64, 70 rows: three row chunks), a block per row (d 1536, 300 rows).
   for (const Shape& s : {Shape{70, 64}, Shape{3, 100, 1536}}) {
     SCOPED_TRACE(s.str());
@@ -122,7 +122,7 @@ TEST(CudaFusedKernels, ResidualNormMatchesCpu) {
 
 TEST(CudaFusedKernels, ResidualNormHalfTypesTrackF32) {
   REALMT_REQUIRE_CUDA();
-  const ops::ResidualNormOptions o{1e-5, 0.1, 99, 7};
+  const ops::ResidualNormOptions o{.eps = 1e-5, .dropout = 0.1, .seed = 99, .offset = 7};
   for (const DType dt : {DType::kF16, DType::kBF16}) {
     SCOPED_TRACE(dt);
     NormInputs in = norm_inputs(Shape{40, 96});
@@ -147,7 +147,7 @@ TEST(CudaFusedKernels, BiasActivationMatchesCpuWithTheSameMask) {
   for (const ops::Activation a :
        {ops::Activation::kRelu, ops::Activation::kGelu, ops::Activation::kSwish}) {
     SCOPED_TRACE(static_cast<int>(a));
-    const ops::BiasActivationOptions o{a, 0.2, 1234, 3};
+    const ops::BiasActivationOptions o{.activation = a, .dropout = 0.2, .seed = 1234, .offset = 3};
     const Tensor want = ops::bias_activation(y, bias, o);
     const Tensor got = ops::bias_activation(y.to(kGpu), bias.to(kGpu), o);
     expect_close(got, want, 1e-5, 1e-6);
@@ -166,7 +166,7 @@ TEST(CudaFusedKernels, BiasActivationMatchesCpuWithTheSameMask) {
     for (const ops::Activation a : {ops::Activation::kGelu, ops::Activation::kRelu}) {
       SCOPED_TRACE(dt);
       SCOPED_TRACE(static_cast<int>(a));
-      const ops::BiasActivationOptions o{a, 0.1, 5, 1};
+      const ops::BiasActivationOptions o{.activation = a, .dropout = 0.1, .seed = 5, .offset = 1};
       const Tensor yr = rounded(y, dt), br = rounded(bias, dt), dr = rounded(dh, dt);
       const Tensor want = ops::bias_activation(yr, br, o);
       const Tensor got = ops::bias_activation(on_gpu(yr, dt), on_gpu(br, dt), o);
@@ -190,7 +190,7 @@ TEST(CudaFusedKernels, LinearCrossEntropyMatchesCpu) {
   for (int64_t i = 0; i < n; ++i)
     tv[i] = i % 11 == 1 ? 0 : static_cast<int32_t>(1 + (i * 977) % (v - 1));
   const Tensor targets = Tensor::from_vector(tv, Shape{n});
-  const ops::LinearCrossEntropyOptions o{0.1, 0, true, 64};
+  const ops::LinearCrossEntropyOptions o{.label_smoothing = 0.1, .with_grad = true, .chunk_rows = 64};
   for (const DType dt : {DType::kF32, DType::kF16, DType::kBF16}) {
     SCOPED_TRACE(dt);
     const Tensor hr = rounded(h, dt), wr = rounded(w, dt), br = rounded(bias, dt);

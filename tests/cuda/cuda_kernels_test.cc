@@ -176,7 +176,7 @@ TEST(CudaKernels, MatmulMatchesCpu) {
       const Shape sa(c.a), sb(c.b);
       const Tensor a = host_tensor(uniform_values(sa.numel(), -1, 1, 12), sa, dt);
       const Tensor b = host_tensor(uniform_values(sb.numel(), -1, 1, 13), sb, dt);
-      const ops::MatmulOptions o{c.ta, c.tb, 0.5f};
+      const ops::MatmulOptions o{.trans_a = c.ta, .trans_b = c.tb, .alpha = 0.5f};
       const Tensor want = ops::matmul(a, b, o);
       const Tensor got = ops::matmul(a.to(kGpu), b.to(kGpu), o);
       ASSERT_EQ(got.shape(), want.shape()) << sa << " @ " << sb;

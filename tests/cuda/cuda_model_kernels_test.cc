@@ -40,7 +40,7 @@ TEST(CudaKernels, CrossEntropyMatchesCpu) {
       for (int64_t r = 0; r < rows; ++r) t[r] = static_cast<int32_t>((r * 7919) % v);
       t[3] = t[10] = 0;  // the pad id: ignored rows
       const Tensor targets = Tensor::from_vector(t, Shape{rows});
-      const ops::CrossEntropyOptions o{eps, 0};
+      const ops::CrossEntropyOptions o{.label_smoothing = eps, .ignore_index = 0};
       const auto want = ops::cross_entropy(logits, targets, o);
       const Tensor gl = logits.to(kGpu), gt = targets.to(kGpu);
       const auto got = ops::cross_entropy(gl, gt, o);
@@ -161,7 +161,7 @@ TEST(CudaKernels, DropoutMaskEqualsCpu) {
     for (uint64_t offset : {uint64_t(0), uint64_t(3), uint64_t(1) << 33}) {
       for (int64_t n : {int64_t(1), int64_t(7), int64_t(100003)}) {
         const Tensor x = host_tensor(uniform_values(n, -2, 2, 34), {n}, dt);
-        const ops::DropoutOptions o{0.3, 987654321, offset};
+        const ops::DropoutOptions o{.p = 0.3, .seed = 987654321, .offset = offset};
         const Tensor want = ops::dropout(x, o), got = ops::dropout(x.to(kGpu), o);
         EXPECT_EQ(testing::as_doubles(got), testing::as_doubles(want)) << dt << " " << offset;
         EXPECT_EQ(testing::as_doubles(ops::dropout_backward(x.to(kGpu), o)),
@@ -171,7 +171,7 @@ TEST(CudaKernels, DropoutMaskEqualsCpu) {
   }
   // f16: same mask (zeros where the CPU's f32 result has zeros).
   const Tensor x32 = Tensor::from_vector(uniform_values(1000, 0.5f, 2, 35), Shape{1000});
-  const ops::DropoutOptions o{0.5, 42, 5};
+  const ops::DropoutOptions o{.p = 0.5, .seed = 42, .offset = 5};
   const std::vector<double> want = testing::as_doubles(ops::dropout(x32, o));
   const std::vector<double> got = testing::as_doubles(ops::dropout(
       host_tensor(uniform_values(1000, 0.5f, 2, 35), {1000}, DType::kF16).to(kGpu), o));

@@ -108,7 +108,7 @@ TEST(CudaTraining, F16WithDynamicLossScalingSkipsOverflowsAndTracksF32) {
   REALMT_REQUIRE_CUDA();
   // 2^20 times gradients of order 1 overflows f16 (max 65504): the first updates must be
   // skipped and the scale halved until it fits.
-  MixedPrecisionOptions o{DType::kF16, true, {}};
+  MixedPrecisionOptions o{.compute = DType::kF16, .loss_scaling = true};
   o.loss_scale.initial = std::ldexp(1.0, 20);
   int skipped = 0;
   const std::vector<double> f16 = train_on(kGpu, o, 70, &skipped);

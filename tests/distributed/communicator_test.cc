@@ -35,7 +35,7 @@ TEST(Single, CollectivesAreIdentity) {
   // A CPU device keeps the host communicator.
   auto dev = for_device(std::move(world), Device::cpu(), {});
   EXPECT_EQ(dev->name(), "single");
-  EXPECT_THROW(make_world({0.0}), Error);
+  EXPECT_THROW(make_world({.timeout_s = 0.0}), Error);
 }
 
 TEST(Replicas, HashSeesOneBit) {
@@ -65,7 +65,7 @@ class Mpi : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!launched_by_mpi()) GTEST_SKIP() << "needs mpirun -np 2 (ctest runs distributed_tests_mpirun_np2)";
-    static std::unique_ptr<Communicator> world = make_world({60});
+    static std::unique_ptr<Communicator> world = make_world({.timeout_s = 60});
     comm = world.get();
     ASSERT_EQ(comm->name(), "mpi");
     ASSERT_EQ(comm->size(), 2);

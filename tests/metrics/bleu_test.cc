@@ -116,7 +116,11 @@ TEST(Bleu, SentenceLevel) {
       {Smoothing::kExp, {}, TokenizerKind::kChar, true, 42.02678206410298},
   };
   for (const auto& c : cases) {
-    BleuOptions o{c.tok, c.lc, c.smoothing, c.value, true, 4};
+    BleuOptions o{.tokenizer = c.tok,
+                  .lowercase = c.lc,
+                  .smoothing = c.smoothing,
+                  .smooth_value = c.value,
+                  .effective_order = true};
     Bleu m(o);
     EXPECT_DOUBLE_EQ(sentence(m, sys, {ref}).score, c.expected) << tokenizer_name(c.tok);
   }

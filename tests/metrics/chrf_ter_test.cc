@@ -18,7 +18,7 @@ double chrf(const std::vector<std::string>& h, const std::vector<std::string>& r
 }
 
 TEST(Chrf, Beta3Cases) {
-  ChrfOptions eps{6, 0, 3, false, false, true}, eff{6, 0, 3, false, false, false};
+  ChrfOptions eps{.beta = 3, .eps_smoothing = true}, eff{.beta = 3};
   EXPECT_NEAR(chrf({"abcdefg"}, {"hijklmnop"}, eps), 0.0, 1e-12);
   EXPECT_EQ(chrf({"abcdefg"}, {"hijklmnop"}, eff), 0.0);
   EXPECT_EQ(chrf({""}, {"reference"}, eff), 0.0);
@@ -42,11 +42,11 @@ TEST(Chrf, Beta3Cases) {
   EXPECT_DOUBLE_EQ(chrf({h11.substr(1)}, {r11}, ws), 65.24144274491823);
   // Default chrF2 and chrF2++.
   EXPECT_DOUBLE_EQ(chrf({h11}, {r11}, {}), 63.43165368117263);
-  EXPECT_DOUBLE_EQ(chrf({h11}, {r11}, {6, 2, 2, false, false, false}), 59.23655108183626);
-  EXPECT_DOUBLE_EQ(chrf({h12}, {r12}, {6, 2, 2, false, false, false}), 61.58723245629576);
-  EXPECT_DOUBLE_EQ(chrf({"aa"}, {"ab"}, {6, 2, 2, false, false, false}), 16.666666666666664);
-  EXPECT_DOUBLE_EQ(chrf({"a b c"}, {"abc"}, {6, 2, 2, false, false, false}), 75.0);
-  ChrfOptions all{6, 2, 2, true, true, true};
+  EXPECT_DOUBLE_EQ(chrf({h11}, {r11}, {.word_order = 2}), 59.23655108183626);
+  EXPECT_DOUBLE_EQ(chrf({h12}, {r12}, {.word_order = 2}), 61.58723245629576);
+  EXPECT_DOUBLE_EQ(chrf({"aa"}, {"ab"}, {.word_order = 2}), 16.666666666666664);
+  EXPECT_DOUBLE_EQ(chrf({"a b c"}, {"abc"}, {.word_order = 2}), 75.0);
+  ChrfOptions all{.word_order = 2, .lowercase = true, .whitespace = true, .eps_smoothing = true};
   Chrf m(all);
   EXPECT_DOUBLE_EQ(corpus(m, {"a"}, {{"a"}}).score, 25.0);
   EXPECT_EQ(m.signature().format(false), "nrefs:1|case:lc|eff:no|nc:6|nw:2|space:yes|version:2.6.0");
@@ -54,7 +54,7 @@ TEST(Chrf, Beta3Cases) {
 }
 
 TEST(Chrf, CzechSentences) {
-  ChrfOptions eps{6, 0, 2, false, false, true};
+  ChrfOptions eps{.eps_smoothing = true};
   EXPECT_DOUBLE_EQ(chrf({"Co n\u00e1s nejv\u00edc tr\u00e1p\u00ed, proto\u017ee l\u00e9ka\u0159i si vyb\u00edraj\u00ed, kdo bude \u017e\u00edt a kdo zem\u0159e."},
                         {"Nejv\u00edce smutn\u00ed jsme z toho, \u017ee mus\u00edme rozhodovat o tom, kdo bude \u017e\u00edt a kdo zem\u0159e."}, eps),
                    39.14078509431498);
@@ -115,7 +115,7 @@ TEST(Ter, HugeLinesAreAnErrorNamingTheLineNotATerabyteAllocation) {
 }
 
 TEST(Ter, Tokenizer) {
-  TerOptions d, np{false, true, false, false}, norm{true, false, false, false}, asian{true, false, true, false};
+  TerOptions d, np{.no_punct = true}, norm{.normalized = true}, asian{.normalized = true, .asian_support = true};
   EXPECT_EQ(ter_tokenize("A B C D.", d), "a b c d.");
   EXPECT_EQ(ter_tokenize("", d), "");
   EXPECT_EQ(ter_tokenize("A ; B ) C : D.", np), "a b c d");
@@ -127,7 +127,7 @@ TEST(Ter, Tokenizer) {
   EXPECT_EQ(ter_tokenize("He said: \"It's John's car, isn't it?\"", norm),
             "he said : \" it 's john 's car , isn't it ? \"");
   EXPECT_EQ(ter_tokenize("Price is $1,000.50 - or 3-4 items.", norm), "price is $ 1,000.50 - or 3 - 4 items .");
-  TerOptions all{true, true, true, false};
+  TerOptions all{.normalized = true, .no_punct = true, .asian_support = true};
   EXPECT_EQ(ter_tokenize("東京は、日本の首都です。", all), "東 京 は 日 本 の 首 都 です");
 }
 

@@ -36,7 +36,7 @@ OpCase reduce_case(Kind kind, int axis, bool keepdim, Shape shape) {
            (keepdim ? "_keepdim" : "") + "_" + std::to_string(shape.numel());
   c.inputs = {{shape}};
   c.run = [=](const Tensors& in) {
-    const ops::ReduceOptions o{keepdim};
+    const ops::ReduceOptions o{.keepdim = keepdim};
     switch (kind) {
       case Kind::kSum: return Tensors{ops::sum(in[0], axis, o)};
       case Kind::kMean: return Tensors{ops::mean(in[0], axis, o)};
@@ -46,7 +46,7 @@ OpCase reduce_case(Kind kind, int axis, bool keepdim, Shape shape) {
   };
   c.reference = [=](const Tensors& in) { return naive_reduce(in, axis, keepdim, kind); };
   c.graph = [=](const std::vector<graph::Var>& v) {
-    const ops::ReduceOptions o{keepdim};
+    const ops::ReduceOptions o{.keepdim = keepdim};
     switch (kind) {
       case Kind::kSum: return graph::sum(v[0], axis, o);
       case Kind::kMean: return graph::mean(v[0], axis, o);

@@ -72,7 +72,7 @@ OpCase make(const Spec& s) {
   c.reference = [s](const Tensors& in) { return naive(s, in); };
   c.graph = [s, o](const std::vector<graph::Var>& v) {
     int next = 4;
-    graph::ResidualNormInputs in{v[0], v[1], graph::Var(), graph::Var(), v[2], v[3]};
+    graph::ResidualNormInputs in{.x = v[0], .y = v[1], .gamma = v[2], .beta = v[3]};
     if (s.omega) in.omega = v[next++];
     if (s.bias) in.bias = v[next++];
     Generator gen(kSeed);

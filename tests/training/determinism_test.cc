@@ -41,7 +41,7 @@ std::vector<char> train(int threads, const std::string& residual) {
   models::Transformer model(config(residual));
   model.allocate(Device::cpu());
   model.init(11);
-  Optimizer opt(model.params(), {false, 0.9, 0.98, 1e-9});
+  Optimizer opt(model.params(), {.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9});
   Generator data(3), dropout(4);
   for (int u = 0; u < 2; ++u) {
     const test::ReverseBatch b = test::make_reverse_batch(data, 40, 10, 24);

@@ -34,8 +34,8 @@ struct Run {
 
 // Trains `updates` updates of 64 sentences with Adam; returns the losses per target token.
 std::vector<double> train(models::Transformer& model, int updates, uint64_t data_seed, double lr_peak, int warmup) {
-  Optimizer opt(model.params(), OptimizerOptions{false, 0.9, 0.98, 1e-9});
-  LrSchedule lr{lr_peak, warmup, 0, 0};
+  Optimizer opt(model.params(), OptimizerOptions{.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9});
+  LrSchedule lr{.peak = lr_peak, .warmup = warmup};
   Generator data(data_seed);
   std::vector<double> losses;
   for (int u = 1; u <= updates; ++u) {

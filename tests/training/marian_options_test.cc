@@ -181,10 +181,10 @@ TEST(MarianOptions, LrDecayInvSqrtListAndItsStart) {
   EXPECT_EQ(o.lr_decay_inv_sqrt, Duration::parse("100u"));
   EXPECT_EQ(o.lr_decay_inv_sqrt_start, 40);
   // Marian's scheduler.h: factor sqrt(D / (t - S + D)) once t > S.
-  const LrSchedule s{1.0, 0, 100, 0, 40};
+  const LrSchedule s{.peak = 1.0, .inv_sqrt_from = 100, .inv_sqrt_start = 40};
   EXPECT_DOUBLE_EQ(s.at(40), 1.0);
   EXPECT_DOUBLE_EQ(s.at(140), std::sqrt(100.0 / 200.0));
-  const LrSchedule plain{1.0, 0, 100, 0};
+  const LrSchedule plain{.peak = 1.0, .inv_sqrt_from = 100};
   EXPECT_DOUBLE_EQ(plain.at(400), 0.5);
   TrainOptions p;
   EXPECT_TRUE(parse(p, with_data({"--lr-decay-inv-sqrt", "16000"})));

@@ -66,7 +66,7 @@ struct Fixture : ::testing::Test {
 using MixedPrecisionCpu = Fixture;
 
 TEST_F(MixedPrecisionCpu, ComputeCopyHoldsTheMasterWeightsInItsDtype) {
-  MixedPrecision mp(master, {DType::kF32, false, {}});
+  MixedPrecision mp(master, {.compute = DType::kF32});
   ASSERT_TRUE(mp.has_compute_copy());
   expect_compute_is_cast_of_master(master, mp.compute_model());
   // A change of the master reaches the copy only through refresh().
@@ -78,7 +78,7 @@ TEST_F(MixedPrecisionCpu, ComputeCopyHoldsTheMasterWeightsInItsDtype) {
 }
 
 TEST_F(MixedPrecisionCpu, GradientsReachTheMasterArenaAndAccumulateAcrossBatches) {
-  MixedPrecision mp(master, {DType::kF32, false, {}});
+  MixedPrecision mp(master, {.compute = DType::kF32});
   const test::ReverseBatch b1 = test::make_reverse_batch(data, 8, 3, 6);
   const test::ReverseBatch b2 = test::make_reverse_batch(data, 8, 3, 6);
   // Reference: the same f32 computation on a twin, one batch at a time.
@@ -131,7 +131,7 @@ TEST_F(MixedPrecisionCpu, TrainingThroughTheCopyTracksMasterPrecisionTraining) {
   EXPECT_FALSE(plain.has_compute_copy());
   const std::vector<double> want = test::train_mixed(ref, plain, 30, 11);
 
-  MixedPrecision mp(master, {DType::kF32, false, {}});
+  MixedPrecision mp(master, {.compute = DType::kF32});
   const std::vector<double> got = test::train_mixed(master, mp, 30, 11);
   expect_compute_is_cast_of_master(master, mp.compute_model());
   ASSERT_EQ(got.size(), want.size());
@@ -142,7 +142,7 @@ TEST_F(MixedPrecisionCpu, TrainingThroughTheCopyTracksMasterPrecisionTraining) {
 TEST_F(MixedPrecisionCpu, LossScalingSkipsOverflowedUpdatesAndHalvesTheScale) {
   // 2^126 makes the scaled f32 gradients overflow: those updates must be skipped, leaving the
   // master untouched, until the halved scale fits.
-  MixedPrecisionOptions o{DType::kF32, true, {}};
+  MixedPrecisionOptions o{.compute = DType::kF32, .loss_scaling = true};
   o.loss_scale.initial = std::ldexp(1.0, 126);
   o.loss_scale.min = 1.0;
   MixedPrecision mp(master, o);
@@ -174,7 +174,7 @@ TEST_F(MixedPrecisionCpu, ScaledGradientsAreTheScaleTimesTheTrueOnes) {
   graph::backward(twin->loss(b.src, b.tgt_in, b.tgt_out, 0.1, {}).loss);
   const std::vector<double> want = values(twin->params().grads().flat());
   // f32 master, no copy: the loss is scaled on the master itself. A power of two is exact.
-  MixedPrecisionOptions o{DType::kF32, true, {}};
+  MixedPrecisionOptions o{.compute = DType::kF32, .loss_scaling = true};
   o.loss_scale.initial = 1024;
   MixedPrecision mp(*twin, o);
   EXPECT_FALSE(mp.has_compute_copy());
@@ -186,7 +186,7 @@ TEST_F(MixedPrecisionCpu, ScaledGradientsAreTheScaleTimesTheTrueOnes) {
 }
 
 TEST(LossScaler, HalvesOnOverflowDoublesAfterTheWindowAndStopsAtTheMinimum) {
-  LossScaler s({128, 3, 1.0});
+  LossScaler s({.initial = 128, .window = 3, .min = 1.0});
   EXPECT_EQ(s.scale(), 128);
   EXPECT_TRUE(s.update(true));
   EXPECT_TRUE(s.update(true));

@@ -19,7 +19,7 @@ namespace realmt::training::test {
 inline std::vector<double> train_mixed(models::Transformer& master, MixedPrecision& mp, int updates, uint64_t seed,
                                        int* skipped = nullptr) {
   Optimizer opt(master.params(), OptimizerOptions{});
-  LrSchedule lr{3e-3, 10, 0, 0};
+  LrSchedule lr{.peak = 3e-3, .warmup = 10};
   Generator data(seed);
   std::vector<double> losses;
   int applied = 0;

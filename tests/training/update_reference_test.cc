@@ -104,7 +104,8 @@ struct Setup {
     params.add("b", Shape{2, 2});
     params.allocate(Device::cpu(), DType::kF64);
     set(params.values(), ref.p);
-    optimizer = std::make_unique<Optimizer>(params, OptimizerOptions{ref.radam, ref.b1, ref.b2, ref.eps});
+    optimizer = std::make_unique<Optimizer>(
+        params, OptimizerOptions{.radam = ref.radam, .beta1 = ref.b1, .beta2 = ref.b2, .eps = ref.eps});
     if (!ref.e.empty()) {
       ema = std::make_unique<Arena>(params.shapes(), DType::kF64, Device::cpu());
       set(*ema, ref.e);
@@ -178,7 +179,7 @@ std::pair<int, int> run_both(RefOptimizer& ref, int steps, double loss_scale) {
 
 TEST(UpdateReference, AdamWithWarmupInverseSqrtClippingAndSmoothing) {
   RefOptimizer ref = start(false);
-  ref.schedule = {1e-2, 4, 4, 0};
+  ref.schedule = {.peak = 1e-2, .warmup = 4, .inv_sqrt = 4};
   ref.clip = 0.5;
   ref.alpha = 0.01;
   ref.e = ref.p;
@@ -200,7 +201,7 @@ TEST(UpdateReference, AdamWithWarmupInverseSqrtClippingAndSmoothing) {
 
 TEST(UpdateReference, RadamRectificationWithLinearDecay) {
   RefOptimizer ref = start(true);
-  ref.schedule = {1e-2, 3, 0, 12};
+  ref.schedule = {.peak = 1e-2, .warmup = 3, .linear_to = 12};
   ref.clip = 1.0;
   // The reference's first steps, by hand: rho_1 = 99 - 2 x 0.98 / 0.02 = 1 < 5, so the step is
   // momentum SGD on the bias-corrected first moment: p - lr_1 g, with lr_1 = 1e-2 / 3.
@@ -224,15 +225,15 @@ TEST(UpdateReference, ScheduleMatchesMarianAndFairseqFormulas) {
       {1.2e-3, 8000, 0, 47000}, {1e-3, 0, 0, 100}, {2e-3, 100, 100, 0},
   };
   for (const RefSchedule& r : cases) {
-    const LrSchedule s{r.peak, r.warmup, r.inv_sqrt, r.linear_to};
+    const LrSchedule s{.peak = r.peak, .warmup = r.warmup, .inv_sqrt_from = r.inv_sqrt, .linear_to = r.linear_to};
     for (int64_t t : {1, 2, 50, 99, 100, 101, 7999, 8000, 8001, 16000, 16001, 30000, 46999, 47000, 47001, 100000})
       EXPECT_NEAR(s.at(t), r.at(t), 1e-15 * r.peak)
           << "t=" << t << " warmup " << r.warmup << " inv-sqrt " << r.inv_sqrt << " linear " << r.linear_to;
   }
   // Hand values: half-way through the warm-up; inverse sqrt at 4 x D; linear half-way down.
-  EXPECT_NEAR((LrSchedule{1e-3, 100, 0, 0}.at(50)), 5e-4, 1e-18);
-  EXPECT_NEAR((LrSchedule{1e-3, 0, 100, 0}.at(400)), 5e-4, 1e-18);
-  EXPECT_NEAR((LrSchedule{1e-3, 100, 0, 300}.at(200)), 5e-4, 1e-18);
+  EXPECT_NEAR((LrSchedule{.peak = 1e-3, .warmup = 100}.at(50)), 5e-4, 1e-18);
+  EXPECT_NEAR((LrSchedule{.peak = 1e-3, .inv_sqrt_from = 100}.at(400)), 5e-4, 1e-18);
+  EXPECT_NEAR((LrSchedule{.peak = 1e-3, .warmup = 100, .linear_to = 300}.at(200)), 5e-4, 1e-18);
 }
 
 TEST(UpdateReference, SmoothingWarmUpAsMarian) {
