@@ -1,13 +1,16 @@
-// A temporary directory for the tests of tests/common, removed with everything in it (even
-// after a test took its write permission away).
+// Test helpers shared by the test binaries: a temporary directory removed with everything in it
+// (even after a test took its write permission away), and whole files as bytes.
 #pragma once
 
-#include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -16,8 +19,9 @@ namespace realmt::testing {
 class TempDir {
  public:
   TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "realmt_common_XXXXXX").string();
-    EXPECT_NE(mkdtemp(tmpl.data()), nullptr);
+    std::string tmpl = (std::filesystem::temp_directory_path() / "realmt_test_XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr)
+      throw std::runtime_error("mkdtemp " + tmpl + ": " + std::strerror(errno));
     path_ = tmpl;
   }
   ~TempDir() {
@@ -50,6 +54,11 @@ class TempDir {
 
 inline void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
+}
+
+inline std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 }  // namespace realmt::testing

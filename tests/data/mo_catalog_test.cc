@@ -67,7 +67,7 @@ TEST(MoCatalog, TruncatedOrForeignFilesAreErrors) {
   test::TempDir dir;
   EXPECT_THROW(read_mo(test::write_file(dir.file("x.mo"), std::string(40, 'x'))), Error);
   const auto good = write_mo(dir.file("g.mo"), {{"Hello", "Bonjour"}});
-  std::string bytes = test::read_file(good);
+  std::string bytes = test::read_bytes(good);
   bytes.resize(bytes.size() - 10);
   try {
     read_mo(test::write_file(dir.file("t.mo"), bytes));

@@ -1,4 +1,4 @@
-// Fixtures for the data tests: a temporary directory, files written by the test, a synthetic
+// Fixtures for the data tests: files written by the test (in tests/common's TempDir), a synthetic
 // corpus and a small vocabulary trained on it once per test binary.
 #pragma once
 
@@ -10,24 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "../common/temp_dir.h"
 #include "data/rng.h"
 #include "data/vocab_trainer.h"
 
 namespace realmt::data::test {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "realmt-data-test-XXXXXX").string();
-    path_ = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using realmt::testing::read_bytes;
+using realmt::testing::TempDir;
 
 inline std::string write_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
@@ -39,11 +29,6 @@ inline std::string write_gzip(const std::string& path, const std::string& text) 
   gzwrite(f, text.data(), unsigned(text.size()));
   gzclose(f);
   return path;
-}
-
-inline std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 // A synthetic parallel corpus: sentence i has 1..max_words words drawn from small "English" and

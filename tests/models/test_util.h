@@ -1,57 +1,21 @@
-// Fixtures for the models tests: a temporary directory, raw file bytes, and a tiny
-// safetensors writer independent of realmt's (plain string building) to check the reader.
+// Fixtures for the models tests: a tiny safetensors writer independent of realmt's (plain string
+// building) to check the reader; the temporary directory and file bytes of tests/common.
 #pragma once
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <initializer_list>
 #include <string>
-#include <vector>
 
 #include "../common/expect_error.h"
-#include "core/error.h"
+#include "../common/temp_dir.h"
 
 namespace realmt::models::test {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "realmt-models-test-XXXXXX").string();
-    REALMT_ASSERT(::mkdtemp(tmpl.data()) != nullptr);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::permissions(path_, std::filesystem::perms::owner_all, ec);
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  const std::filesystem::path& path() const { return path_; }
-  // Names in the directory (to spot leftover temporary files).
-  std::vector<std::string> list() const {
-    std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(path_)) out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-
- private:
-  std::filesystem::path path_;
-};
-
-inline void write_bytes(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
-
-inline std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using realmt::testing::read_bytes;
+using realmt::testing::TempDir;
+using realmt::testing::write_bytes;
 
 inline std::string le64(uint64_t v) {
   std::string s(8, '\0');
