@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "metrics/metric.h"
+#include "metrics/moses_bleu.h"
 #include "metrics/tokenizer.h"
 
 namespace realmt::metrics {
@@ -19,6 +21,8 @@ Smoothing parse_smoothing(const std::string& name);
 
 struct BleuOptions {
   TokenizerKind tokenizer = TokenizerKind::k13a;
+  // Set: the papers' Moses pipeline tokenizes instead of `tokenizer` (moses_bleu.h).
+  std::shared_ptr<const MosesBleuTokenizer> moses;
   bool lowercase = false;
   Smoothing smoothing = Smoothing::kExp;
   std::optional<double> smooth_value;  // floor: default 0.1; add-k: default 1; ignored otherwise
