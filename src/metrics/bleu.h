@@ -21,13 +21,13 @@ Smoothing parse_smoothing(const std::string& name);
 
 struct BleuOptions {
   TokenizerKind tokenizer = TokenizerKind::k13a;
-  // Set: the papers' Moses pipeline tokenizes instead of `tokenizer` (moses_bleu.h).
-  std::shared_ptr<const MosesBleuTokenizer> moses;
   bool lowercase = false;
   Smoothing smoothing = Smoothing::kExp;
   std::optional<double> smooth_value;  // floor: default 0.1; add-k: default 1; ignored otherwise
   bool effective_order = false;        // the CLI forces it on in sentence-level mode
   int max_ngram_order = 4;             // API only; not in the signature
+  // Set: the papers' Moses pipeline tokenizes instead of `tokenizer` (moses_bleu.h).
+  std::shared_ptr<const MosesBleuTokenizer> moses;
 };
 
 // The result of compute_bleu, with the pieces the verbose string shows.
