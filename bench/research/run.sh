@@ -3,15 +3,15 @@
 # small model (marian-style-configs/cpu-small.yml: Post-LN, ADMIN profiling, 3+3 layers of
 # width 256) with residual attention none, sum and mean in all three chains, and a deep narrow
 # Post-LN model (12+12 layers of width 128: the same compute per token) without and with ADMIN,
-# each with 3 seeds at an equal update budget on l10n-enfr (../shared/data). Per run: dev and
-# test BLEU and chrF (realmt-bleu), attention entropy and cross-layer JSD (realmt-analyze on
-# 300 dev pairs); per seed, paired bootstrap (realmt-bleu --paired-bs, 1000 samples) of sum and
+# each with 3 seeds at an equal update budget on l10n-enfr (../shared/data). Per run: BLEU and
+# chrF (realmt-bleu) on 500 dev and 1000 test lines (beam 4, output length at most twice the
+# source's), attention entropy and cross-layer JSD (realmt-analyze on 300 dev pairs); per seed, paired bootstrap (realmt-bleu --paired-bs, 1000 samples) of sum and
 # mean against none, and of ADMIN against plain Post-LN. bench/research/aggregate.py writes
 # <out>/results.md (means, standard deviations, p-values, per-layer medians).
 #
 #   bench/research/run.sh [--smoke] [--out DIR] [--updates N] [--seeds "1 2 3"] [--threads N]
-#     --smoke     a few updates per run on 2000 training pairs, 50 dev/test lines: checks the
-#                 pipeline end to end in minutes (the numbers mean nothing)
+#     --smoke     5 updates per run on 2000 training pairs, 20 dev/test lines, greedy search:
+#                 checks the pipeline end to end (the numbers mean nothing)
 #     --updates   update budget of every run (default 600: ~4.5 min each for cpu-small on 2
 #                 cores, about 90 minutes for the 15 runs with translation and analysis)
 # Environment: BUILD_DIR (default build). Runs already finished in DIR are kept (delete a
@@ -42,17 +42,17 @@ step() { echo "== $* ($(( $(date +%s) - t0 )) s)"; }
 
 mkdir -p "$out/data"
 d="$out/data"
-if [[ $smoke == 1 ]]; then
-  updates=5 n_train=2000 n_eval=50 n_analyze=20 vocab_size=600
+if [[ $smoke == 1 ]]; then  # greedy search: an untrained model's outputs run to the length limit
+  updates=5 n_train=2000 n_dev=20 n_test=20 n_analyze=10 vocab_size=600 beam=1
 else
-  n_train=0 n_eval=1000 n_analyze=300 vocab_size=8000
+  n_train=0 n_dev=500 n_test=1000 n_analyze=300 vocab_size=8000 beam=4
 fi
 if [[ ! -s "$d/test.fr" ]]; then
-  step "data: l10n-enfr (train ${n_train/#0/all} pairs, dev/test $n_eval lines)"
+  step "data: l10n-enfr (train ${n_train/#0/all} pairs, dev $n_dev and test $n_test lines)"
   for l in en fr; do
     if [[ $n_train -gt 0 ]]; then head -n "$n_train" "$data/train.$l" > "$d/train.$l"; else cp "$data/train.$l" "$d/train.$l"; fi
-    head -n "$n_eval" "$data/dev.$l" > "$d/dev.$l"
-    head -n "$n_eval" "$data/test.$l" > "$d/test.$l"
+    head -n "$n_dev" "$data/dev.$l" > "$d/dev.$l"
+    head -n "$n_test" "$data/test.$l" > "$d/test.$l"
   done
 fi
 if [[ ! -s "$out/vocab.spm" ]]; then
@@ -88,7 +88,7 @@ for name in "${order[@]}"; do
     if [[ $status == ok ]]; then
       for set in dev test; do
         "$bin/realmt-translate" -m "$run/model.safetensors" -v "$out/vocab.spm" -i "$d/$set.en" -o "$run/$set.hyp" \
-          --beam-size 4 --normalize 1.0 --cpu-threads "$threads" --quiet || status=failed
+          --beam-size "$beam" --normalize 1.0 --max-length-factor 2 --cpu-threads "$threads" --quiet || status=failed
         "$bin/realmt-bleu" "$d/$set.fr" -i "$run/$set.hyp" -m bleu chrf -w 2 > "$run/$set.scores.json" || status=failed
       done
       "$bin/realmt-analyze" -m "$run/model.safetensors" -v "$out/vocab.spm" -t "$d/dev.en" "$d/dev.fr" \
