@@ -29,7 +29,7 @@ def violins(rows, chain, measure, out):
             stats = [{"coords": coords, "vals": vals, "mean": r["mean"], "median": r["median"],
                       "min": r["min"], "max": r["max"]}]
             if r["count"]:
-                parts = ax.violin(stats, vert=True, widths=0.9, showextrema=False)
+                parts = ax.violin(stats, orientation="vertical", widths=0.9, showextrema=False)
                 for body in parts["bodies"]:
                     body.set_facecolor(COLOURS[r["colour"]])
                     body.set_alpha(0.8)

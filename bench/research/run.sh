@@ -12,13 +12,14 @@
 #   bench/research/run.sh [--smoke] [--out DIR] [--updates N] [--seeds "1 2 3"] [--threads N]
 #     --smoke     5 updates per run on 2000 training pairs, 20 dev/test lines, greedy search:
 #                 checks the pipeline end to end (the numbers mean nothing)
-#     --updates   update budget of every run (default 600: ~4.5 min each for cpu-small on 2
-#                 cores, about 90 minutes for the 15 runs with translation and analysis)
+#     --updates   update budget of every run (default 500: ~4 min each for cpu-small on 2
+#                 idle cores; 1.5-1.75 h for the 15 runs with translation and analysis, an
+#                 estimate from the quickstart's training speed, not measured end to end)
 # Environment: BUILD_DIR (default build). Runs already finished in DIR are kept (delete a
 # run's folder to redo it).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-smoke=0 out="$root/out/research" updates=600 seeds="1 2 3" threads=2
+smoke=0 out="$root/out/research" updates=500 seeds="1 2 3" threads=2
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --smoke) smoke=1; shift ;;

@@ -9,12 +9,16 @@ namespace realmt::metrics {
 
 namespace {
 
-MosesTokenizerOptions tokenizer_options(const MosesBleuOptions& o) {
+const MosesBleuOptions& checked(const MosesBleuOptions& o) {
   REALMT_CHECK(!o.lang.empty(),
                "the Moses tokenizers need the target language: give -l SRC-TRG (e.g. -l en-fr)");
   REALMT_CHECK(!o.prefixes_dir.empty(),
                "the Moses tokenizers need the non-breaking prefix lists: give --moses-prefixes DIR (a Moses "
-               "checkout's scripts/share/nonbreaking_prefixes, or the folder tools/moses-scripts prints)");
+               "checkout's scripts/share/nonbreaking_prefixes, or \"$(tools/moses-scripts)/nonbreaking_prefixes\")");
+  return o;
+}
+
+MosesTokenizerOptions tokenizer_options(const MosesBleuOptions& o) {
   MosesTokenizerOptions t;
   t.lang = o.lang;
   t.aggressive = o.aggressive;
@@ -30,8 +34,8 @@ double my_log(double x) { return x == 0.0 ? -9999999999.0 : std::log(x); }
 }  // namespace
 
 MosesBleuTokenizer::MosesBleuTokenizer(const MosesBleuOptions& options)
-    : options_(options),
-      tokenizer_(tokenizer_options(options), load_nonbreaking_prefixes(options.prefixes_dir, options.lang)) {}
+    : options_(checked(options)),  // before the prefix file is read: members initialise in order
+      tokenizer_(tokenizer_options(options_), load_nonbreaking_prefixes(options_.prefixes_dir, options_.lang)) {}
 
 std::string MosesBleuTokenizer::tokenize(std::string_view line) const {
   std::string normalized;
