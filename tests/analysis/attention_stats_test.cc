@@ -202,5 +202,20 @@ TEST(AttentionStats, RandomModelMatchesNaiveReferenceAndIgnoresPadding) {
       }
 }
 
+TEST(AttentionStats, ObservingLeavesTheForwardPassUnchanged) {
+  const auto m = tiny(13, false);
+  const Tensor src = Tensor::from_vector(std::vector<int32_t>{5, 6, 7, 3}, {1, 4});
+  const Tensor tgt = Tensor::from_vector(std::vector<int32_t>{2, 9, 10}, {1, 3});
+  graph::NoGradGuard no_grad;
+  const std::vector<float> plain = m->decode(m->encode(src, {}), tgt, {}).value().to_vector<float>();
+  AttentionStats s(2, 2, 2);
+  s.begin_batch({4}, {3});
+  models::ForwardContext ctx;
+  ctx.attention = &s;
+  const std::vector<float> observed = m->decode(m->encode(src, ctx), tgt, ctx).value().to_vector<float>();
+  EXPECT_EQ(plain, observed);  // bit for bit
+  EXPECT_EQ(s.entropy(2, 1, 1).size(), 3u);
+}
+
 }  // namespace
 }  // namespace realmt::analysis
