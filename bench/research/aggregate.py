@@ -48,7 +48,7 @@ def main(out, seeds, names):
                     scores[(s, entry["name"])].append(float(entry["score"]))
         print(f"| {name} | {finished}/{len(seeds)} | " +
               " | ".join(mean_sd(scores[k]) for k in [("dev", "BLEU"), ("dev", "chrF2"), ("test", "BLEU"), ("test", "chrF2")]) + " |")
-    print("\n## Paired bootstrap on the test set (1000 samples; p: the system is not better than the baseline)\n")
+    print("\n## Paired bootstrap on the test set (realmt-bleu --paired-bs: 1000 samples, sacreBLEU's p-values)\n")
     print("| seed | baseline | system | BLEU Δ | p (BLEU) | chrF2 Δ | p (chrF2) |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for seed in seeds:
