@@ -37,6 +37,20 @@ std::optional<double> smooth_default(Smoothing s) {
   return std::nullopt;
 }
 
+// The tokens of one (rstripped) line, appended as tokenize_to_tokens does.
+void line_tokens(const BleuOptions& o, std::string_view line, std::string& bytes, std::vector<uint32_t>& ends,
+                 std::string& scratch) {
+  if (!o.moses) return tokenize_to_tokens(o.tokenizer, line, bytes, ends, scratch);
+  const std::string t = o.moses->tokenize(line);
+  thread_local std::vector<std::string_view> toks;
+  toks.clear();
+  py_split(t, toks);
+  for (std::string_view x : toks) {
+    bytes.append(x);
+    ends.push_back(static_cast<uint32_t>(bytes.size()));
+  }
+}
+
 // sacreBLEU's my_log: a "floored" log for zero precisions.
 inline double my_log(double x) { return x == 0.0 ? -9999999999.0 : std::log(x); }
 
@@ -108,6 +122,7 @@ std::string Bleu::preprocess(const std::string& line) const {
     py_lower(s, lowered);
     s = lowered;
   }
+  if (options_.moses) return options_.moses->tokenize(py_rstrip(s));
   tokenize(options_.tokenizer, py_rstrip(s), out, scratch);
   return out;
 }
@@ -129,7 +144,7 @@ void Bleu::set_references(const std::vector<std::vector<std::string>>& refs) {
           s = lowered;
         }
         const auto first = static_cast<uint32_t>(st.ends.size() - 1);
-        tokenize_to_tokens(options_.tokenizer, py_rstrip(s), st.bytes, st.ends, scratch);
+        line_tokens(options_, py_rstrip(s), st.bytes, st.ends, scratch);
         const auto count = static_cast<uint32_t>(st.ends.size() - 1 - first);
         for (uint32_t j = first; j < first + count; ++j) {
           st.hashes.push_back(token_hash(std::string_view(st.bytes).substr(st.ends[j], st.ends[j + 1] - st.ends[j])));
@@ -177,7 +192,7 @@ void segment_stats(const std::string& hyp_line, const std::vector<RefTokens>& re
   }
   w.bytes.clear();
   w.ends.assign(1, 0);
-  tokenize_to_tokens(o.tokenizer, py_rstrip(s), w.bytes, w.ends, w.scratch);
+  line_tokens(o, py_rstrip(s), w.bytes, w.ends, w.scratch);
   const size_t nseq = refs.size() + 1;
   w.interner.clear();
   w.indexer.reset(nseq);
@@ -348,7 +363,7 @@ Signature Bleu::signature() const {
   sig.fields = {{"nrefs", "#", nrefs_value(nrefs_)},
                 {"case", "c", options_.lowercase ? "lc" : "mixed"},
                 {"eff", "e", options_.effective_order ? "yes" : "no"},
-                {"tok", "tok", tokenizer_name(options_.tokenizer)},
+                {"tok", "tok", options_.moses ? options_.moses->name() : tokenizer_name(options_.tokenizer)},
                 {"smooth", "s", smooth},
                 {"version", "v", "2.6.0"}};
   return sig;

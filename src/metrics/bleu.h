@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "metrics/metric.h"
+#include "metrics/moses_bleu.h"
 #include "metrics/tokenizer.h"
 
 namespace realmt::metrics {
@@ -24,6 +26,8 @@ struct BleuOptions {
   std::optional<double> smooth_value;  // floor: default 0.1; add-k: default 1; ignored otherwise
   bool effective_order = false;        // the CLI forces it on in sentence-level mode
   int max_ngram_order = 4;             // API only; not in the signature
+  // Set: the papers' Moses pipeline tokenizes instead of `tokenizer` (moses_bleu.h).
+  std::shared_ptr<const MosesBleuTokenizer> moses;
 };
 
 // The result of compute_bleu, with the pieces the verbose string shows.

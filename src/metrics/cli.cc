@@ -6,6 +6,7 @@
 #include <random>
 
 #include "core/error.h"
+#include "metrics/cli_moses.h"
 #include "metrics/report.h"
 #include "metrics/significance.h"
 #include "metrics/text_io.h"
@@ -112,7 +113,10 @@ std::unique_ptr<Metric> make_metric(const std::string& name, const CliOptions& o
                    "supported by realmt-bleu; pass -tok explicitly", trg, trg);
       tok = trg == "zh" ? "zh" : "13a";
     }
-    b.tokenizer = parse_tokenizer(tok);
+    if (is_moses_tokenizer(tok))
+      b.moses = make_moses_tokenizer(o, tok);
+    else
+      b.tokenizer = parse_tokenizer(tok);
     b.lowercase = o.bleu_lowercase;
     b.smoothing = parse_smoothing(o.smooth_method);
     b.smooth_value = o.smooth_value;
@@ -144,6 +148,7 @@ void check_inputs(const CliOptions& o, const std::vector<std::vector<std::string
       }
     }
   }
+  check_moses_options(o, num_sys);
 }
 
 // The -m metrics, each once (by sacreBLEU's class name), in -m order, with the references set.
@@ -251,6 +256,12 @@ void run_cli(const CliOptions& o, std::istream& in, std::ostream& out, std::ostr
   const auto refs = read_references(o);
   const Systems sys = read_systems(o, in, paired);
   check_inputs(o, refs, sys);
+  if (o.multi_bleu) {
+    const auto bleu = make_metric("bleu", o);
+    bleu->set_references(refs);
+    out << multi_bleu_line(Metric::sum_rows(bleu->corpus_stats(sys.hyps[0], o.threads)));
+    return;
+  }
   // Metrics keyed by sacreBLEU's class name; -m order is kept for paired tests.
   const std::vector<std::unique_ptr<Metric>> metrics = make_metrics(o, refs);
   std::vector<Metric*> sorted;

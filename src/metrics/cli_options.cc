@@ -11,6 +11,8 @@ std::string cli_usage() {
          "sacreBLEU 2.6.0-compatible BLEU/chrF/TER with paired significance tests.\n"
          "  hypotheses from stdin (tab-separated columns = systems) or -i files; references as files\n"
          "  BLEU: -tok {13a,intl,zh,char,none} -s {exp,floor,add-k,none} -sv V -lc -l SRC-TRG\n"
+         "  papers' tokenized BLEU: -tok {moses,moses-a} -l SRC-TRG --moses-prefixes DIR [--compound-split]\n"
+         "    [--multi-bleu: multi-bleu.perl's output line]\n"
          "  chrF: -cc N -cw N --chrf-beta N --chrf-whitespace --chrf-lowercase --chrf-eps-smoothing\n"
          "  TER:  --ter-case-sensitive --ter-asian-support --ter-no-punct --ter-normalized\n"
          "  -sl sentence level; -ci [-cin N] confidence interval; --paired-bs [-pbsn N] | --paired-ar [-parn N]\n"
@@ -54,6 +56,8 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       {"-sl", [&] { o.sentence_level = true; }}, {"--sentence-level", [&] { o.sentence_level = true; }},
       {"-lc", [&] { o.bleu_lowercase = true; }}, {"--lowercase", [&] { o.bleu_lowercase = true; }},
       {"--force", [] {}},
+      {"--compound-split", [&] { o.compound_split = true; }},
+      {"--multi-bleu", [&] { o.multi_bleu = true; }},
       {"--chrf-whitespace", [&] { o.chrf.whitespace = true; }},
       {"--chrf-lowercase", [&] { o.chrf.lowercase = true; }},
       {"--chrf-eps-smoothing", [&] { o.chrf.eps_smoothing = true; }},
@@ -95,6 +99,7 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       {"--paired-ar-n", [&](const std::string& v) { o.paired_ar_n = to_int("-parn", v); }},
       {"-j", [](const std::string&) {}}, {"--paired-jobs", [](const std::string&) {}},
       {"--threads", [&](const std::string& v) { o.threads = to_int("--threads", v); }},
+      {"--moses-prefixes", [&](const std::string& v) { o.moses_prefixes = v; }},
       {"-w", [&](const std::string& v) { o.width = to_int("-w", v); }},
       {"--width", [&](const std::string& v) { o.width = to_int("-w", v); }},
       {"-e", [&](const std::string& v) {

@@ -31,6 +31,9 @@ struct CliOptions {
   bool paired_bs = false, paired_ar = false;     // -pbs / -par
   int paired_bs_n = 1000, paired_ar_n = 10000;   // -pbsn / -parn
   int threads = 2;                               // --threads (realmt): segment workers
+  bool compound_split = false;                   // --compound-split (realmt, cli_moses.h)
+  std::string moses_prefixes;                    // --moses-prefixes DIR (realmt)
+  bool multi_bleu = false;                       // --multi-bleu (realmt)
   bool quiet = false, short_sig = false, score_only = false;  // -q -sh -b
   int width = 1;                                 // -w
   OutputFormat format = OutputFormat::kJson;     // -f (or SACREBLEU_FORMAT)

@@ -154,6 +154,7 @@ Encoded Transformer::encode(const Tensor& src, const ForwardContext& ctx) const 
     const layers::AttentionStep st{
         .mode = enc_mode_, .layer = i + 1, .prev_scores = chain, .dropout = config_.dropout_attention, .gen = ctx.gen};
     layers::AttentionResult a = l.self_attn.self_attend(s.in, enc.mask, false, st);
+    if (ctx.attention) ctx.attention->observe(AttentionChain::kEncoder, i, a.probs);
     chain = a.scores;
     s = epilogue(s, a.out, l.self_attn.output().bias(), l.self_omega, 0, 2 * i, ctx);
     const Var f = l.ffn(s.in, config_.dropout_ffn, ctx.gen);
@@ -177,6 +178,7 @@ Var Transformer::run_decoder(const Var& embedded, const Encoded& enc, const Forw
                                           .gen = ctx.gen};
     layers::AttentionResult a = cache ? l.self_attn.self_attend_cached(s.in, cache->self, self_step)
                                       : l.self_attn.self_attend(s.in, Tensor(), true, self_step);
+    if (ctx.attention) ctx.attention->observe(AttentionChain::kDecoderSelf, i, a.probs);
     self_chain = a.scores;
     s = epilogue(s, a.out, l.self_attn.output().bias(), l.self_omega, 1, 3 * i, ctx);
     const layers::AttentionStep cross_step{.mode = cross_mode_,
@@ -187,6 +189,7 @@ Var Transformer::run_decoder(const Var& embedded, const Encoded& enc, const Forw
     const Var kv = cache ? Var(cache->cross_kv.narrow0(0, state->rows)) : l.cross_attn.source_kv(enc.out);
     layers::AttentionResult c = l.cross_attn.cross_attend(s.in, kv, enc.mask, cross_step);
     if (cache) cache->cross_probs = c.probs;
+    if (ctx.attention) ctx.attention->observe(AttentionChain::kCross, i, c.probs);
     cross_chain = c.scores;
     s = epilogue(s, c.out, l.cross_attn.output().bias(), l.cross_omega, 1, 3 * i + 1, ctx);
     const Var f = l.ffn(s.in, config_.dropout_ffn, ctx.gen);

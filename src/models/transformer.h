@@ -29,10 +29,23 @@ namespace realmt::models {
 
 class AdminProfiler;
 
+// The three residual-attention chains.
+enum class AttentionChain { kEncoder, kDecoderSelf, kCross };
+
+// Sees every attention sub-layer's probabilities during encode() and decode() (realmt-analyze):
+// P before dropout, [B, H, Tq, Tk] in the model's dtype and device, masked keys exactly 0.
+// The tensor is the one the layer computed anyway: observing adds no work to the forward pass.
+class AttentionObserver {
+ public:
+  virtual ~AttentionObserver() = default;
+  virtual void observe(AttentionChain chain, int layer, const Tensor& probs) = 0;  // layer from 0
+};
+
 // How a forward pass runs.
 struct ForwardContext {
   Generator* gen = nullptr;          // dropout on when set (training mode)
   AdminProfiler* profiler = nullptr;  // ADMIN profiling pass: sets omegas on the way
+  AttentionObserver* attention = nullptr;  // encode/decode report each layer's probabilities
 };
 
 struct Encoded {
