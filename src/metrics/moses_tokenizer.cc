@@ -184,108 +184,113 @@ NonbreakingPrefixes load_nonbreaking_prefixes(const std::string& dir, const std:
 MosesTokenizer::MosesTokenizer(MosesTokenizerOptions options, NonbreakingPrefixes prefixes)
     : options_(std::move(options)), prefixes_(std::move(prefixes)) {}
 
-std::string MosesTokenizer::tokenize(std::string_view line) const {
-  REALMT_CHECK(find_invalid_utf8(line) == std::string_view::npos, "Moses tokenizer: the line is not valid UTF-8");
-  const std::string& lang = options_.lang;
-  U32 t = decode(line);
-  bool blank = true;
-  for (char32_t c : t) blank = blank && is_space(c);
-  if (blank) return std::string(line);  // printed as read
-  // " $text ", whitespace runs to one space, control characters out, trimmed.
-  {
-    U32 s;
-    s += U' ';
-    bool in_space = true;
-    for (char32_t c : t) {
-      if (is_space(c)) {
-        if (!in_space) s += U' ';
-        in_space = true;
-      } else {
-        s += c;
-        in_space = false;
-      }
+namespace {
+
+// " $text ", whitespace runs to one space, control characters out, trimmed.
+U32 normalize_spaces(const U32& t) {
+  U32 s;
+  s += U' ';
+  bool in_space = true;
+  for (char32_t c : t) {
+    if (is_space(c)) {
+      if (!in_space) s += U' ';
+      in_space = true;
+    } else {
+      s += c;
+      in_space = false;
     }
-    if (!in_space) s += U' ';
-    U32 kept;
-    for (char32_t c : s)
-      if (c > 0x1F) kept += c;
-    t = squeeze_trim(kept);
   }
-  // Separate out all "other" special characters.
+  if (!in_space) s += U' ';
+  U32 kept;
+  for (char32_t c : s)
+    if (c > 0x1F) kept += c;
+  return squeeze_trim(kept);
+}
+
+// Separate out all "other" special characters (with the Finnish, Swedish, tdt and Catalan
+// exceptions for ':', '\'' and the middle dot).
+U32 separate_specials(const U32& t, const std::string& lang) {
   auto plain = [](char32_t c) { return is_alnum(c) || is_space(c) || c == U'.' || c == U'\'' || c == U'`' || c == U',' || c == U'-'; };
-  if (lang == "fi" || lang == "sv") {
-    t = pad(t, [&](char32_t c) { return !plain(c) && c != U':'; });
-    t = pad_unless_lower_follows(t, U':');
-  } else if (lang == "tdt") {
-    t = pad(t, [&](char32_t c) { return !plain(c); });
-    t = pad_unless_lower_follows(t, U'\'');
-  } else if (lang == "ca") {
-    t = pad(t, [&](char32_t c) { return !plain(c) && c != U'\u00B7'; });
-    t = pad_unless_lower_follows(t, U'\u00B7');
-  } else {
-    t = pad(t, [&](char32_t c) { return !plain(c); });
+  if (lang == "fi" || lang == "sv")
+    return pad_unless_lower_follows(pad(t, [&](char32_t c) { return !plain(c) && c != U':'; }), U':');
+  if (lang == "tdt") return pad_unless_lower_follows(pad(t, [&](char32_t c) { return !plain(c); }), U'\'');
+  if (lang == "ca")
+    return pad_unless_lower_follows(pad(t, [&](char32_t c) { return !plain(c) && c != U'\u00B7'; }), U'\u00B7');
+  return pad(t, [&](char32_t c) { return !plain(c); });
+}
+
+// -a: s/([\p{IsAlnum}])\-(?=[\p{IsAlnum}])/$1 \@-\@ /g
+U32 split_hyphens(const U32& t) {
+  U32 s;
+  for (size_t i = 0; i < t.size(); ++i) {
+    s += t[i];
+    if (is_alnum(t[i]) && i + 2 < t.size() && t[i + 1] == U'-' && is_alnum(t[i + 2])) {
+      s += U" @-@ ";
+      ++i;
+    }
   }
-  if (options_.aggressive) {  // s/([\p{IsAlnum}])\-(?=[\p{IsAlnum}])/$1 \@-\@ /g
-    U32 s;
-    for (size_t i = 0; i < t.size(); ++i) {
+  return s;
+}
+
+// s/([^\p{IsN}])[,]/$1 , /g; s/[,]([^\p{IsN}])/ , $1/g; master: s/([\p{IsN}])[,]$/$1 ,/g
+U32 split_commas(const U32& t, bool final_dot_rules) {
+  U32 s;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (i + 1 < t.size() && t[i + 1] == U',' && !is_number(t[i])) {
       s += t[i];
-      if (is_alnum(t[i]) && i + 2 < t.size() && t[i + 1] == U'-' && is_alnum(t[i + 2])) {
-        s += U" @-@ ";
-        ++i;
-      }
-    }
-    t.swap(s);
-  }
-  std::string bytes = encode(t);
-  protect_dots(bytes);
-  t = decode(bytes);
-  {  // s/([^\p{IsN}])[,]/$1 , /g; s/[,]([^\p{IsN}])/ , $1/g; master: s/([\p{IsN}])[,]$/$1 ,/g
-    U32 s;
-    for (size_t i = 0; i < t.size(); ++i) {
-      if (i + 1 < t.size() && t[i + 1] == U',' && !is_number(t[i])) {
-        s += t[i];
-        s += U" , ";
-        ++i;
-      } else {
-        s += t[i];
-      }
-    }
-    t.clear();
-    for (size_t i = 0; i < s.size(); ++i) {
-      if (s[i] == U',' && i + 1 < s.size() && !is_number(s[i + 1])) {
-        t += U" , ";
-        t += s[++i];
-      } else {
-        t += s[i];
-      }
-    }
-    if (options_.final_dot_rules && t.size() >= 2 && t.back() == U',' && is_number(t[t.size() - 2])) {
-      t.pop_back();
-      t += U" ,";
+      s += U" , ";
+      ++i;
+    } else {
+      s += t[i];
     }
   }
+  U32 out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == U',' && i + 1 < s.size() && !is_number(s[i + 1])) {
+      out += U" , ";
+      out += s[++i];
+    } else {
+      out += s[i];
+    }
+  }
+  if (final_dot_rules && out.size() >= 2 && out.back() == U',' && is_number(out[out.size() - 2])) {
+    out.pop_back();
+    out += U" ,";
+  }
+  return out;
+}
+
+// Contractions: split right in English, left in French, Italian, Irish and Catalan; Somali and
+// tdt keep glottals; elsewhere every apostrophe stands alone.
+U32 split_apostrophes(U32 t, const std::string& lang) {
   auto alpha = [](char32_t c) { return is_alpha(c); };
   auto not_alpha = [](char32_t c) { return !is_alpha(c); };
-  if (lang == "en") {  // split contractions right
+  if (lang == "en") {
     t = apostrophe_rule(t, not_alpha, not_alpha, U" ' ");
     t = apostrophe_rule(t, [](char32_t c) { return !is_alpha(c) && !is_number(c); }, alpha, U" ' ");
     t = apostrophe_rule(t, alpha, not_alpha, U" ' ");
     t = apostrophe_rule(t, alpha, alpha, U" '");
-    t = apostrophe_rule(t, is_number, [](char32_t c) { return c == U's'; }, U" '");
-  } else if (lang == "fr" || lang == "it" || lang == "ga" || lang == "ca") {  // split contractions left
-    t = apostrophe_rule(t, not_alpha, not_alpha, U" ' ");
-    t = apostrophe_rule(t, not_alpha, alpha, U" ' ");
-    t = apostrophe_rule(t, alpha, not_alpha, U" ' ");
-    t = apostrophe_rule(t, alpha, alpha, U"' ");
-  } else if (lang == "so" || lang == "tdt") {  // glottals stay
-    t = apostrophe_rule(t, not_alpha, not_alpha, U" ' ");
-    t = apostrophe_rule(t, not_alpha, alpha, U" ' ");
-    t = apostrophe_rule(t, alpha, not_alpha, U" ' ");
-  } else {
-    t = pad(t, [](char32_t c) { return c == U'\''; });
+    return apostrophe_rule(t, is_number, [](char32_t c) { return c == U's'; }, U" '");
   }
-  // Words: split(/\s/) keeps empty fields between adjacent spaces and a leading one, drops
-  // trailing ones (every whitespace is a plain space by now).
+  if (lang == "fr" || lang == "it" || lang == "ga" || lang == "ca") {
+    t = apostrophe_rule(t, not_alpha, not_alpha, U" ' ");
+    t = apostrophe_rule(t, not_alpha, alpha, U" ' ");
+    t = apostrophe_rule(t, alpha, not_alpha, U" ' ");
+    return apostrophe_rule(t, alpha, alpha, U"' ");
+  }
+  if (lang == "so" || lang == "tdt") {
+    t = apostrophe_rule(t, not_alpha, not_alpha, U" ' ");
+    t = apostrophe_rule(t, not_alpha, alpha, U" ' ");
+    return apostrophe_rule(t, alpha, not_alpha, U" ' ");
+  }
+  return pad(t, [](char32_t c) { return c == U'\''; });
+}
+
+// A word's final dot splits off unless the word is a non-breaking prefix (kind 1; kind 2 when
+// a number follows), holds another dot and a letter, or the next word starts in lower case.
+// split(/\s/) keeps empty fields between adjacent spaces and a leading one, drops trailing ones
+// (every whitespace is a plain space by now).
+U32 split_final_dots(const U32& t, const NonbreakingPrefixes& prefixes, bool final_dot_rules) {
   std::vector<U32> words(1);
   for (char32_t c : t) {
     if (c == U' ')
@@ -300,43 +305,55 @@ std::string MosesTokenizer::tokenize(std::string_view line) const {
     if (word.size() >= 2 && word.back() == U'.') {  // /^(\S+)\.$/
       const U32 pre = word.substr(0, word.size() - 1);
       const bool last = i + 1 == words.size();
-      const int kind = prefixes_.get(encode(pre));
+      const int kind = prefixes.get(encode(pre));
       bool has_alpha = false;
       for (char32_t c : pre) has_alpha = has_alpha || is_alpha(c);
       const bool next_lower = !last && !words[i + 1].empty() && is_lower(words[i + 1][0]);
       const bool next_digit = !last && !words[i + 1].empty() && words[i + 1][0] >= U'0' && words[i + 1][0] <= U'9';
-      if (last && options_.final_dot_rules) {
-        word = pre + U" .";
-      } else if ((pre.find(U'.') != U32::npos && has_alpha) || kind == 1 || next_lower) {
-        // no change
-      } else if (kind == 2 && next_digit) {
-        // no change
-      } else {
-        word = pre + U" .";
-      }
+      const bool keep = !(last && final_dot_rules) &&
+                        ((pre.find(U'.') != U32::npos && has_alpha) || kind == 1 || next_lower ||
+                         (kind == 2 && next_digit));
+      if (!keep) word = pre + U" .";
     }
     joined += word;
     joined += U' ';
   }
-  t = squeeze_trim(joined);
-  if (options_.final_dot_rules) {  // s/\.\' ?$/ . ' /
-    if (t.size() >= 2 && t[t.size() - 2] == U'.' && t.back() == U'\'') {
-      t.resize(t.size() - 2);
-      t += U" . ' ";
-    }
+  U32 out = squeeze_trim(joined);
+  if (final_dot_rules && out.size() >= 2 && out[out.size() - 2] == U'.' && out.back() == U'\'') {
+    out.resize(out.size() - 2);  // s/\.\' ?$/ . ' /
+    out += U" . ' ";
   }
+  return out;
+}
+
+void escape_xml(std::string& out) {
+  replace_all(out, "&", "&amp;");
+  replace_all(out, "|", "&#124;");
+  replace_all(out, "<", "&lt;");
+  replace_all(out, ">", "&gt;");
+  replace_all(out, "'", "&apos;");
+  replace_all(out, "\"", "&quot;");
+  replace_all(out, "[", "&#91;");
+  replace_all(out, "]", "&#93;");
+}
+
+}  // namespace
+
+std::string MosesTokenizer::tokenize(std::string_view line) const {
+  REALMT_CHECK(find_invalid_utf8(line) == std::string_view::npos, "Moses tokenizer: the line is not valid UTF-8");
+  U32 t = decode(line);
+  bool blank = true;
+  for (char32_t c : t) blank = blank && is_space(c);
+  if (blank) return std::string(line);  // printed as read
+  t = separate_specials(normalize_spaces(t), options_.lang);
+  if (options_.aggressive) t = split_hyphens(t);
+  std::string bytes = encode(t);
+  protect_dots(bytes);
+  t = split_commas(decode(bytes), options_.final_dot_rules);
+  t = split_final_dots(split_apostrophes(std::move(t), options_.lang), prefixes_, options_.final_dot_rules);
   std::string out = encode(t);
   restore_dots(out);
-  if (options_.escape) {
-    replace_all(out, "&", "&amp;");
-    replace_all(out, "|", "&#124;");
-    replace_all(out, "<", "&lt;");
-    replace_all(out, ">", "&gt;");
-    replace_all(out, "'", "&apos;");
-    replace_all(out, "\"", "&quot;");
-    replace_all(out, "[", "&#91;");
-    replace_all(out, "]", "&#93;");
-  }
+  if (options_.escape) escape_xml(out);
   return out;
 }
 
