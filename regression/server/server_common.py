@@ -2,6 +2,7 @@
 HTTP answers. Everything runs in the current directory (a temporary one) on 127.0.0.1 only."""
 import atexit
 import json
+import os
 import re
 import signal
 import socket
@@ -32,34 +33,15 @@ def sentences(rnd, n, lo=2, hi=6):
     return [" ".join(rnd.choice(SRC) for _ in range(rnd.randint(lo, hi))) for _ in range(n)]
 
 
-def train_tiny_model(bin_dir, rnd):
-    """Trains a 1+1-layer model (20 updates) to translate SRC words into TGT words reversed;
-    returns the model options for realmt-translate and realmt-server."""
-    train = sentences(rnd, 2000)
-    open("train.src", "w").write("".join(s + "\n" for s in train))
-    open("train.tgt", "w").write(
-        "".join(" ".join(WORDS[w] for w in reversed(s.split())) + "\n" for s in train))
-    run([f"{bin_dir}/realmt-data", "vocab", "-i", "train.src", "train.tgt", "-o", "vocab.spm",
-         "--vocab-size", "28", "--model-type", "word"])
-    open("train.yml", "w").write("""train-sets: [train.src, train.tgt]
-vocabs: [vocab.spm]
-model: model.safetensors
-enc-depth: 1
-dec-depth: 1
-dim-emb: 32
-transformer-heads: 2
-transformer-dim-ffn: 64
-transformer-dropout: 0.0
-admin-init: closed-form
-mini-batch-words: 400
-learn-rate: 0.003
-lr-warmup: 5u
-after: 20u
-disp-freq: 10u
-quiet-progress: true
-cpu-threads: 1
-""")
-    run([f"{bin_dir}/realmt-train", "-c", "train.yml"])
+def train_tiny_model(bin_dir):
+    """Trains the translate regressions' tiny model (regression/translate/train_tiny.sh: SRC words
+    to TGT words reversed, 1+1 layers) for 20 updates; returns the model options for
+    realmt-translate and realmt-server."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "translate", "train_tiny.sh")
+    r = subprocess.run(["bash", script, bin_dir], input="after: 20u\ndisp-freq: 10u\ncpu-threads: 1\n",
+                       capture_output=True, text=True, timeout=240)
+    if r.returncode != 0:
+        fail(f"train_tiny.sh: {r.stderr[-2000:]}")
     return ["-m", "model.safetensors", "-v", "vocab.spm", "--cpu-threads", "1"]
 
 

@@ -40,7 +40,7 @@ def sentences(n, lo=2, hi=6):
     return common.sentences(rnd, n, lo, hi)
 
 
-MODEL = common.train_tiny_model(BIN, rnd)
+MODEL = common.train_tiny_model(BIN)
 test = sorted(set(sentences(200, 1, 12)))[:96]
 open("test.src", "w").write("".join(s + "\n" for s in test))
 tr = [f"{BIN}/realmt-translate", *MODEL, "--quiet", "-i", "test.src"]

@@ -13,7 +13,6 @@ header deadline of 10 s) is replaced at once, so about 1,000 are open all the ti
 Runs about 40 s (label full).
 """
 import os
-import random
 import resource
 import selectors
 import socket
@@ -37,7 +36,7 @@ if hard != resource.RLIM_INFINITY and hard < SLOW + 200:
     sys.exit(77)
 resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
-MODEL = common.train_tiny_model(BIN, random.Random(7))
+MODEL = common.train_tiny_model(BIN)
 srv = common.Server(BIN, MODEL)
 rss0 = srv.rss_kb()
 HEAD = b"POST /v1/translate HTTP/1.1\r\nHost: t\r\nX-Slow: " + b"a" * 100000
