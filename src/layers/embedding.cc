@@ -10,10 +10,14 @@
 
 namespace realmt::layers {
 
-Embedding::Embedding(graph::ParameterSet& params, const std::string& prefix, int64_t vocab, int64_t dim)
-    : params_(&params), vocab_(vocab), dim_(dim) {
+Embedding::Embedding(graph::ParameterSet& params, const std::string& prefix, int64_t vocab, int64_t dim,
+                     const EmbeddingOptions& options)
+    : params_(&params), vocab_(vocab), dim_(dim), options_(options) {
   REALMT_CHECK(dim % 2 == 0, "sinusoidal positions need an even model dimension, got {}", dim);
-  weight_ = params.add(prefix + ".weight", {vocab, dim}, normal(1.0 / std::sqrt(double(dim))));
+  REALMT_CHECK(options.positions != Positions::kSinusoidalMarian || dim >= 4,
+               "sinusoidal-marian positions need a model dimension of at least 4, got {}", dim);
+  // Normal(0, D^-1/2): with the sqrt(D) scale, unit variance (Normal(0, 1) without the scale).
+  weight_ = params.add(prefix + ".weight", {vocab, dim}, normal(options.scale ? 1.0 / std::sqrt(double(dim)) : 1.0));
 }
 
 Tensor Embedding::positions(int64_t first, int64_t count, DType dtype, Device device) const {
@@ -23,11 +27,26 @@ Tensor Embedding::positions(int64_t first, int64_t count, DType dtype, Device de
     const int64_t rows = std::max<int64_t>(need, 256);
     Tensor h = Tensor::empty({rows, dim_}, DType::kF64);
     double* p = h.data<double>();
+    const int64_t half = dim_ / 2;
+    // Each layout computes its angles in the precision of its reference (realmt's and Hugging
+    // Face's tables in double, Marian's in float), so that converted models see their positions.
     for (int64_t pos = 0; pos < rows; ++pos)
-      for (int64_t i = 0; i < dim_ / 2; ++i) {
-        const double angle = pos / std::pow(10000.0, 2.0 * i / dim_);
-        p[pos * dim_ + 2 * i] = std::sin(angle);
-        p[pos * dim_ + 2 * i + 1] = std::cos(angle);
+      for (int64_t i = 0; i < half; ++i) {
+        double s = 0, c = 0;
+        if (options_.positions == Positions::kSinusoidalMarian) {
+          // Marian's addPositionalEmbeddings: float arithmetic, log(10000) / (D/2 - 1) per step.
+          const float increment = std::log(10000.f) / (static_cast<float>(half) - 1.f);
+          const float v = static_cast<float>(pos) * std::exp(static_cast<float>(i) * -increment);
+          s = std::sin(v);
+          c = std::cos(v);
+        } else {
+          const double angle = pos / std::pow(10000.0, 2.0 * i / dim_);
+          s = std::sin(angle);
+          c = std::cos(angle);
+        }
+        const bool interleaved = options_.positions == Positions::kSinusoidal;
+        p[pos * dim_ + (interleaved ? 2 * i : i)] = s;
+        p[pos * dim_ + (interleaved ? 2 * i + 1 : half + i)] = c;
       }
     cache_ = ops::cast(h, dtype).to(device);
   }
@@ -36,7 +55,8 @@ Tensor Embedding::positions(int64_t first, int64_t count, DType dtype, Device de
 
 graph::Var Embedding::operator()(const Tensor& ids, int64_t first_position) const {
   REALMT_CHECK(ids.rank() == 2 && ids.dtype() == DType::kI32, "embedding expects i32 ids [B, T], got {}", ids);
-  graph::Var e = graph::scale(graph::embedding(weight(), ids), std::sqrt(double(dim_)));
+  graph::Var e = graph::embedding(weight(), ids);
+  if (options_.scale) e = graph::scale(e, std::sqrt(double(dim_)));
   const Tensor pos = positions(first_position, ids.dim(1), dtype(), device());
   return graph::add(e, graph::Var(pos));  // [B, T, D] + [T, D]
 }

@@ -1,8 +1,15 @@
-// Token embeddings scaled by sqrt(D) plus sinusoidal positions (Vaswani et al. 2017, 3.5):
-//   PE(p, 2i) = sin(p / 10000^(2i/D)),  PE(p, 2i+1) = cos(p / 10000^(2i/D)).
-// One table [V, D] ("<prefix>.weight") serves source, target and output projection when the
-// model ties all embeddings (one joint vocabulary); it starts Normal(0, D^-1/2), which the sqrt(D)
-// scale makes unit variance. A decoding model may add an int8 copy of the table (per row,
+// Token embeddings, scaled by sqrt(D) (optional), plus sinusoidal positions. Three layouts of the
+// sinusoids of position p over the D dimensions (i = 0 .. D/2 - 1):
+//   sinusoidal         (Vaswani et al. 2017, 3.5)  PE(p, 2i) = sin(p w_i), PE(p, 2i+1) = cos(p w_i),
+//                                                  w_i = 10000^(-2i/D)
+//   sinusoidal-halves  (Hugging Face's Marian)     PE(p, i) = sin(p w_i), PE(p, D/2 + i) = cos(p w_i),
+//                                                  w_i = 10000^(-2i/D)
+//   sinusoidal-marian  (Marian, tensor2tensor)     PE(p, i) = sin(p w_i), PE(p, D/2 + i) = cos(p w_i),
+//                                                  w_i = 10000^(-i/(D/2 - 1))
+// (the last two differ: an OPUS-MT model converted by Hugging Face's script sees other positions
+// than in Marian). One table [V, D] ("<prefix>.weight") may serve source, target and output
+// projection (tied embeddings); it starts Normal(0, D^-1/2), which the sqrt(D) scale makes unit
+// variance (Normal(0, 1) without the scale). A decoding model may add an int8 copy of the table (per row,
 // ops/quantize.h) for the output projection; lookups keep reading the f32 table, which stays: a
 // lookup costs nothing to keep exact, while a quantized input embedding is the largest single
 // source of int8 error measured (bench/RESULTS.md, "int8 accuracy").
@@ -12,6 +19,7 @@
 #include <mutex>
 #include <string>
 
+#include "common/enum_names.h"
 #include "core/rng.h"
 #include "graph/parameters.h"
 #include "graph/var.h"
@@ -19,10 +27,23 @@
 
 namespace realmt::layers {
 
+enum class Positions { kSinusoidal, kSinusoidalHalves, kSinusoidalMarian };
+constexpr auto enum_names(Positions) {
+  return std::to_array<EnumName<Positions>>({{Positions::kSinusoidal, "sinusoidal"},
+                                             {Positions::kSinusoidalHalves, "sinusoidal-halves"},
+                                             {Positions::kSinusoidalMarian, "sinusoidal-marian"}});
+}
+
+struct EmbeddingOptions {
+  Positions positions = Positions::kSinusoidal;
+  bool scale = true;  // token embeddings times sqrt(D)
+};
+
 class Embedding {
  public:
   Embedding() = default;
-  Embedding(graph::ParameterSet& params, const std::string& prefix, int64_t vocab, int64_t dim);
+  Embedding(graph::ParameterSet& params, const std::string& prefix, int64_t vocab, int64_t dim,
+            const EmbeddingOptions& options = {});
 
   // ids i32 [B, T] (positions start at `first_position`, for incremental decoding) -> [B, T, D].
   graph::Var operator()(const Tensor& ids, int64_t first_position = 0) const;
@@ -38,13 +59,14 @@ class Embedding {
   int64_t vocab() const { return vocab_; }
   int64_t dim() const { return dim_; }
 
-  // Sinusoidal table rows [first, first + T) as [T, D] on `device` (cached, grown on demand).
+  // The position table rows [first, first + T) as [T, D] on `device` (cached, grown on demand).
   Tensor positions(int64_t first, int64_t count, DType dtype, Device device) const;
 
  private:
   const graph::ParameterSet* params_ = nullptr;
   int weight_ = -1;
   int64_t vocab_ = 0, dim_ = 0;
+  EmbeddingOptions options_;
   mutable std::unique_ptr<std::mutex> cache_mutex_ = std::make_unique<std::mutex>();
   mutable Tensor cache_;  // [rows, D] on cache_device_
   std::shared_ptr<const ops::QuantizedWeight> quantized_;

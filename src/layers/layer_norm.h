@@ -14,14 +14,16 @@ class LayerNorm {
  public:
   static constexpr double kEps = 1e-5;
   LayerNorm() = default;
-  LayerNorm(graph::ParameterSet& params, const std::string& prefix, int64_t dim);
+  LayerNorm(graph::ParameterSet& params, const std::string& prefix, int64_t dim, double eps = kEps);
   graph::Var operator()(const graph::Var& x) const;
   const graph::Var& gamma() const { return (*params_)[gamma_]; }
   const graph::Var& beta() const { return (*params_)[beta_]; }
+  double eps() const { return eps_; }
 
  private:
   const graph::ParameterSet* params_ = nullptr;
   int gamma_ = -1, beta_ = -1;
+  double eps_ = kEps;
 };
 
 }  // namespace realmt::layers

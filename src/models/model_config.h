@@ -7,6 +7,7 @@
 
 #include "common/enum_names.h"
 #include "layers/attention.h"
+#include "layers/embedding.h"
 #include "ops/bias_activation.h"
 
 namespace realmt {
@@ -30,7 +31,9 @@ constexpr auto enum_names(AdminInit) {
 
 struct ModelConfig {
   std::string type = "transformer";       // only the Transformer encoder-decoder
-  int64_t vocab_size = 8000;              // joint SentencePiece vocabulary (from the .spm when training)
+  int64_t vocab_size = 8000;              // joint SentencePiece vocabulary (from the .spm when training);
+                                          // the source vocabulary when target_vocab_size differs
+  int64_t target_vocab_size = 0;          // target vocabulary (decoder input and output); 0: vocab_size
   int enc_depth = 6;                      // encoder layers
   int dec_depth = 6;                      // decoder layers
   int64_t dim_emb = 512;                  // model dimension D
@@ -41,6 +44,18 @@ struct ModelConfig {
   double dropout_attention = 0.0;         // on attention probabilities
   double dropout_ffn = 0.0;               // inside the feed-forward, after the activation
   bool tied_embeddings_all = true;        // one table for source, target and output projection
+  bool tied_embeddings = false;           // without _all: the target table is the output projection's
+  bool tied_embeddings_src = false;       // without _all: the source and target tables are one
+  bool output_bias = false;               // a bias on the output logits (Hugging Face's final_logits_bias)
+  layers::Positions positions = layers::Positions::kSinusoidal;  // sinusoidal | sinusoidal-halves | sinusoidal-marian
+  bool scale_embeddings = true;           // token embeddings times sqrt(D) before the positions are added
+  double layer_norm_eps = 1e-5;           // epsilon of every layer norm (Marian: 1e-6)
+  // Special ids of the vocabulary the model was trained with: realmt's (data/vocab.h) by default;
+  // a converted Marian / Hugging Face model has eos 0, unk 1 and pad (= decoder start) last.
+  int pad_id = 0;                         // padding (masked; never produced)
+  int unk_id = 1;                         // unknown piece
+  int eos_id = 3;                         // end of sentence (appended to sources, ends outputs)
+  int decoder_start_id = 2;               // the decoder's first input (realmt's <s>; never produced)
   Norm norm = Norm::kPost;                // post (Post-LN; needed by ADMIN) | pre (Pre-LN)
   // RealFormer chains: none | sum | mean
   layers::ResidualMode residual_attention_encoder = layers::ResidualMode::kMean;
@@ -48,7 +63,8 @@ struct ModelConfig {
   layers::ResidualMode residual_attention_cross = layers::ResidualMode::kMean;
   AdminInit admin_init = AdminInit::kProfile;  // ADMIN omega init: profile | closed-form | none
   // The dim-vocabs option as written: Marian gives one size a side ("dim-vocabs: [32000, 32000]");
-  // declare() fills it from vocab_size, from_yaml() reads vocab_size back from it.
+  // declare() fills it from vocab_size (and target_vocab_size when set), from_yaml() reads them
+  // back from it.
   std::vector<int> dim_vocabs;
 
   // Binds every field to its option (group "Model").
@@ -58,6 +74,12 @@ struct ModelConfig {
   // Flat YAML map with Marian-style keys (the checkpoint metadata format).
   std::string to_yaml() const;
   static ModelConfig from_yaml(const std::string& yaml, const std::string& origin);
+  // The target side's vocabulary size (target_vocab_size, or vocab_size when 0).
+  int64_t target_vocab() const { return target_vocab_size > 0 ? target_vocab_size : vocab_size; }
+  // Whether the source, target and output tables are one, and the realmt special ids are used.
+  bool source_target_tied() const { return tied_embeddings_all || tied_embeddings_src; }
+  bool target_output_tied() const { return tied_embeddings_all || tied_embeddings; }
+  bool realmt_special_ids() const;
 };
 
 }  // namespace realmt::models

@@ -5,6 +5,7 @@
 
 #include "core/allocator.h"
 #include "graph/dropout.h"
+#include "graph/elementwise.h"
 #include "graph/linear_cross_entropy.h"
 #include "graph/matmul.h"
 #include "graph/permute.h"
@@ -31,7 +32,14 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
   const int64_t d = config_.dim_emb;
   const auto act = config_.ffn_activation;
   using layers::AttentionKind;
-  embedding_ = layers::Embedding(params_, "embeddings", config_.vocab_size, d);
+  // Tables: "embeddings" is the target side's (and the source's and the output layer's when tied);
+  // untied ones are "source_embeddings" and "output" (its [V, D] weight, as the tied table).
+  const layers::EmbeddingOptions eo{.positions = config_.positions, .scale = config_.scale_embeddings};
+  const int64_t vt = config_.target_vocab();
+  embedding_ = layers::Embedding(params_, "embeddings", vt, d, eo);
+  if (!config_.source_target_tied())
+    source_embedding_ = layers::Embedding(params_, "source_embeddings", config_.vocab_size, d, eo);
+  const double eps = config_.layer_norm_eps;
   // ADMIN's omegas start at the closed form of their stack, or at 1 until a profiling pass sets them.
   auto omega = [&](const std::string& name, int sublayers) {
     const double start = config_.admin_init == AdminInit::kClosedForm ? admin_closed_form_omega(sublayers) : 1.0;
@@ -42,10 +50,10 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
     const std::string p = "encoder.layers." + std::to_string(i);
     EncoderLayer& l = encoder_[i];
     l.self_attn = layers::MultiHeadAttention(params_, p + ".self_attn", d, config_.heads, AttentionKind::kSelf);
-    l.self_attn_norm = layers::LayerNorm(params_, p + ".self_attn.norm", d);
+    l.self_attn_norm = layers::LayerNorm(params_, p + ".self_attn.norm", d, eps);
     l.self_omega = omega(p + ".self_attn", encoder_sublayers());
     l.ffn = layers::FeedForward(params_, p + ".ffn", d, config_.dim_ffn, act);
-    l.ffn_norm = layers::LayerNorm(params_, p + ".ffn.norm", d);
+    l.ffn_norm = layers::LayerNorm(params_, p + ".ffn.norm", d, eps);
     l.ffn_omega = omega(p + ".ffn", encoder_sublayers());
   }
   decoder_.resize(config_.dec_depth);
@@ -53,19 +61,21 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
     const std::string p = "decoder.layers." + std::to_string(i);
     DecoderLayer& l = decoder_[i];
     l.self_attn = layers::MultiHeadAttention(params_, p + ".self_attn", d, config_.heads, AttentionKind::kSelf);
-    l.self_attn_norm = layers::LayerNorm(params_, p + ".self_attn.norm", d);
+    l.self_attn_norm = layers::LayerNorm(params_, p + ".self_attn.norm", d, eps);
     l.self_omega = omega(p + ".self_attn", decoder_sublayers());
     l.cross_attn = layers::MultiHeadAttention(params_, p + ".cross_attn", d, config_.heads, AttentionKind::kCross);
-    l.cross_attn_norm = layers::LayerNorm(params_, p + ".cross_attn.norm", d);
+    l.cross_attn_norm = layers::LayerNorm(params_, p + ".cross_attn.norm", d, eps);
     l.cross_omega = omega(p + ".cross_attn", decoder_sublayers());
     l.ffn = layers::FeedForward(params_, p + ".ffn", d, config_.dim_ffn, act);
-    l.ffn_norm = layers::LayerNorm(params_, p + ".ffn.norm", d);
+    l.ffn_norm = layers::LayerNorm(params_, p + ".ffn.norm", d, eps);
     l.ffn_omega = omega(p + ".ffn", decoder_sublayers());
   }
   if (!post_norm_) {
-    enc_final_norm_ = layers::LayerNorm(params_, "encoder.final_norm", d);
-    dec_final_norm_ = layers::LayerNorm(params_, "decoder.final_norm", d);
+    enc_final_norm_ = layers::LayerNorm(params_, "encoder.final_norm", d, eps);
+    dec_final_norm_ = layers::LayerNorm(params_, "decoder.final_norm", d, eps);
   }
+  if (!config_.target_output_tied()) output_table_ = layers::Embedding(params_, "output", vt, d, eo);
+  if (config_.output_bias) output_bias_ = params_.add("output.bias", {vt}, layers::constant(0.0));
   // The norm each epilogue applies: Post-LN its own sub-layer's; Pre-LN the next sub-layer's
   // (the norm of its input), the final norm after the last.
   std::vector<const layers::LayerNorm*> own[2];
@@ -105,7 +115,7 @@ Transformer::Stream Transformer::epilogue(const Stream& s, const Var& y, const V
   graph::ResidualNormInputs in{.x = s.x, .y = y, .bias = bias, .gamma = norm.gamma(), .beta = norm.beta()};
   if (admin_) in.omega = params_[omega];
   ops::ResidualNormOptions o;
-  o.eps = layers::LayerNorm::kEps;
+  o.eps = config_.layer_norm_eps;
   o.dropout = ctx.gen ? config_.dropout : 0.0;
   if (ctx.profiler) {
     // ADMIN profiling: omega_i = r first, then the variances of x * omega_i and of the branch
@@ -128,9 +138,10 @@ Transformer::Stream Transformer::epilogue(const Stream& s, const Var& y, const V
   return {r.z, r.n};
 }
 
-Var Transformer::embed(const Tensor& ids, int64_t first_position, const ForwardContext& ctx) const {
+Var Transformer::embed(const layers::Embedding& table, const Tensor& ids, int64_t first_position,
+                       const ForwardContext& ctx) const {
   REALMT_CHECK(!ctx.gen || !quantized_, "an int8-quantized model only decodes");
-  Var e = embedding_(ids, first_position);
+  Var e = table(ids, first_position);
   return ctx.gen && config_.dropout > 0 ? graph::dropout(e, config_.dropout, *ctx.gen) : e;
 }
 
@@ -138,7 +149,8 @@ Tensor Transformer::padding_mask(const Tensor& ids) const {
   const Tensor h = ids.to(Device::cpu());
   const int32_t* p = h.data<int32_t>();
   std::vector<float> m(h.numel());
-  for (int64_t i = 0; i < h.numel(); ++i) m[i] = p[i] == 0 ? -std::numeric_limits<float>::infinity() : 0.0f;
+  for (int64_t i = 0; i < h.numel(); ++i)
+    m[i] = p[i] == config_.pad_id ? -std::numeric_limits<float>::infinity() : 0.0f;
   const Tensor t = Tensor::from_vector(m, {ids.dim(0), ids.dim(1)});
   return ops::cast(t, embedding_.dtype()).to(embedding_.device());
 }
@@ -147,7 +159,7 @@ Encoded Transformer::encode(const Tensor& src, const ForwardContext& ctx) const 
   REALMT_CHECK(src.rank() == 2 && src.dtype() == DType::kI32, "encode expects i32 ids [B, S], got {}", src);
   Encoded enc;
   enc.mask = padding_mask(src);
-  Stream s = start_stream(embed(src.to(device()), 0, ctx), 0);
+  Stream s = start_stream(embed(source_table(), src.to(device()), 0, ctx), 0);
   Var chain;  // encoder self-attention residual scores
   for (int i = 0; i < config_.enc_depth; ++i) {
     const EncoderLayer& l = encoder_[i];
@@ -201,13 +213,15 @@ Var Transformer::run_decoder(const Var& embedded, const Encoded& enc, const Forw
 Var Transformer::decode(const Encoded& enc, const Tensor& tgt_in, const ForwardContext& ctx) const {
   REALMT_CHECK(tgt_in.rank() == 2 && tgt_in.dtype() == DType::kI32, "decode expects i32 ids [B, T], got {}",
                tgt_in);
-  return run_decoder(embed(tgt_in.to(device()), 0, ctx), enc, ctx, nullptr);
+  return run_decoder(embed(embedding_, tgt_in.to(device()), 0, ctx), enc, ctx, nullptr);
 }
 
 Var Transformer::logits(const Var& hidden) const {
-  // Tied output projection: hidden [..., D] @ E^T, E [V, D].
-  if (const ops::QuantizedWeight* q = embedding_.quantized()) return Var(ops::quantized_matmul(hidden.value(), *q));
-  return graph::matmul(hidden, embedding_.weight(), {.trans_b = true});
+  // Output projection: hidden [..., D] @ E^T, E [V, D] (the tied table or the output layer's), + b.
+  const layers::Embedding& table = output_table();
+  Var z = table.quantized() ? Var(ops::quantized_matmul(hidden.value(), *table.quantized()))
+                            : graph::matmul(hidden, table.weight(), {.trans_b = true});
+  return output_bias_ >= 0 ? graph::add(z, params_[output_bias_]) : z;
 }
 
 LossOutput Transformer::loss(const Tensor& src, const Tensor& tgt_in, const Tensor& tgt_out, double label_smoothing,
@@ -220,14 +234,15 @@ LossOutput Transformer::loss(const Tensor& src, const Tensor& tgt_in, const Tens
   const Tensor targets = tgt_out.reshape({-1}).to(h.device());
   ops::LinearCrossEntropyOptions ce;
   ce.label_smoothing = label_smoothing;
-  ce.ignore_index = 0;
+  ce.ignore_index = config_.pad_id;
   // The output projection and the loss in row chunks: no [N, V] logits (the loss is summed in
   // f32 for bf16/f16 weights: a half-precision sum over thousands of tokens keeps ~3 digits).
   LossOutput out;
-  out.loss = graph::linear_cross_entropy(h, embedding_.weight(), Var(), targets, ce).loss;
+  const Var bias = output_bias_ >= 0 ? params_[output_bias_] : Var();
+  out.loss = graph::linear_cross_entropy(h, output_table().weight(), bias, targets, ce).loss;
   const Tensor host = tgt_out.to(Device::cpu());
   const int32_t* p = host.data<int32_t>();
-  for (int64_t i = 0; i < host.numel(); ++i) out.target_tokens += p[i] != 0;
+  for (int64_t i = 0; i < host.numel(); ++i) out.target_tokens += p[i] != config_.pad_id;
   return out;
 }
 
@@ -261,7 +276,7 @@ Tensor Transformer::step_hidden(DecoderState& s, const Tensor& last_tokens) cons
   graph::NoGradGuard no_grad;
   const int64_t n = last_tokens.numel();
   REALMT_CHECK(n == s.rows, "decoder step: {} tokens for {} hypotheses", n, s.rows);
-  const Var x = embed(last_tokens.reshape({n, 1}).to(device()), s.position, ForwardContext{});
+  const Var x = embed(embedding_, last_tokens.reshape({n, 1}).to(device()), s.position, ForwardContext{});
   Encoded rows;
   rows.mask = s.mask.narrow0(0, n);
   const Var h = run_decoder(x, rows, ForwardContext{}, &s);
@@ -275,13 +290,15 @@ Tensor Transformer::step(DecoderState& s, const Tensor& last_tokens) const {
 
 Tensor Transformer::log_probs(const Tensor& h) const {
   graph::NoGradGuard no_grad;
-  return ops::log_softmax(logits(Var(h)).value().reshape({h.dim(0), config_.vocab_size}));
+  return ops::log_softmax(logits(Var(h)).value().reshape({h.dim(0), config_.target_vocab()}));
 }
 
 ops::OutputWeight Transformer::output_weight() const {
+  const layers::Embedding& table = output_table();
   ops::OutputWeight w;
-  w.weight = embedding_.weight().value();  // with int8, for the exact rescoring of the best candidates
-  if (const ops::QuantizedWeight* q = embedding_.quantized()) w.quantized = *q;
+  w.weight = table.weight().value();  // with int8, for the exact rescoring of the best candidates
+  if (const ops::QuantizedWeight* q = table.quantized()) w.quantized = *q;
+  if (output_bias_ >= 0) w.bias = params_[output_bias_].value();
   return w;
 }
 
@@ -307,10 +324,12 @@ void Transformer::reorder(DecoderState& s, const std::vector<int32_t>& rows, boo
 }
 
 std::vector<Transformer::Int8Weight> Transformer::int8_weights() {
-  // The tied embedding table keeps its f32 values: lookups read them (an exact input embedding is
-  // worth its V x D x 4 bytes: bench/RESULTS.md, "int8 accuracy"); the output layer multiplies by
-  // the int8 copy.
-  std::vector<Int8Weight> out{{embedding_.weight_index(), false, [this](const Tensor& w) { embedding_.quantize(w); }}};
+  // The output table keeps its f32 values: lookups read them when it is tied (an exact input
+  // embedding is worth its V x D x 4 bytes: bench/RESULTS.md, "int8 accuracy"), and the output
+  // layer's exact rescoring of its best candidates reads them either way; the output layer
+  // multiplies by the int8 copy. Untied embedding tables are only looked up: they stay f32.
+  layers::Embedding* table = config_.target_output_tied() ? &embedding_ : &output_table_;
+  std::vector<Int8Weight> out{{table->weight_index(), false, [table](const Tensor& w) { table->quantize(w); }}};
   auto take = [&](std::vector<layers::Linear*> linears) {
     for (layers::Linear* l : linears)
       out.push_back({l->weight_index(), true, [l](const Tensor& w) { l->quantize(w); }});

@@ -5,7 +5,9 @@
 // Pre-LN sub-layer:  x_i = x_{i-1} + dropout(f_i(LN(x_{i-1}))), and a final LN per stack.
 // Encoder layer: self-attention, feed-forward. Decoder layer: causal self-attention,
 // cross-attention, feed-forward. Three independent residual-attention chains.
-// Shapes: src ids [B, S], target ids [B, T] (i32, pad = 0), hidden [B, *, D], logits [N, V].
+// Shapes: src ids [B, S], target ids [B, T] (i32, padded with the config's pad id), hidden
+// [B, *, D], logits [N, V] (V: the target vocabulary). Embeddings (layers/embedding.h): one table
+// for source, target and output by default, or untied tables, and an optional output bias.
 // Each sub-layer ends in one fused epilogue (ops/residual_norm.h: output bias, dropout, omega,
 // residual, norm); the loss fuses the tied output projection with the cross-entropy
 // (ops/linear_cross_entropy.h). The decoder is one code path for training, scoring and
@@ -100,7 +102,8 @@ class Transformer {
   Encoded encode(const Tensor& src, const ForwardContext& ctx) const;
   graph::Var decode(const Encoded& enc, const Tensor& tgt_in, const ForwardContext& ctx) const;  // [B, T, D]
   graph::Var logits(const graph::Var& hidden) const;  // [..., D] -> [..., V] (tied output projection)
-  // tgt_in = <s> y_1 .. y_{T-1}, tgt_out = y_1 .. y_T (</s> last), both padded with 0.
+  // tgt_in = <s> y_1 .. y_{T-1}, tgt_out = y_1 .. y_T (</s> last), both padded with the pad id
+  // (<s>: the config's decoder-start-id, </s> its eos-id).
   // The loss is f32 when the weights are bf16/f16 (summed in f32), else the weights' dtype.
   LossOutput loss(const Tensor& src, const Tensor& tgt_in, const Tensor& tgt_out, double label_smoothing,
                   const ForwardContext& ctx) const;
@@ -178,14 +181,22 @@ class Transformer {
   graph::Var run_decoder(const graph::Var& embedded, const Encoded& enc, const ForwardContext& ctx,
                          DecoderState* state) const;
   ops::OutputWeight output_weight() const;
-  graph::Var embed(const Tensor& ids, int64_t first_position, const ForwardContext& ctx) const;
+  graph::Var embed(const layers::Embedding& table, const Tensor& ids, int64_t first_position,
+                   const ForwardContext& ctx) const;
+  const layers::Embedding& source_table() const {
+    return config_.source_target_tied() ? embedding_ : source_embedding_;
+  }
+  const layers::Embedding& output_table() const { return config_.target_output_tied() ? embedding_ : output_table_; }
   Tensor padding_mask(const Tensor& ids) const;
 
   ModelConfig config_;
   bool post_norm_ = true, admin_ = true, quantized_ = false;
   layers::ResidualMode enc_mode_, dec_mode_, cross_mode_;
   graph::ParameterSet params_;
-  layers::Embedding embedding_;
+  layers::Embedding embedding_;         // the target side's table (and the others' when tied)
+  layers::Embedding source_embedding_;  // untied source table (tied-embeddings-src false)
+  layers::Embedding output_table_;      // untied output layer [V, D] (tied-embeddings false)
+  int output_bias_ = -1;                // "output.bias" [V] (output-bias)
   std::vector<EncoderLayer> encoder_;
   std::vector<DecoderLayer> decoder_;
   layers::LayerNorm enc_final_norm_, dec_final_norm_;  // Pre-LN only

@@ -21,6 +21,10 @@ LinearTopkResult linear_log_softmax_topk(const Tensor& h, const OutputWeight& w,
   REALMT_CHECK(o.k >= 1 && o.k <= v, "{}: k = {} must be in [1, {}] (the vocabulary)", op, o.k, v);
   REALMT_CHECK(o.also_token < v, "{}: also_token {} outside the vocabulary of {}", op, o.also_token, v);
   REALMT_CHECK(o.chunk >= 0, "{}: chunk must be >= 0, got {}", op, o.chunk);
+  if (w.bias.defined()) {
+    REALMT_CHECK(w.bias.dtype() == DType::kF32 && w.bias.numel() == v && w.bias.device() == h.device(),
+                 "{}: the output bias must be f32 [{}] on {}, got {}", op, v, h.device(), w.bias);
+  }
   if (token_bias.defined()) {
     check_same_device(h, token_bias, op);
     REALMT_CHECK(token_bias.dtype() == DType::kF32 && token_bias.numel() == v,

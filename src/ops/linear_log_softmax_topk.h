@@ -1,6 +1,7 @@
 // The decoder's output layer fused with the beam search's selection: projection, log-softmax and
 // top-k over [N, V] without writing the [N, V] log-probabilities.
-//   h [N, D]; the table W [V, D] (the tied embedding: logits = h W^T), f32 or int8 (ops/quantize.h)
+//   h [N, D]; the table W [V, D] (the tied embedding: logits = h W^T + b, with the output bias b
+//   [V] when given), f32 or int8 (ops/quantize.h)
 //   lse[n]      = log sum_v exp(logits[n, v])
 //   s[n, v]     = logits[n, v] - lse[n] + token_bias[v]    (token_bias optional f32 [V]: e.g. -inf
 //                                                          for tokens the search never produces)
@@ -29,10 +30,12 @@
 namespace realmt::ops {
 
 // The output table: f32 `weight` [V, D], or `quantized` (per vocabulary row) when defined, with
-// `weight` then optional (for the exact rescoring above).
+// `weight` then optional (for the exact rescoring above); `bias` f32 [V] optional (part of the
+// logits, unlike the token bias).
 struct OutputWeight {
   Tensor weight;
   QuantizedWeight quantized;
+  Tensor bias;
   int64_t vocab() const { return quantized.defined() ? quantized.rows() : weight.dim(0); }
   int64_t dim() const { return quantized.defined() ? quantized.cols() : weight.dim(1); }
   Device device() const { return quantized.defined() ? quantized.values.device() : weight.device(); }

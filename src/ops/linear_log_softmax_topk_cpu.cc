@@ -105,21 +105,23 @@ float dot(const float* a, const float* b, int64_t d) {
 // terms cancel), and the entries are ranked again by the exact keys. The candidates outside the
 // final k absorb int8 ranking errors near the k-th place. Entries with a -inf bias (never
 // chosen) and NaN logits keep their int8 terms.
-void rescore_row(const float* h_row, const float* table, int64_t d, const float* bias, const LinearTopkOptions& o,
-                 RowState& st, Entry* heap) {
+void rescore_row(const float* h_row, const float* table, int64_t d, const float* out_bias, const float* bias,
+                 const LinearTopkOptions& o, RowState& st, Entry* heap) {
   float sum = st.sum;
   for (int64_t j = 0; j < st.count; ++j) {
     Entry& e = heap[j];
     const float b = bias ? bias[e.i] : 0.0f;
     if (!std::isfinite(e.v) || !std::isfinite(b)) continue;
-    const float z8 = e.v - b, z = dot(h_row, table + static_cast<int64_t>(e.i) * d, d);
+    const float z8 = e.v - b;
+    const float z = dot(h_row, table + static_cast<int64_t>(e.i) * d, d) + (out_bias ? out_bias[e.i] : 0.0f);
     sum += fast_exp(z - st.max) - fast_exp(z8 - st.max);
     e.v = z + b;
   }
   // The sum held every int8 term, so it stays at least the exact terms' share (> 0); the floor
   // only guards rounding.
   st.sum = std::max(sum, std::numeric_limits<float>::min());
-  if (o.also_token >= 0 && std::isfinite(st.also)) st.also = dot(h_row, table + o.also_token * d, d);
+  if (o.also_token >= 0 && std::isfinite(st.also))
+    st.also = dot(h_row, table + o.also_token * d, d) + (out_bias ? out_bias[o.also_token] : 0.0f);
 }
 
 void linear_topk_cpu(const Tensor& h, const OutputWeight& w, const Tensor& token_bias, const LinearTopkOptions& o,
@@ -147,6 +149,7 @@ void linear_topk_cpu(const Tensor& h, const OutputWeight& w, const Tensor& token
   std::vector<RowState> state(n);
   std::vector<Entry> heaps(n * kh);
   const float* bias = token_bias.defined() ? token_bias.data<float>() : nullptr;
+  const float* out_bias = w.bias.defined() ? w.bias.data<float>() : nullptr;
   float* logits = buf.data<float>();
   for (int64_t v0 = 0; v0 < vocab; v0 += chunk) {
     const int64_t vc = std::min(chunk, vocab - v0);
@@ -160,8 +163,14 @@ void linear_topk_cpu(const Tensor& h, const OutputWeight& w, const Tensor& token
                 vc);
     }
     parallel_for(n, 8 * vc, [&](int64_t lo, int64_t hi) {
-      for (int64_t r = lo; r < hi; ++r)
-        fold_chunk(logits + r * vc, v0, vc, bias, heap_o, state[r], heaps.data() + r * kh);
+      for (int64_t r = lo; r < hi; ++r) {
+        float* row = logits + r * vc;
+        if (out_bias) {
+#pragma omp simd
+          for (int64_t j = 0; j < vc; ++j) row[j] += out_bias[v0 + j];
+        }
+        fold_chunk(row, v0, vc, bias, heap_o, state[r], heaps.data() + r * kh);
+      }
     });
   }
   float* values = out.values.data<float>();
@@ -172,7 +181,8 @@ void linear_topk_cpu(const Tensor& h, const OutputWeight& w, const Tensor& token
     parallel_for(n, 2 * kh * d, [&](int64_t lo, int64_t hi) {
       for (int64_t r = lo; r < hi; ++r)
         if (state[r].max != kNegInf)
-          rescore_row(h.data<float>() + r * d, w.weight.data<float>(), d, bias, o, state[r], heaps.data() + r * kh);
+          rescore_row(h.data<float>() + r * d, w.weight.data<float>(), d, out_bias, bias, o, state[r],
+                      heaps.data() + r * kh);
     });
   }
   for (int64_t r = 0; r < n; ++r) {

@@ -1,8 +1,9 @@
 // CUDA output layer with selection: the logits [N, V] by cuBLAS (ops::matmul, the GPU has the
-// memory for them), then a block per row: the log-sum-exp by two block reductions, the "also"
-// column, and k selection rounds as in topk_cuda.cu (round r takes the best entry ranked below
-// round r-1's winner, entries ordered by key desc then index asc; key = logit + bias, NaN as
-// -inf). int8 tables are a CPU feature: a quantized table is an error here.
+// memory for them; plus the output bias by ops::add), then a block per row: the log-sum-exp by
+// two block reductions, the "also" column, and k selection rounds as in topk_cuda.cu (round r
+// takes the best entry ranked below round r-1's winner, entries ordered by key desc then index
+// asc; key = logit + bias, NaN as -inf). int8 tables are a CPU feature: a quantized table is an
+// error here.
 #include <climits>
 
 #include "backend/cuda/cuda_check.h"
@@ -10,6 +11,7 @@
 #include "backend/cuda/cuda_types.cuh"
 #include "backend/cuda/row_reduce.cuh"
 #include "ops/linear_log_softmax_topk.h"
+#include "ops/elementwise.h"
 #include "ops/matmul.h"
 
 namespace realmt::ops {
@@ -90,7 +92,8 @@ void linear_topk_cuda(const Tensor& h, const OutputWeight& w, const Tensor& toke
   REALMT_CHECK(!w.quantized.defined(), "linear_log_softmax_topk: int8 tables run on the CPU only");
   const int64_t n = h.dim(0), v = w.vocab();
   REALMT_CHECK(v <= INT_MAX, "linear_log_softmax_topk: a vocabulary of {} exceeds the i32 index range", v);
-  const Tensor logits = matmul(h, w.weight, {.trans_b = true});  // [N, V]
+  Tensor logits = matmul(h, w.weight, {.trans_b = true});  // [N, V]
+  if (w.bias.defined()) logits = add(logits, w.bias.reshape({1, v}));
   const int device = h.device().index;
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);

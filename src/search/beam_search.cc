@@ -5,13 +5,13 @@
 #include <limits>
 #include <memory>
 
-#include "data/vocab.h"
 #include "ops/cast.h"
 #include "ops/elementwise.h"
 #include "ops/index_select.h"
 #include "ops/topk.h"
 #include "search/decoder_session.h"
 #include "search/hypothesis_history.h"
+#include "search/model_loader.h"
 
 namespace realmt::search {
 namespace {
@@ -87,12 +87,8 @@ struct RowCandidates {
 
 BeamSearch::BeamSearch(std::vector<const models::Transformer*> models) : models_(std::move(models)) {
   REALMT_CHECK(!models_.empty(), "beam search needs at least one model");
-  vocab_size_ = models_[0]->config().vocab_size;
-  for (size_t m = 1; m < models_.size(); ++m)
-    REALMT_CHECK(models_[m]->config().vocab_size == vocab_size_,
-                 "models: ensemble member {} has a vocabulary of {} pieces, member 0 has {}; an ensemble needs one "
-                 "shared vocabulary",
-                 m, models_[m]->config().vocab_size, vocab_size_);
+  check_ensemble_vocabularies(models_);
+  vocab_size_ = models_[0]->config().target_vocab();
 }
 
 std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::vector<int32_t>>& sources,
@@ -101,6 +97,9 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
   std::vector<std::vector<Hypothesis>> results(sources.size());
   if (sources.empty()) return results;
   const int64_t V = vocab_size_;
+  const models::ModelConfig& config = models_[0]->config();
+  const int64_t source_vocab = config.vocab_size;
+  const int32_t pad = config.pad_id, unk = config.unk_id, eos = config.eos_id, start = config.decoder_start_id;
   const size_t M = models_.size();
   const std::vector<double> weights = o.weights.empty() ? std::vector<double>(M, 1.0) : o.weights;
   const bool want_alignment = o.alignment != AlignmentKind::kNone;
@@ -109,15 +108,16 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
   const int64_t B = static_cast<int64_t>(sources.size());
   int64_t S = 0, max_limit = 1;
   for (const auto& s : sources) S = std::max<int64_t>(S, static_cast<int64_t>(s.size()) + 1);
-  std::vector<int32_t> src(B * S, data::kPadId);
+  std::vector<int32_t> src(B * S, pad);
   std::vector<Sentence> sent(B);
   for (int64_t b = 0; b < B; ++b) {
     for (size_t j = 0; j < sources[b].size(); ++j) {
       const int32_t id = sources[b][j];
-      REALMT_CHECK(id >= 0 && id < V, "source sentence {} holds id {} outside the vocabulary (size {})", b, id, V);
+      REALMT_CHECK(id >= 0 && id < source_vocab, "source sentence {} holds id {} outside the vocabulary (size {})", b,
+                   id, source_vocab);
       src[b * S + j] = id;
     }
-    src[b * S + sources[b].size()] = data::kEosId;
+    src[b * S + sources[b].size()] = eos;
     Sentence& s = sent[b];
     s.index = static_cast<size_t>(b);
     s.slots = o.beam_size;
@@ -137,12 +137,13 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
   // One model with a positive weight in f32: the output layer and the selection are one fused op.
   const bool fused = M == 1 && weights[0] > 0;
 
-  // Token bias: pad, <s> (and <unk> unless allowed) -inf; the other before min-length: eos too.
+  // Token bias: pad, the decoder start (and <unk> unless allowed) -inf; the other before
+  // min-length: eos too.
   std::vector<float> bias_host(V, 0.0f);
-  bias_host[data::kPadId] = bias_host[data::kBosId] = kNegInf;
-  if (!o.allow_unk && V > data::kUnkId) bias_host[data::kUnkId] = kNegInf;
+  bias_host[pad] = bias_host[start] = kNegInf;
+  if (!o.allow_unk) bias_host[unk] = kNegInf;
   const Tensor bias = Tensor::from_vector(bias_host, {V}).to(dev);
-  bias_host[data::kEosId] = kNegInf;
+  bias_host[eos] = kNegInf;
   const Tensor bias_no_eos = Tensor::from_vector(bias_host, {V}).to(dev);
 
   HypothesisHistory history(M, want_alignment);
@@ -150,7 +151,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
   std::vector<size_t> active(B);  // sentences in the batch, in row order
   for (int64_t b = 0; b < B; ++b) active[b] = static_cast<size_t>(b);
   int64_t k_rows = 1;  // rows per active sentence
-  std::vector<int32_t> last(B, data::kBosId);
+  std::vector<int32_t> last(B, start);
   for (int64_t t = 0; !active.empty(); ++t) {
     const int64_t N = static_cast<int64_t>(active.size()) * k_rows;
     std::vector<Tensor> hidden(M);
@@ -168,7 +169,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
     std::vector<Tensor> logp(M);  // !fused: each model's log-probabilities [N, V]
     Tensor combined;
     if (fused_step) {
-      const ops::LinearTopkResult r = models_[0]->output_topk(hidden[0], token_bias, {cand.k, data::kEosId});
+      const ops::LinearTopkResult r = models_[0]->output_topk(hidden[0], token_bias, {cand.k, eos});
       cand.values = r.values.to_vector<float>();
       cand.tokens = r.indices.to_vector<int32_t>();
       cand.eos = r.also.to_vector<float>();
@@ -191,7 +192,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
       cand.values = v.to_vector<float>();
       cand.tokens = i.to_vector<int32_t>();
       std::vector<int32_t> eos_flat(N);
-      for (int64_t r = 0; r < N; ++r) eos_flat[r] = static_cast<int32_t>(r * V + data::kEosId);
+      for (int64_t r = 0; r < N; ++r) eos_flat[r] = static_cast<int32_t>(r * V + eos);
       cand.eos = ops::index_select(combined.reshape({N * V}), 0,
                                    Tensor::from_vector(eos_flat, {N}).to(dev)).to_vector<float>();
     }
@@ -204,7 +205,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
       const Sentence& s = sent[active[p]];
       if (t + 1 >= s.limit) {
         for (size_t j = 0; j < s.live.size(); ++j)
-          chosen.push_back({active[p], static_cast<int>(j), data::kEosId, cand.eos[s.live[j].row]});
+          chosen.push_back({active[p], static_cast<int>(j), eos, cand.eos[s.live[j].row]});
         continue;
       }
       struct Option {
@@ -224,7 +225,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
           const float v = cand.values[h.row * cand.k + c];
           if (!std::isfinite(v)) break;  // forbidden tokens (and nothing better after them)
           const int32_t token = cand.tokens[h.row * cand.k + c];
-          if (token != data::kEosId && std::find(blocked.begin(), blocked.end(), token) != blocked.end()) continue;
+          if (token != eos && std::find(blocked.begin(), blocked.end(), token) != blocked.end()) continue;
           options.push_back({h.cost + v, slot * V + token, static_cast<int>(j), v, token});
         }
       }
@@ -235,7 +236,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
           const float v = cand.eos[h.row];
           if (!std::isfinite(v)) continue;
           const int64_t slot = h.row - static_cast<int64_t>(p) * k_rows;
-          options.push_back({h.cost + v, slot * V + data::kEosId, static_cast<int>(j), v, data::kEosId});
+          options.push_back({h.cost + v, slot * V + eos, static_cast<int>(j), v, eos});
         }
       }
       const size_t take = std::min<size_t>(s.slots, options.size());
@@ -277,7 +278,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
       h.log_prob += e.log_prob;
       const float* align = want_alignment ? cross.data() + h.row * cross_cols : nullptr;
       h.node = history.add(h.node, e.token, e.log_prob, model_lp.data() + c * M, align, s.source_len);
-      if (e.token == data::kEosId) {
+      if (e.token == eos) {
         Hypothesis f = history.trace(h.node);
         const double n = static_cast<double>(f.tokens.size() + 1);
         f.score = o.normalize == 0.0 ? h.cost : h.cost / std::pow(n, o.normalize);
@@ -310,7 +311,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
     }
     if (still.empty()) break;
     std::vector<int32_t> rows(still.size() * k_next);
-    last.assign(rows.size(), data::kBosId);
+    last.assign(rows.size(), start);
     for (size_t p = 0; p < still.size(); ++p) {
       Sentence& s = sent[still[p]];
       for (int64_t j = 0; j < k_next; ++j) {

@@ -69,6 +69,23 @@ void check_vocab_fingerprint(const data::Vocab& vocab, const models::Metadata& m
                vocab.path(), checkpoint_path, mine, it->second);
 }
 
+void check_ensemble_vocabularies(const std::vector<const models::Transformer*>& models) {
+  const models::ModelConfig& c0 = models[0]->config();
+  for (size_t m = 1; m < models.size(); ++m) {
+    const models::ModelConfig& c = models[m]->config();
+    REALMT_CHECK(c.vocab_size == c0.vocab_size && c.target_vocab() == c0.target_vocab(),
+                 "models: ensemble member {} has vocabularies of {} and {} pieces, member 0 has {} and {}; an "
+                 "ensemble needs shared vocabularies",
+                 m, c.vocab_size, c.target_vocab(), c0.vocab_size, c0.target_vocab());
+    REALMT_CHECK(c.pad_id == c0.pad_id && c.unk_id == c0.unk_id && c.eos_id == c0.eos_id &&
+                     c.decoder_start_id == c0.decoder_start_id,
+                 "models: ensemble member {} has other special ids than member 0 (pad, unk, eos, decoder start: {} "
+                 "{} {} {} against {} {} {} {})",
+                 m, c.pad_id, c.unk_id, c.eos_id, c.decoder_start_id, c0.pad_id, c0.unk_id, c0.eos_id,
+                 c0.decoder_start_id);
+  }
+}
+
 Device parse_decode_device(const std::vector<std::string>& devices) {
   REALMT_CHECK(devices.size() <= 1, "devices: decoding runs on one device a process, got {}",
                devices.size());

@@ -32,6 +32,8 @@ void check_vocab_matches(const data::Vocab& vocab, const models::Transformer& mo
 // fingerprint (models::kVocabKey); a checkpoint without one is accepted.
 void check_vocab_fingerprint(const data::Vocab& vocab, const models::Metadata& metadata,
                              const std::string& checkpoint_path);
+// Throws unless every model of an ensemble has member 0's vocabulary sizes and special ids.
+void check_ensemble_vocabularies(const std::vector<const models::Transformer*>& models);
 // "" or "cpu": the CPU; "0" or "cuda:0": that GPU (the `devices` option's first entry).
 Device parse_decode_device(const std::vector<std::string>& devices);
 

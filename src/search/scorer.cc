@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "data/vocab.h"
+#include "search/model_loader.h"
 #include "ops/cast.h"
 #include "ops/index_select.h"
 #include "ops/softmax.h"
@@ -18,10 +18,7 @@ double normalized_score(double log_prob, int64_t length, double normalize, doubl
 
 Scorer::Scorer(std::vector<const models::Transformer*> models) : models_(std::move(models)) {
   REALMT_CHECK(!models_.empty(), "scoring needs at least one model");
-  for (size_t m = 1; m < models_.size(); ++m)
-    REALMT_CHECK(models_[m]->config().vocab_size == models_[0]->config().vocab_size,
-                 "models: ensemble member {} has a vocabulary of {} pieces, member 0 has {}", m,
-                 models_[m]->config().vocab_size, models_[0]->config().vocab_size);
+  check_ensemble_vocabularies(models_);
 }
 
 std::vector<PairScore> Scorer::score(const std::vector<std::vector<int32_t>>& sources,
@@ -34,7 +31,9 @@ std::vector<PairScore> Scorer::score(const std::vector<std::vector<int32_t>>& so
   REALMT_CHECK(o.weights.empty() || o.weights.size() == M, "weights: {} given for {} models",
                o.weights.size(), M);
   const std::vector<double> w = o.weights.empty() ? std::vector<double>(M, 1.0) : o.weights;
-  const int64_t V = models_[0]->config().vocab_size;
+  const models::ModelConfig& config = models_[0]->config();
+  const int64_t V = config.target_vocab(), source_vocab = config.vocab_size;
+  const int32_t pad = config.pad_id, eos = config.eos_id, start = config.decoder_start_id;
   std::vector<PairScore> out(sources.size());
   std::vector<size_t> order(sources.size());
   std::iota(order.begin(), order.end(), 0);
@@ -50,19 +49,19 @@ std::vector<PairScore> Scorer::score(const std::vector<std::vector<int32_t>>& so
       S = std::max<int64_t>(S, static_cast<int64_t>(sources[order[i]].size()) + 1);
       T = std::max<int64_t>(T, static_cast<int64_t>(targets[order[i]].size()) + 1);
     }
-    std::vector<int32_t> src(b * S, data::kPadId), in(b * T, data::kPadId), flat;
+    std::vector<int32_t> src(b * S, pad), in(b * T, pad), flat;
     for (int64_t r = 0; r < b; ++r) {
       const auto& s = sources[order[begin + r]];
       const auto& t = targets[order[begin + r]];
       for (size_t j = 0; j < s.size(); ++j) {
-        REALMT_CHECK(s[j] >= 0 && s[j] < V, "source id {} outside the vocabulary (size {})", s[j],
-                     V);
+        REALMT_CHECK(s[j] >= 0 && s[j] < source_vocab, "source id {} outside the vocabulary (size {})", s[j],
+                     source_vocab);
         src[r * S + j] = s[j];
       }
-      src[r * S + s.size()] = data::kEosId;
-      in[r * T] = data::kBosId;
+      src[r * S + s.size()] = eos;
+      in[r * T] = start;
       for (size_t j = 0; j <= t.size(); ++j) {
-        const int32_t y = j < t.size() ? t[j] : data::kEosId;
+        const int32_t y = j < t.size() ? t[j] : eos;
         REALMT_CHECK(y >= 0 && y < V, "target id {} outside the vocabulary (size {})", y, V);
         if (j + 1 < static_cast<size_t>(T)) in[r * T + j + 1] = y;
         flat.push_back(static_cast<int32_t>((r * T + static_cast<int64_t>(j)) * V + y));

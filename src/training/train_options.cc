@@ -155,6 +155,10 @@ void TrainOptions::validate() const {
                  "validate.sh); it gets the translations' file as its last argument",
                  m);
   compute_precision();  // checks the list
+  REALMT_CHECK(model_config.realmt_special_ids(),
+               "pad-id {}, unk-id {}, eos-id {}, decoder-start-id {}: realmt-train reads a SentencePiece vocabulary "
+               "into realmt's ids (0, 1, 3, 2); leave them unset",
+               model_config.pad_id, model_config.unk_id, model_config.eos_id, model_config.decoder_start_id);
   model_config.validate();
 }
 

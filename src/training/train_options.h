@@ -58,7 +58,6 @@ struct MarianAliases {
   std::string postprocess = "dan";        // transformer-postprocess dan (Post-LN) | da (Pre-LN)
   std::string postprocess_emb = "d";      // transformer-postprocess-emb: d (dropout) only
   std::string postprocess_top;            // transformer-postprocess-top: "" (Post-LN) | n (Pre-LN's final norm)
-  bool tied_embeddings = false, tied_embeddings_src = false;  // realmt ties all three
   bool tsv = false;                       // one train-sets file: realmt reads TSV by itself
   int64_t num_devices = 0;                // 0 or 1: one device a process
   std::vector<std::string> task;          // presets: transformer-base, -big, -base-prenorm, -big-prenorm

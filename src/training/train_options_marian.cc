@@ -192,8 +192,6 @@ void TrainOptions::declare_marian(OptionSet& o) {
       .add(g, "transformer-postprocess", &marian.postprocess, "dan: Post-LN (= transformer-norm post)")
       .add(g, "transformer-postprocess-emb", &marian.postprocess_emb, "d: dropout on the embeddings")
       .add(g, "transformer-postprocess-top", &marian.postprocess_top, "n: a final layer norm (realmt's Pre-LN has it)")
-      .add(g, "tied-embeddings", &marian.tied_embeddings, "realmt ties all embeddings (tied-embeddings-all)")
-      .add(g, "tied-embeddings-src", &marian.tied_embeddings_src, "realmt ties all embeddings (tied-embeddings-all)")
       .add(g, "tsv", &marian.tsv, "train-sets is one TSV file (realmt tells by the number of files)")
       .add(g, "num-devices", &marian.num_devices, "Devices of this process: 1 (start more with mpirun)")
       .add_choice(g, "task", &marian.task,
@@ -301,9 +299,6 @@ void TrainOptions::apply_marian(const OptionSet& set) {
   if (set.was_set("transformer-postprocess-emb") && m.postprocess_emb.find('d') == std::string::npos)
     log::warn("{}: transformer-postprocess-emb '{}': realmt applies transformer-dropout to the embeddings", set.program(),
               m.postprocess_emb);
-  if (m.tied_embeddings || m.tied_embeddings_src)
-    log::info("{}: tied-embeddings: realmt ties source, target and output embeddings (tied-embeddings-all)",
-              set.program());
   if (set.was_set("dim-vocabs"))
     log::info("{}: dim-vocabs has no effect with a SentencePiece vocabulary (as in Marian): the model has one "
               "embedding a piece of the .spm", set.program());

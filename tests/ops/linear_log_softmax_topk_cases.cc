@@ -1,7 +1,7 @@
 // Cases of the output layer fused with the search's selection (ops/linear_log_softmax_topk.h):
 // several vocabulary chunks, a token bias with forbidden (-inf) tokens, k up to V, the "also"
-// column; and int8 (ops/quantize.h), against a reference that quantizes the same way in double,
-// alone and with the exact f32 rescoring of the best 2k candidates.
+// column, an output bias; and int8 (ops/quantize.h), against a reference that quantizes the same
+// way in double, alone and with the exact f32 rescoring of the best 2k candidates.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -89,7 +89,14 @@ Tensors naive(const Tensors& in, int64_t k, int64_t also, Table table) {
   const Host h(in[0]), w(in[1]), b(in[2]);
   const int64_t n = h.shape[0], v = w.shape[0];
   std::vector<double> z = reference_logits(h, w, table != Table::kF32);
-  const std::vector<double> exact = reference_logits(h, w, false);
+  std::vector<double> exact = reference_logits(h, w, false);
+  if (in.size() > 3) {  // the output bias: part of every logit
+    const Host ob(in[3]);
+    for (int64_t i = 0; i < n * v; ++i) {
+      z[i] += ob.v[i % v];
+      exact[i] += ob.v[i % v];
+    }
+  }
   Host values{Shape{n, k}}, indices{Shape{n, k}}, lse{Shape{n}}, also_out{Shape{n}};
   for (int64_t i = 0; i < n; ++i) {
     double* zi = z.data() + i * v;
@@ -131,13 +138,14 @@ Tensors naive(const Tensors& in, int64_t k, int64_t also, Table table) {
 }
 
 OpCase make(const std::string& name, int64_t n, int64_t d, int64_t v, int64_t k, int64_t also, int64_t chunk,
-            Table table = Table::kF32, bool zero_rows = false) {
+            Table table = Table::kF32, bool zero_rows = false, bool output_bias = false) {
   OpCase c;
   c.name = "linear_log_softmax_topk/" + name;
   InputSpec bias;
   bias.differentiable = false;
   bias.make = [v](Generator&, DType) { return token_bias(v); };
   c.inputs = {constant(Shape{n, d}, -1, 1), constant(Shape{v, d}, -1, 1), bias};
+  if (output_bias) c.inputs.push_back(constant(Shape{v}, -2, 2));
   if (zero_rows)  // rows 0 and 2 of h are zero: every logit 0, so the selection is all ties
     c.inputs[0].make = [n, d](Generator& g, DType) {
       std::vector<float> h(n * d);
@@ -152,6 +160,7 @@ OpCase make(const std::string& name, int64_t n, int64_t d, int64_t v, int64_t k,
     ops::OutputWeight w;
     if (table != Table::kInt8) w.weight = in[1];
     if (table != Table::kF32) w.quantized = ops::quantize_rows(in[1], ops::WeightLayout::kRowsOut);
+    if (in.size() > 3) w.bias = in[3];
     const ops::LinearTopkResult r = ops::linear_log_softmax_topk(in[0], w, in[2], o);
     Tensors out{r.values, r.indices, r.lse};
     if (o.also_token >= 0) out.push_back(r.also);
@@ -172,6 +181,12 @@ REALMT_OP_CASE(llst_int8) { return make("int8_chunks", 5, 32, 41, 6, 3, 16, Tabl
 REALMT_OP_CASE(llst_int8_rescored) { return make("int8_rescored", 5, 32, 41, 6, 3, 16, Table::kInt8Rescored); }
 // 2k > V: every token rescored, so the result is the f32 one whatever the int8 error.
 REALMT_OP_CASE(llst_int8_all_rescored) { return make("int8_all_rescored", 4, 16, 9, 5, 2, 4, Table::kInt8Rescored); }
+
+// An output bias (Hugging Face's final_logits_bias): in the logits, lse and the also column.
+REALMT_OP_CASE(llst_output_bias) { return make("output_bias", 6, 8, 37, 4, 3, 13, Table::kF32, false, true); }
+REALMT_OP_CASE(llst_int8_output_bias) {
+  return make("int8_rescored_output_bias", 5, 32, 41, 6, 3, 16, Table::kInt8Rescored, false, true);
+}
 
 // quantized_matmul against the same double reference (no selection): inputs of both signs, and
 // non-negative ones (a ReLU's output, quantized over [0, max]).
