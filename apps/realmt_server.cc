@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
     if (!set.parse(argc, argv, std::cout)) return 0;
     if (o.model.cpu_threads > 0) set_num_threads(o.model.cpu_threads);
     const search::Translator translator = search::Translator::load(
-        o.model.models, o.model.vocab(), search::parse_decode_device(o.model.devices),
+        o.model.models, o.model.vocabs, search::parse_decode_device(o.model.devices),
         search::parse_quantize(o.model.quantize));
     server::TextCodec codec{
         [&](const std::string& s) { return translator.vocab().encode(s); },

@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
     if (!o.log.empty()) log::set_file(o.log);
     if (o.model.cpu_threads > 0) set_num_threads(o.model.cpu_threads);
     const search::Translator translator = search::Translator::load(
-        o.model.models, o.model.vocab(), search::parse_decode_device(o.model.devices),
+        o.model.models, o.model.vocabs, search::parse_decode_device(o.model.devices),
         search::parse_quantize(o.model.quantize));
     std::ofstream file;
     if (!search::is_stdout(o.output)) {

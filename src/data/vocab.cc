@@ -4,10 +4,70 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <unordered_map>
 
 #include "core/error.h"
 
 namespace realmt::data {
+
+// A converted model's id tables (from_tables): pieces by id and ids by piece, a side each (the
+// target's point at the source's when one table serves both), and the target side's model.
+struct Vocab::Tables {
+  std::vector<std::string> source, target;
+  std::unordered_map<std::string, int32_t> source_ids, target_ids;
+  std::unique_ptr<sentencepiece::SentencePieceProcessor> target_sp;
+  std::string target_path;
+  TableSpecialIds ids;
+  bool joint = true;
+};
+
+namespace {
+
+std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::string& path) {
+  REALMT_CHECK(std::filesystem::is_regular_file(path), "vocab not found: {}", path);
+  auto sp = std::make_unique<sentencepiece::SentencePieceProcessor>();
+  const auto status = sp->Load(path);
+  REALMT_CHECK(status.ok(), "vocab {} is not a SentencePiece model (.spm or .model) (SentencePiece says: {})", path,
+               status.ToString());
+  return sp;
+}
+
+std::unordered_map<std::string, int32_t> index_of(const std::vector<std::string>& table) {
+  std::unordered_map<std::string, int32_t> ids;
+  for (size_t i = 0; i < table.size(); ++i) ids.emplace(table[i], static_cast<int32_t>(i));  // first id wins
+  return ids;
+}
+
+}  // namespace
+
+Vocab Vocab::from_tables(const std::string& source_spm, const std::string& target_spm,
+                         std::vector<std::string> source_table, std::vector<std::string> target_table,
+                         const TableSpecialIds& ids) {
+  Vocab v;
+  v.path_ = source_spm;
+  v.sp_ = load_spm(source_spm);
+  auto t = std::make_unique<Tables>();
+  t->target_path = target_spm;
+  t->target_sp = target_spm == source_spm ? nullptr : load_spm(target_spm);
+  t->joint = target_table.empty();
+  t->source = std::move(source_table);
+  t->target = t->joint ? t->source : std::move(target_table);
+  t->source_ids = index_of(t->source);
+  t->target_ids = t->joint ? t->source_ids : index_of(t->target);
+  t->ids = ids;
+  const int32_t smallest = static_cast<int32_t>(std::min(t->source.size(), t->target.size()));
+  for (int32_t id : {ids.pad, ids.unk, ids.eos, ids.decoder_start})
+    REALMT_CHECK(id >= 0 && id < smallest, "vocab tables of {} and {} pieces: special id {} outside them",
+                 t->source.size(), t->target.size(), id);
+  v.tables_ = std::move(t);
+  return v;
+}
+
+TableSpecialIds Vocab::ids() const { return tables_ ? tables_->ids : TableSpecialIds{kPadId, kUnkId, kEosId, kBosId}; }
+
+int32_t Vocab::target_size() const {
+  return tables_ ? static_cast<int32_t>(tables_->target.size()) : size();
+}
 
 Vocab::Vocab(const std::string& path)
     : path_(path), sp_(std::make_unique<sentencepiece::SentencePieceProcessor>()) {
@@ -39,6 +99,10 @@ Vocab::Vocab(const std::string& path)
 }
 
 std::string Vocab::special_ids() const {
+  if (tables_) {
+    const TableSpecialIds& i = tables_->ids;
+    return format("pad={} unk={} eos={} decoder-start={}", i.pad, i.unk, i.eos, i.decoder_start);
+  }
   const char* names[4] = {"pad", "unk", "bos", "eos"};
   std::string out;
   for (int r = 0; r < 4; ++r)
@@ -51,6 +115,16 @@ Vocab::Vocab(Vocab&&) noexcept = default;
 Vocab& Vocab::operator=(Vocab&&) noexcept = default;
 
 void Vocab::encode(std::string_view text, std::vector<int32_t>& ids) const {
+  if (tables_) {
+    // As Marian and Hugging Face: pieces, then the table's id of each (unk when it has none).
+    const std::vector<std::string> pieces = encode_pieces(text);
+    ids.resize(pieces.size());
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      const auto it = tables_->source_ids.find(pieces[i]);
+      ids[i] = it == tables_->source_ids.end() ? tables_->ids.unk : it->second;
+    }
+    return;
+  }
   std::vector<int> out;
   const auto status = sp_->Encode(text, &out);
   REALMT_CHECK(status.ok(), "cannot encode text with {}: {}", path_, status.ToString());
@@ -64,6 +138,20 @@ std::vector<int32_t> Vocab::encode(std::string_view text) const {
   return ids;
 }
 
+std::vector<int32_t> Vocab::encode_target(std::string_view text) const {
+  if (!tables_ || (tables_->joint && !tables_->target_sp)) return encode(text);
+  std::vector<std::string> pieces;
+  const auto& sp = tables_->target_sp ? *tables_->target_sp : *sp_;
+  const auto status = sp.Encode(text, &pieces);
+  REALMT_CHECK(status.ok(), "cannot encode text with {}: {}", tables_->target_path, status.ToString());
+  std::vector<int32_t> ids(pieces.size());
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const auto it = tables_->target_ids.find(pieces[i]);
+    ids[i] = it == tables_->target_ids.end() ? tables_->ids.unk : it->second;
+  }
+  return ids;
+}
+
 std::vector<std::string> Vocab::encode_pieces(std::string_view text) const {
   std::vector<std::string> pieces;
   const auto status = sp_->Encode(text, &pieces);
@@ -72,6 +160,20 @@ std::vector<std::string> Vocab::encode_pieces(std::string_view text) const {
 }
 
 std::string Vocab::decode(const std::vector<int32_t>& ids) const {
+  if (tables_) {
+    const TableSpecialIds& i = tables_->ids;
+    std::vector<std::string> pieces;
+    for (int32_t id : ids) {
+      if (id == i.eos) break;
+      if (id == i.pad || id == i.decoder_start) continue;
+      pieces.push_back(piece(id));
+    }
+    std::string text;
+    const auto& sp = tables_->target_sp ? *tables_->target_sp : *sp_;
+    const auto status = sp.Decode(pieces, &text);
+    REALMT_CHECK(status.ok(), "cannot decode pieces with {}: {}", tables_->target_path, status.ToString());
+    return text;
+  }
   std::vector<int> kept;
   kept.reserve(ids.size());
   for (int32_t id : ids) {
@@ -86,7 +188,9 @@ std::string Vocab::decode(const std::vector<int32_t>& ids) const {
   return text;
 }
 
-int32_t Vocab::size() const { return static_cast<int32_t>(to_model_.size()); }
+int32_t Vocab::size() const {
+  return tables_ ? static_cast<int32_t>(tables_->source.size()) : static_cast<int32_t>(to_model_.size());
+}
 
 std::string Vocab::fingerprint() const {
   // FNV-1a, 64 bits, over every piece (with its terminating NUL) and the bits of its score.
@@ -95,6 +199,17 @@ std::string Vocab::fingerprint() const {
     const auto* p = static_cast<const unsigned char*>(data);
     for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
   };
+  char hex[17];
+  if (tables_) {
+    // The tables' pieces in id order (the target table after a NUL when there are two).
+    for (const std::string& p : tables_->source) mix(p.c_str(), p.size() + 1);
+    if (!tables_->joint) {
+      mix("", 1);
+      for (const std::string& p : tables_->target) mix(p.c_str(), p.size() + 1);
+    }
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return "table-fnv1a64:" + std::to_string(size()) + ":" + hex;
+  }
   // In realmt's id order (roles the model lacks: their piece and score 0).
   for (int32_t id = 0; id < size(); ++id) {
     const std::string p = piece(id);
@@ -103,12 +218,16 @@ std::string Vocab::fingerprint() const {
     const float score = m < 0 ? 0.0f : sp_->GetScore(m);
     mix(&score, sizeof score);
   }
-  char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
   return "spm-fnv1a64:" + std::to_string(size()) + ":" + hex;
 }
 
 std::string Vocab::piece(int32_t id) const {
+  if (tables_) {
+    REALMT_CHECK(id >= 0 && id < target_size(), "id {} is outside the vocabulary of {} (size {})", id, path_,
+                 target_size());
+    return tables_->target[static_cast<size_t>(id)];
+  }
   REALMT_CHECK(id >= 0 && id < size(), "id {} is outside vocab {} (size {})", id, path_, size());
   static const char* kRolePieces[4] = {kPadPiece, kUnkPiece, kBosPiece, kEosPiece};
   const int32_t m = to_model_[static_cast<size_t>(id)];
@@ -116,6 +235,10 @@ std::string Vocab::piece(int32_t id) const {
 }
 
 int32_t Vocab::id_of(std::string_view piece) const {
+  if (tables_) {
+    const auto it = tables_->source_ids.find(std::string(piece));
+    return it == tables_->source_ids.end() ? tables_->ids.unk : it->second;
+  }
   // An added role is found by realmt's name for it (the model cannot know it).
   static const char* kRolePieces[4] = {kPadPiece, kUnkPiece, kBosPiece, kEosPiece};
   for (int32_t r = 0; r < 4; ++r)

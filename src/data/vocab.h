@@ -13,6 +13,14 @@
 // other pieces follow from id 4 in the model's order. A model realmt-data vocab trained
 // (pad=0 unk=1 bos=2 eos=3) maps to itself; a model with spm_train's defaults (unk=0 bos=1
 // eos=2) gets size() = pieces + 1. The embedding table has size() rows.
+//
+// A converted Marian or Hugging Face model (realmt-convert) brings its own ids instead: an id table
+// (Marian's vocab.yml, Hugging Face's vocab.json; one for both sides or one a side) lists the
+// model's piece of every id, and its special ids are the model's (models::ModelConfig: eos 0,
+// unk 1, pad last). Such a vocabulary (from_tables) segments the input with the source side's
+// SentencePiece model, looks the pieces up in the source table (a piece the table lacks is unk,
+// as in Marian and Hugging Face), and turns output ids into text through the target table's
+// pieces and the target side's SentencePiece model.
 #pragma once
 
 #include <cstdint>
@@ -36,10 +44,20 @@ inline constexpr const char* kUnkPiece = "<unk>";
 inline constexpr const char* kBosPiece = "<s>";
 inline constexpr const char* kEosPiece = "</s>";
 
+// The special ids of a converted model's tables (its ModelConfig's).
+struct TableSpecialIds {
+  int32_t pad = 0, unk = 1, eos = 3, decoder_start = 2;
+};
+
 class Vocab {
  public:
   // Loads a .spm file; fails with a clear message when it is missing or not a SentencePiece model.
   explicit Vocab(const std::string& path);
+  // A converted model's vocabulary (see above). target_table empty: the source table serves both
+  // sides. Fails naming the file when a SentencePiece model cannot be loaded.
+  static Vocab from_tables(const std::string& source_spm, const std::string& target_spm,
+                           std::vector<std::string> source_table, std::vector<std::string> target_table,
+                           const TableSpecialIds& ids);
   ~Vocab();
   Vocab(Vocab&&) noexcept;
   Vocab& operator=(Vocab&&) noexcept;
@@ -47,16 +65,24 @@ class Vocab {
   // Subword ids of `text` (no bos, no eos). Thread-safe: may be called from many threads at once.
   std::vector<int32_t> encode(std::string_view text) const;
   void encode(std::string_view text, std::vector<int32_t>& ids) const;
+  // The same for target-side text (scoring): differs from encode() only with separate tables.
+  std::vector<int32_t> encode_target(std::string_view text) const;
   // Subword pieces of `text` (for inspection and stats).
   std::vector<std::string> encode_pieces(std::string_view text) const;
-  // Text of `ids`: pad and bos are skipped, decoding stops at the first eos.
+  // Text of target-side `ids`: pad and bos (the decoder start) are skipped, decoding stops at the
+  // first eos.
   std::string decode(const std::vector<int32_t>& ids) const;
 
   int32_t size() const;  // realmt ids: the model's pieces plus the special roles it lacks
-  std::string piece(int32_t id) const;
-  int32_t id_of(std::string_view piece) const;  // kUnkId when the piece is not in the model
+  int32_t target_size() const;  // = size() but with separate tables
+  std::string piece(int32_t id) const;  // the target side's piece with separate tables
+  int32_t id_of(std::string_view piece) const;  // unk when the piece is not in the model (source side)
+  bool has_tables() const { return tables_ != nullptr; }
+  // The special ids: realmt's (kPadId ...) or the tables'.
+  TableSpecialIds ids() const;
   const std::string& path() const { return path_; }
-  // "spm-fnv1a64:<pieces>:<16 hex digits>": a hash of every piece and its score in id order.
+  // "spm-fnv1a64:<pieces>:<16 hex digits>": a hash of every piece and its score in id order
+  // ("table-fnv1a64:<ids>:<hex>" with tables: a hash of the tables' pieces).
   // Equal for the same vocabulary wherever its file lies; checkpoints record it
   // (models/checkpoint.h) so that a model is never used with another vocabulary of its size.
   std::string fingerprint() const;
@@ -64,8 +90,11 @@ class Vocab {
   std::string special_ids() const;
 
  private:
+  struct Tables;
+  Vocab() = default;
   std::string path_;
   std::unique_ptr<sentencepiece::SentencePieceProcessor> sp_;
+  std::unique_ptr<Tables> tables_;
   std::vector<int32_t> to_model_;    // realmt id -> model id; -1 for a role the model lacks
   std::vector<int32_t> from_model_;  // model id -> realmt id
 };

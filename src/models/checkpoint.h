@@ -9,6 +9,10 @@
 //   "realmt.crc32"   the CRC-32 of every tensor's bytes, in data order, 8 hex digits each,
 //                    separated by spaces; written by every save, verified by every load
 //                    (files without it are accepted: older or foreign files).
+//   "realmt.vocab-table", "realmt.vocab-table-target"  a converted model's id tables (JSON
+//                    arrays of pieces, by id; the second only with separate source and target
+//                    vocabularies): realmt-convert writes them, decoding reads its vocabulary from
+//                    them and the SentencePiece models given (data::Vocab::from_tables).
 //   "realmt.vocab"   the vocabulary's fingerprint (data::Vocab::fingerprint), written by the
 //                    programs that know the vocabulary (realmt-init, realmt-train, realmt-average
 //                    copies it); decoding and training refuse another vocabulary
@@ -38,6 +42,8 @@ inline constexpr const char* kFormatVersion = "1";
 inline constexpr const char* kConfigKey = "realmt.config";
 inline constexpr const char* kChecksumKey = "realmt.crc32";
 inline constexpr const char* kVocabKey = "realmt.vocab";
+inline constexpr const char* kVocabTableKey = "realmt.vocab-table";
+inline constexpr const char* kVocabTargetTableKey = "realmt.vocab-table-target";
 inline constexpr const char* kStepKey = "realmt.step";
 inline constexpr const char* kEpochKey = "realmt.epoch";
 inline constexpr const char* kDataPositionKey = "realmt.data_position";

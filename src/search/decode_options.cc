@@ -25,7 +25,8 @@ AlignmentChoice parse_alignment_choice(const std::string& text) {
 void ModelOptions::declare(OptionSet& o, const std::string& g) {
   o.add(g, "models", &models, "Model checkpoints (.safetensors); several form an ensemble");
   o.add(g, "vocabs", &vocabs,
-        "The joint SentencePiece vocabulary (.spm) the models were trained with: once, or once a side");
+        "The joint SentencePiece vocabulary (.spm) the models were trained with: once, or once a side (a converted "
+        "model: its source and target .spm)");
   o.add(g, "weights", &weights, "Ensemble weights, one per model (default: 1 each)");
   o.add("Hardware", "devices", &devices, "GPU to decode on (e.g. 0 or cuda:0); empty or cpu: the CPU");
   o.add("Hardware", "cpu-threads", &cpu_threads, "CPU threads (0: all cores)");
@@ -40,10 +41,7 @@ void ModelOptions::declare(OptionSet& o, const std::string& g) {
 void ModelOptions::validate() const {
   REALMT_CHECK(!models.empty(), "models: give at least one checkpoint (-m model.safetensors)");
   REALMT_CHECK(!vocabs.empty(), "vocabs: give the SentencePiece vocabulary (-v vocab.spm)");
-  for (const auto& v : vocabs)
-    REALMT_CHECK(v == vocabs[0],
-                 "vocabs: realmt models share one joint vocabulary; give it once or once a side (got {} and {})",
-                 vocabs[0], v);
+  // Two different files: checked against the model when it is loaded (search::load_vocab).
   REALMT_CHECK(vocabs.size() <= 2, "vocabs: one vocabulary a side (source and target), got {}", vocabs.size());
   REALMT_CHECK(weights.empty() || weights.size() == models.size(),
                "weights: {} given for {} models (one per model)", weights.size(), models.size());

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "core/allocator.h"
 #include "models/checkpoint.h"
 #include "models/safetensors.h"
@@ -48,8 +50,60 @@ std::unique_ptr<models::Transformer> load_model(const std::string& path, Device 
   return model;
 }
 
+namespace {
+
+std::vector<std::string> table_of(const models::Metadata& metadata, const char* key, const std::string& path) {
+  const auto it = metadata.find(key);
+  if (it == metadata.end()) return {};
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(it->second);
+  } catch (const nlohmann::json::exception& e) {
+    REALMT_FAIL("{}: metadata '{}' is not JSON: {}", path, key, e.what());
+  }
+  REALMT_CHECK(j.is_array(), "{}: metadata '{}' must be a JSON array of pieces", path, key);
+  std::vector<std::string> table;
+  table.reserve(j.size());
+  for (const auto& p : j) {
+    REALMT_CHECK(p.is_string(), "{}: metadata '{}' holds a {} where a piece belongs", path, key, p.type_name());
+    table.push_back(p.get<std::string>());
+  }
+  return table;
+}
+
+}  // namespace
+
+data::Vocab load_vocab(const std::vector<std::string>& vocab_paths, const std::string& model_path,
+                       const models::ModelConfig& config) {
+  REALMT_CHECK(!vocab_paths.empty() && vocab_paths.size() <= 2,
+               "vocabs: give the SentencePiece model once, or once a side (source, target); got {}",
+               vocab_paths.size());
+  const models::Metadata metadata = models::load_safetensors_header(model_path).metadata;
+  std::vector<std::string> source = table_of(metadata, models::kVocabTableKey, model_path);
+  if (source.empty()) {
+    REALMT_CHECK(vocab_paths.front() == vocab_paths.back(),
+                 "vocabs: {} was trained with one joint vocabulary; give it once or once a side (got {} and {})",
+                 model_path, vocab_paths.front(), vocab_paths.back());
+    return data::Vocab(vocab_paths.front());
+  }
+  std::vector<std::string> target = table_of(metadata, models::kVocabTargetTableKey, model_path);
+  const data::TableSpecialIds ids{config.pad_id, config.unk_id, config.eos_id, config.decoder_start_id};
+  return data::Vocab::from_tables(vocab_paths.front(), vocab_paths.back(), std::move(source), std::move(target), ids);
+}
+
 void check_vocab_matches(const data::Vocab& vocab, const models::Transformer& model,
                          const std::string& model_path) {
+  REALMT_CHECK(vocab.target_size() == model.config().target_vocab(),
+               "vocabulary {} has {} target pieces but model {} has {}; pass the vocabulary the model was trained "
+               "with",
+               vocab.path(), vocab.target_size(), model_path, model.config().target_vocab());
+  const data::TableSpecialIds ids = vocab.ids();
+  const models::ModelConfig& c = model.config();
+  REALMT_CHECK(ids.pad == c.pad_id && ids.unk == c.unk_id && ids.eos == c.eos_id &&
+                   ids.decoder_start == c.decoder_start_id,
+               "vocabulary {} ({}) and model {} (pad {}, unk {}, eos {}, decoder start {}) have other special ids; "
+               "pass the vocabulary the model was trained with",
+               vocab.path(), vocab.special_ids(), model_path, c.pad_id, c.unk_id, c.eos_id, c.decoder_start_id);
   REALMT_CHECK(vocab.size() == model.config().vocab_size,
                "vocabulary {} has {} pieces but model {} was trained with {}; pass the .spm the "
                "model was trained with",

@@ -24,6 +24,12 @@ models::ModelConfig read_model_config(const std::string& path);
 // so the f32 model never exists in memory (models::Transformer::allocate_int8).
 std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device,
                                                 Quantize quantize = Quantize::kNone);
+// The vocabulary of the checkpoint at `model_path`: the SentencePiece model given (once, or once
+// a side with equal files) for a realmt-trained model; for a converted model (its metadata has
+// models::kVocabTableKey), its id tables with the source and target SentencePiece models given
+// (one path: both sides). Errors name the files and say what to give.
+data::Vocab load_vocab(const std::vector<std::string>& vocab_paths, const std::string& model_path,
+                       const models::ModelConfig& config);
 // Throws naming both files when the vocabulary does not have the model's number of pieces, or
 // is another vocabulary than the one the checkpoint records (check_vocab_fingerprint).
 void check_vocab_matches(const data::Vocab& vocab, const models::Transformer& model,

@@ -26,14 +26,14 @@ ScoreSummary score_files(const ScoreCliOptions& o, const Scorer& scorer, const d
       REALMT_CHECK(nbest.back().id < src_lines.size(), "{}: n-best id {} but {} has {} lines",
                    where, nbest.back().id, o.train_sets[0], src_lines.size());
       src.push_back(encoded[nbest.back().id]);
-      tgt.push_back(vocab.encode(nbest.back().text));
+      tgt.push_back(vocab.encode_target(nbest.back().text));
     }
   } else {
     REALMT_CHECK(src_lines.size() == tgt_lines.size(), "train-sets: {} has {} lines but {} has {}",
                  o.train_sets[0], src_lines.size(), o.train_sets[1], tgt_lines.size());
     for (size_t i = 0; i < src_lines.size(); ++i) {
       src.push_back(vocab.encode(src_lines[i]));
-      tgt.push_back(vocab.encode(tgt_lines[i]));
+      tgt.push_back(vocab.encode_target(tgt_lines[i]));
     }
   }
   // A huge line would ask the scorer for O(length^2) attention memory: refuse it by name.

@@ -15,12 +15,19 @@ Translator::Translator(std::vector<std::unique_ptr<models::Transformer>> models,
 
 Translator Translator::load(const std::vector<std::string>& model_paths,
                             const std::string& vocab_path, Device device, Quantize quantize) {
+  return load(model_paths, std::vector<std::string>{vocab_path}, device, quantize);
+}
+
+Translator Translator::load(const std::vector<std::string>& model_paths, const std::vector<std::string>& vocab_paths,
+                            Device device, Quantize quantize) {
   REALMT_CHECK(!model_paths.empty(), "models: give at least one checkpoint (.safetensors)");
-  data::Vocab vocab(vocab_path);
   std::vector<std::unique_ptr<models::Transformer>> models;
-  for (const std::string& p : model_paths) {
-    models.push_back(load_model(p, device, quantize));
-    check_vocab_matches(vocab, *models.back(), p);
+  models.push_back(load_model(model_paths[0], device, quantize));
+  data::Vocab vocab = load_vocab(vocab_paths, model_paths[0], models[0]->config());
+  check_vocab_matches(vocab, *models[0], model_paths[0]);
+  for (size_t i = 1; i < model_paths.size(); ++i) {
+    models.push_back(load_model(model_paths[i], device, quantize));
+    check_vocab_matches(vocab, *models.back(), model_paths[i]);
   }
   return Translator(std::move(models), std::move(vocab));
 }

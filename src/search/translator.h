@@ -58,6 +58,10 @@ class Translator {
   // vocabulary.
   static Translator load(const std::vector<std::string>& model_paths, const std::string& vocab_path,
                          Device device, Quantize quantize = Quantize::kNone);
+  // The same with Marian's vocabs list: once, or once a side (search::load_vocab; a converted
+  // model's two SentencePiece models).
+  static Translator load(const std::vector<std::string>& model_paths, const std::vector<std::string>& vocab_paths,
+                         Device device, Quantize quantize = Quantize::kNone);
 
   // One batch of subword ids (without eos), as BeamSearch::search, except that an empty source
   // gets one empty hypothesis (score 0) without a search. A sentence whose search found no
