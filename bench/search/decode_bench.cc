@@ -3,7 +3,7 @@
 // max-length - 1), f32 or int8 (--quantize int8), optionally against the same decoder
 // recomputing the whole prefix every step (--baseline), in one run. The model is made in memory,
 // or (--model PATH) loaded from a checkpoint as realmt-translate loads it (int8: each weight
-// quantized as it is read); --write-model PATH writes the random model as a checkpoint and exits.
+// quantized as it is read; a converted model too, realmt-convert); --write-model PATH writes the random model as a checkpoint and exits.
 //
 // Throughput = target tokens/s: tokens of the best hypothesis of every sentence, eos included
 // (no padding), as Marian, fairseq and CTranslate2 count; model creation excluded, encoding
@@ -126,8 +126,19 @@ int main(int argc, char** argv) {
   const bool reset = reset_peak_rss();
   Generator gen(3);
   std::vector<std::vector<int32_t>> sources(batch);
+  // Random ids outside the special ones (a converted model has its own: eos 0, unk 1, pad last).
+  auto special = [&c](int32_t id) {
+    return id == c.pad_id || id == c.unk_id || id == c.eos_id || id == c.decoder_start_id;
+  };
   for (auto& s : sources)
-    for (int64_t j = 0; j < src_len; ++j) s.push_back(4 + static_cast<int32_t>(gen.next_u32() % (c.vocab_size - 4)));
+    for (int64_t j = 0; j < src_len; ++j) {
+      int32_t id = 0;
+      do {
+        id = c.realmt_special_ids() ? 4 + static_cast<int32_t>(gen.next_u32() % (c.vocab_size - 4))
+                                    : static_cast<int32_t>(gen.next_u32() % c.vocab_size);
+      } while (special(id));
+      s.push_back(id);
+    }
   search::SearchOptions o;
   o.beam_size = beam;
   o.max_length = out_len + 1;  // every translation: out_len tokens + eos

@@ -52,6 +52,14 @@ def make(args):
 
     import ctranslate2
 
+    class Tokenizer:  # what the converter reads from a tokenizer
+        eos_token, unk_token = "</s>", "<unk>"
+
+        def get_vocab(self):
+            vocab = {"</s>": 0, "<unk>": 1, "<pad>": VOCAB}
+            vocab.update({f"t{i}": i for i in range(2, VOCAB)})
+            return vocab
+
     torch.manual_seed(1)
     # Marian's layout: eos 0, unk 1, pad last (Transformers adds it; CTranslate2's converter drops
     # it again and starts the decoder from a zero embedding), so CTranslate2 sees V = 32000.
@@ -64,14 +72,9 @@ def make(args):
     model = MarianMTModel(config).eval()
     hf_dir = os.path.join(args.dir, "hf")
     model.save_pretrained(hf_dir)
-
-    class Tokenizer:  # what the converter reads from a tokenizer
-        eos_token, unk_token = "</s>", "<unk>"
-
-        def get_vocab(self):
-            vocab = {"</s>": 0, "<unk>": 1, "<pad>": VOCAB}
-            vocab.update({f"t{i}": i for i in range(2, VOCAB)})
-            return vocab
+    # The vocabulary table realmt-convert reads (--from hf): realmt decodes the same weights.
+    with open(os.path.join(hf_dir, "vocab.json"), "w") as f:
+        json.dump(Tokenizer().get_vocab(), f)
 
     class Converter(ctranslate2.converters.TransformersConverter):
         def load_tokenizer(self, tokenizer_class, model_name_or_path, **kwargs):

@@ -6,8 +6,9 @@
 # bench/search/peer_decode.py `--runs` times (each prints the median of 3 timed searches after a
 # warm-up) and prints target tokens/s (best hypotheses, eos included), the ratio, and peak RSS
 # (whole process, and during decoding only: VmHWM reset after the model is loaded). Both load
-# their model from a file: realmt's is written once by realmt-bench-decode --write-model and
-# loaded as realmt-translate loads a model (int8: quantized while read). --hf adds
+# their model from a file: realmt's is the same Hugging Face model converted by realmt-convert
+# (identical weights; realmt-bench-decode --write-model's random model when realmt-convert is not
+# built), loaded as realmt-translate loads a model (int8: quantized while read). --hf adds
 # PyTorch eager (Hugging Face generate), which is slow. With --model and --vocab it also times
 # realmt-translate on --test (default: the 2,000 l10n test sentences) at beam 4, mini-batch 32,
 # f32 and --quantize int8, and scores both against --ref with realmt-bleu.
@@ -49,7 +50,12 @@ if [[ ! -f "$peer_dir/ct2/model.bin" ]]; then
 fi
 if [[ ! -f "$peer_dir/realmt.safetensors" ]]; then
   mkdir -p "$peer_dir"
-  "$bench" --write-model "$peer_dir/realmt.safetensors" >&2
+  if [[ -x "$build/apps/realmt-convert" && -f "$peer_dir/hf/vocab.json" ]]; then
+    # The very weights CTranslate2 runs (its converter's input), converted by realmt-convert.
+    "$build/apps/realmt-convert" --from hf "$peer_dir/hf" -o "$peer_dir/realmt.safetensors" >&2
+  else
+    "$bench" --write-model "$peer_dir/realmt.safetensors" >&2
+  fi
 fi
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

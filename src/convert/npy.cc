@@ -1,0 +1,89 @@
+#include "convert/npy.h"
+
+#include <cstring>
+#include <regex>
+
+#include "core/error.h"
+#include "core/half.h"
+
+namespace realmt::convert {
+
+int64_t NpyArray::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+NpyArray parse_npy(const std::string& b, const std::string& name) {
+  REALMT_CHECK(b.size() >= 10 && b.compare(0, 6, "\x93NUMPY") == 0, "{}: not a .npy array", name);
+  const int major = static_cast<unsigned char>(b[6]);
+  size_t header_len = 0, start = 0;
+  if (major == 1) {
+    header_len = static_cast<unsigned char>(b[8]) | (static_cast<size_t>(static_cast<unsigned char>(b[9])) << 8);
+    start = 10;
+  } else {
+    REALMT_CHECK(b.size() >= 12, "{}: truncated .npy header", name);
+    for (int i = 3; i >= 0; --i) header_len = (header_len << 8) | static_cast<unsigned char>(b[8 + i]);
+    start = 12;
+  }
+  REALMT_CHECK(start + header_len <= b.size(), "{}: truncated .npy header", name);
+  const std::string header = b.substr(start, header_len);
+  NpyArray a;
+  std::smatch m;
+  REALMT_CHECK(std::regex_search(header, m, std::regex("'descr'\\s*:\\s*'([^']*)'")), "{}: .npy header without descr: {}",
+               name, header);
+  a.descr = m[1];
+  REALMT_CHECK(std::regex_search(header, m, std::regex("'fortran_order'\\s*:\\s*(True|False)")),
+               "{}: .npy header without fortran_order: {}", name, header);
+  REALMT_CHECK(m[1] == "False", "{}: Fortran-order arrays are not read; save it in C order", name);
+  REALMT_CHECK(std::regex_search(header, m, std::regex("'shape'\\s*:\\s*\\(([^)]*)\\)")),
+               "{}: .npy header without shape: {}", name, header);
+  const std::string dims = m[1];
+  const std::regex number("[0-9]+");
+  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), number); it != std::sregex_iterator(); ++it)
+    a.shape.push_back(std::stoll(it->str()));
+  size_t item = 0;
+  REALMT_CHECK(a.descr.size() >= 3, "{}: unknown dtype '{}'", name, a.descr);
+  item = std::stoul(a.descr.substr(2));
+  REALMT_CHECK(a.descr[0] != '>' || item == 1, "{}: big-endian arrays ({}) are not read", name, a.descr);
+  const uint64_t bytes = static_cast<uint64_t>(a.numel()) * item;
+  REALMT_CHECK(b.size() - start - header_len == bytes, "{}: {} data bytes for shape of {} elements of {} bytes", name,
+               b.size() - start - header_len, a.numel(), item);
+  a.data = b.substr(start + header_len);
+  return a;
+}
+
+Tensor npy_to_f32(const NpyArray& a, const std::string& name) {
+  std::vector<int64_t> dims = a.shape;
+  Tensor t = Tensor::empty(Shape(dims), DType::kF32);
+  float* out = t.data<float>();
+  const int64_t n = a.numel();
+  const std::string kind = a.descr.substr(1);
+  if (kind == "f4") {
+    std::memcpy(out, a.data.data(), static_cast<size_t>(n) * 4);
+  } else if (kind == "f2") {
+    for (int64_t i = 0; i < n; ++i) {
+      Half h;
+      std::memcpy(&h.bits, a.data.data() + 2 * i, 2);
+      out[i] = static_cast<float>(h);
+    }
+  } else if (kind == "f8") {
+    for (int64_t i = 0; i < n; ++i) {
+      double d;
+      std::memcpy(&d, a.data.data() + 8 * i, 8);
+      out[i] = static_cast<float>(d);
+    }
+  } else {
+    REALMT_FAIL("{}: dtype '{}' where a floating array belongs (f2, f4 or f8)", name, a.descr);
+  }
+  return t;
+}
+
+std::string npy_to_text(const NpyArray& a, const std::string& name) {
+  REALMT_CHECK(a.descr.size() >= 3 && a.descr.substr(2) == "1", "{}: dtype '{}' where 8-bit text belongs", name,
+               a.descr);
+  const size_t end = a.data.find('\0');
+  return a.data.substr(0, end);
+}
+
+}  // namespace realmt::convert
