@@ -157,9 +157,10 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
     std::vector<Tensor> hidden(M);
     for (size_t m = 0; m < M; ++m) hidden[m] = sessions[m]->step(last);
 
-    // Per-row candidates: as many as the widest sentence may take.
+    // Per-row candidates: as many as the widest sentence may take (a full beam ranks 2 x beam).
+    const bool full_beam = o.beam_mode == BeamMode::kFull;
     int top = 1;
-    for (size_t idx : active) top = std::max(top, sent[idx].slots);
+    for (size_t idx : active) top = std::max(top, full_beam ? 2 * o.beam_size : sent[idx].slots);
     const bool fused_step = fused && hidden[0].dtype() == DType::kF32;
     RowCandidates cand;
     // With the loop guard, a few more: blocked tokens leave the beam full (the best `slots`
@@ -239,12 +240,18 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
           options.push_back({h.cost + v, slot * V + eos, static_cast<int>(j), v, eos});
         }
       }
-      const size_t take = std::min<size_t>(s.slots, options.size());
+      // Shrinking beam: the best `slots`. Full beam: of the best 2 x beam, the eos ones among the
+      // first beam finish and the best beam others continue.
+      const size_t width = full_beam ? static_cast<size_t>(o.beam_size) : static_cast<size_t>(s.slots);
+      const size_t take = std::min<size_t>(full_beam ? 2 * width : width, options.size());
       std::partial_sort(options.begin(), options.begin() + take, options.end(), [](const Option& a, const Option& b) {
         return a.score > b.score || (a.score == b.score && a.order < b.order);
       });
-      for (size_t c = 0; c < take; ++c)
+      size_t live = 0;
+      for (size_t c = 0; c < take; ++c) {
+        if (full_beam && (options[c].token == eos ? c >= width : live++ >= width)) continue;
         chosen.push_back({active[p], options[c].parent, options[c].token, options[c].log_prob});
+      }
     }
 
     // Per-model log-probabilities of the chosen expansions.
@@ -296,7 +303,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
     for (size_t idx : active) {
       Sentence& s = sent[idx];
       const int finished_now = static_cast<int>(s.finished.size()) - (o.beam_size - s.slots);
-      s.slots -= finished_now;
+      s.slots -= finished_now;  // a full beam: the hypotheses still to finish
       s.live = std::move(next[idx]);
       if (s.slots <= 0 || s.live.empty()) {
         std::stable_sort(s.finished.begin(), s.finished.end(),

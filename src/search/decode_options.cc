@@ -65,6 +65,9 @@ void TranslateOptions::declare(OptionSet& o) {
   o.add("Search", "max-length-crop", &max_length_crop, "Crop source sentences longer than max-length");
   o.add("Search", "repeat-guard", &repeat_guard,
         "Loop guard: no token that makes an n-gram of this many subwords occur a third time (0: off)");
+  o.add_enum("Search", "beam-mode", &beam_mode,
+             "shrink: a finished hypothesis leaves the beam (Marian); full: the beam stays full until beam-size "
+             "hypotheses have finished (Hugging Face generate with early_stopping, fairseq)");
   o.add("Search", "n-best", &n_best, "Print the whole beam: id ||| text ||| F0= .. ||| score");
   o.add("Search", "alignment", &alignment,
         "Print subword alignments after ' ||| ': hard, soft, or a threshold in (0, 1] (alone: 1 = hard)");
@@ -97,6 +100,7 @@ void TranslateOptions::validate() const {
 SearchOptions TranslateOptions::search() const {
   SearchOptions s;
   s.beam_size = beam_size;
+  s.beam_mode = beam_mode;
   s.normalize = normalize;
   s.word_penalty = word_penalty;
   s.max_length_factor = max_length_factor;

@@ -54,6 +54,7 @@ struct TranslateOptions {
                                              // input; gzip read); Marian's list holds one file here
   std::string output = "stdout";  // translations in input order (stdout or -: standard output)
   int beam_size = 4;
+  BeamMode beam_mode = BeamMode::kShrink;  // shrink (Marian) | full (Hugging Face generate, fairseq)
   double normalize = 0.0;           // alone: 1
   double word_penalty = 0.0;
   double max_length_factor = 3.0;

@@ -13,10 +13,16 @@
 // <unk> only with allow_unk. With min_length m, eos is allowed from the (m+1)-th token on
 // (min_length = max_length - 1 fixes every output's length: the benchmarks use it).
 //
-// Beam (Marian's shrinking beam). Each sentence starts with `beam_size` slots. Every step
+// Beam (BeamMode::kShrink, Marian's). Each sentence starts with `beam_size` slots. Every step
 // takes the sentence's best `slots` expansions; those ending in eos are finished and give up
 // their slot, the others continue. A sentence is done when no slot is left. beam_size 1 is
 // greedy decoding (ties go to the lower token id).
+// BeamMode::kFull (Hugging Face's generate with early_stopping=True, fairseq): the beam stays
+// full. Every step ranks the sentence's best 2 x beam_size expansions by cost; those ending in eos
+// among the first beam_size are finished, and the best beam_size others continue. A sentence is
+// done when beam_size hypotheses have finished (or none continues). With normalize 1 this is
+// generate(num_beams=K, length_penalty=1.0, early_stopping=True) but at the length limit, where
+// realmt adds eos's log-probability and generate adds 0.
 #pragma once
 
 #include <cstdint>
@@ -26,9 +32,15 @@
 #include <utility>
 #include <vector>
 
+#include "common/enum_names.h"
+
 namespace realmt::search {
 
 enum class AlignmentKind { kNone, kHard, kSoft };
+enum class BeamMode { kShrink, kFull };  // see above
+constexpr auto enum_names(BeamMode) {
+  return std::to_array<EnumName<BeamMode>>({{BeamMode::kShrink, "shrink"}, {BeamMode::kFull, "full"}});
+}
 
 // What the search tells an observer after every step (benchmarks: allocations per step).
 struct StepInfo {
@@ -55,6 +67,7 @@ class StepObserver {
 
 struct SearchOptions {
   int beam_size = 4;               // hypotheses kept per sentence (1: greedy)
+  BeamMode beam_mode = BeamMode::kShrink;  // finished hypotheses leave the beam (Marian) or not
   double normalize = 0.0;          // length-penalty exponent: score = cost / length^normalize
   double word_penalty = 0.0;       // subtracted once per target token (eos included)
   double max_length_factor = 3.0;  // output length limit relative to the source length

@@ -178,6 +178,12 @@ TEST(Npy, FloatArraysAndText) {
             std::string::npos);
 }
 
+// String literals with NULs in them, whole.
+template <size_t N>
+std::string b(const char (&s)[N]) {
+  return std::string(s, N - 1);
+}
+
 // torch.save of {"w": t.t(), "n": an integer buffer} with t = [[0, 1, 2], [3, 4, 5]]: the pickle
 // protocol 2 bytes PyTorch writes (OrderedDict, _rebuild_tensor_v2, persistent storage ids).
 std::string state_dict_pickle() {
@@ -186,17 +192,15 @@ std::string state_dict_pickle() {
     put(o, s.size(), 4);
     return o + s;
   };
-  std::string p = "\x80\x02";
-  p += "ccollections\nOrderedDict\nq\x00)Rq\x01(";
-  p += str("w");
-  p += "ctorch._utils\n_rebuild_tensor_v2\nq\x02((" + str("storage") + "ctorch\nFloatStorage\nq\x03" + str("0") +
-       str("cpu") + "K\x06tq\x04QK\x00K\x03K\x02\x86q\x05K\x01K\x03\x86q\x06\x89ccollections\nOrderedDict\nq\x07)"
-       "Rq\x08tq\tRq\n";
+  std::string p = b("\x80\x02") + b("ccollections\nOrderedDict\nq\x00)Rq\x01(") + str("w");
+  p += b("ctorch._utils\n_rebuild_tensor_v2\nq\x02((") + str("storage") + b("ctorch\nFloatStorage\nq\x03") +
+       str("0") + str("cpu") + b("K\x06tq\x04QK\x00K\x03K\x02\x86q\x05K\x01K\x03\x86q\x06\x89") +
+       b("ccollections\nOrderedDict\nq\x07)Rq\x08tq\tRq\n");
   p += str("n");
-  p += "h\x02((" + str("storage") + "ctorch\nLongStorage\nq\x0b" + str("1") + str("cpu") +
-       "K\x01tq\x0cQK\x00))\x89h\x07)Rq\rtq\x0eRq\x0f";
-  p += "u}q\x10X\t\x00\x00\x00_metadataq\x11h\x07)Rsb.";
-  return std::string(p.data(), p.size());
+  p += b("h\x02((") + str("storage") + b("ctorch\nLongStorage\nq\x0b") + str("1") + str("cpu") +
+       b("K\x01tq\x0cQK\x00))\x89h\x07)Rq\rtq\x0eRq\x0f");
+  p += b("u}q\x10X\t\x00\x00\x00_metadataq\x11h\x07)Rsb.");
+  return p;
 }
 
 TEST(TorchReader, RebuildsTensorsFromAStateDict) {
@@ -218,7 +222,7 @@ TEST(TorchReader, RebuildsTensorsFromAStateDict) {
 
 TEST(TorchReader, LegacyFormatAndDamageAreNamed) {
   TempDir dir;
-  const std::string legacy = write(dir, "old.bin", std::string("\x80\x02\x8a\x0alegacy", 14));
+  const std::string legacy = write(dir, "old.bin", b("\x80\x02\x8a\x0a" "legacy"));
   EXPECT_NE(error_of([&] { read_torch_state_dict(legacy); }).find("before PyTorch 1.6"), std::string::npos);
   std::string cut = state_dict_pickle();
   cut.resize(cut.size() / 2);

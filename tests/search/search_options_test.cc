@@ -30,6 +30,7 @@ TEST(SearchOptions, EqualitySeesEveryField) {
   // One change a field, on_step aside (it is not part of the search).
   const std::vector<std::function<void(SearchOptions&)>> changes = {
       [](SearchOptions& o) { o.beam_size = 5; },
+      [](SearchOptions& o) { o.beam_mode = BeamMode::kFull; },
       [](SearchOptions& o) { o.normalize = 0.6; },
       [](SearchOptions& o) { o.word_penalty = 0.5; },
       [](SearchOptions& o) { o.max_length_factor = 2.0; },
