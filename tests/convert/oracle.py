@@ -213,18 +213,23 @@ def part_hf(args, hf, work, sentences, references):
           "hf: pytorch_model.bin and model.safetensors convert to identical tensors")
 
     spms = [os.path.join(hf, "source.spm"), os.path.join(hf, "target.spm")]
-    factor = 3  # realmt's output limit: floor(3 x source tokens with eos), eos included
+    # realmt's output limit: floor(factor x source tokens with eos), eos included; generate's the
+    # same with max_new_tokens. At the limit generate forces eos with log-probability 0 where realmt
+    # counts eos's own: identical outputs are only expected when generate's best ends before it (a
+    # factor of 3 let the beams of two sentences all run into it).
+    factor = 8
     pad = torch_model.config.pad_token_id
     for beam in (1, 4):
         want, limited = [], 0
         for s in sentences:
             ids = tokenizer([s], return_tensors="pt")
             limit = factor * ids.input_ids.shape[1]
+            beam_args = dict(length_penalty=1.0, early_stopping=True) if beam > 1 else {}
             with torch.no_grad():
                 gen = torch_model.generate(**ids, num_beams=beam, do_sample=False, max_new_tokens=limit,
-                                           bad_words_ids=[[pad]], length_penalty=1.0, early_stopping=True)
+                                           bad_words_ids=[[pad]], **beam_args)
             row = gen[0].tolist()[1:]
-            limited += 0 not in row
+            limited += (row.index(0) + 1 if 0 in row else len(row)) >= limit  # eos forced, or none
             want.append(tokenizer.convert_ids_to_tokens(row[:row.index(0)] if 0 in row else row))
         got = realmt_translate(args, model, spms, sentences, beam, factor, work)
         same = sum(g == w for g, w in zip(got, want))
