@@ -89,10 +89,10 @@ TEST(ModelFeatures, PositionLayoutsFollowTheirFormulas) {
 TEST(ModelFeatures, EmbeddingScaleIsOptional) {
   for (bool scale : {true, false}) {
     graph::ParameterSet params;
-    layers::Embedding e(params, "e", 6, 4, {Positions::kSinusoidal, scale});
+    layers::Embedding e(params, "e", 6, 4, {.positions = Positions::kSinusoidal, .scale = scale});
     params.allocate(Device::cpu(), DType::kF64);
     Generator gen(3);
-    e.init(gen);
+    params.init(gen);
     const Tensor ids = Tensor::from_vector(std::vector<int32_t>{5, 2}, {1, 2});
     const Tensor out = e(ids, 4).value();  // positions 4 and 5
     const Tensor table = e.weight().value(), pos = e.positions(4, 2, DType::kF64, Device::cpu());
