@@ -146,10 +146,10 @@ int main(int argc, char** argv) {
   o.max_length_factor = 1000;
   const search::BeamSearch search({&model});
   std::printf(
-      "decode bench: %d+%d layers, D %ld, F %ld, V %ld, random weights (%s), %s, %d threads, beam %d, "
+      "decode bench: %d+%d layers, D %ld, F %ld, V %ld, weights %s, %s, %d threads, beam %d, "
       "batch %d, source %ld tokens, output %ld tokens + eos; CPU kernels %s; int8 GEMM %s\n",
       c.enc_depth, c.dec_depth, static_cast<long>(c.dim_emb), static_cast<long>(c.dim_ffn),
-      static_cast<long>(c.vocab_size), model_path.empty() ? "made in memory" : model_path.c_str(),
+      static_cast<long>(c.vocab_size), model_path.empty() ? "random, made in memory" : ("from " + model_path).c_str(),
       quantize == "int8" ? "int8" : "f32", threads, beam, batch, static_cast<long>(src_len),
       static_cast<long>(out_len), cpu_isa_summary().c_str(), cpu::int8_cpu_features());
   std::printf("target tokens = best hypothesis per sentence, eos included; median of %d runs after a warm-up\n",
