@@ -1,5 +1,6 @@
 // realmt-bleu: sacreBLEU 2.6.0-compatible BLEU, chrF, chrF++ and TER with paired significance
-// tests. Same options and the same output as `sacrebleu`; see src/metrics/cli_options.h.
+// tests. sacreBLEU's options and output (plus an "implementation" key in JSON); errors under its own
+// name. See src/metrics/cli_options.h and docs/realmt-bleu.md.
 #include <exception>
 #include <iostream>
 #include <string>
@@ -19,17 +20,17 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (options.version) {
-      std::cout << "realmt-bleu (sacreBLEU 2.6.0 compatible)\n";
+      std::cout << implementation_name() << " (scores and signatures as sacreBLEU 2.6.0's)\n";
       return 0;
     }
     run_cli(options, std::cin, std::cout, std::cerr);
     std::cout.flush();
     return 0;
   } catch (const CliExit& e) {
-    std::cerr << (e.code == 2 ? e.message : "sacreBLEU: " + e.message + "\n");
+    std::cerr << (e.code == 2 ? e.message : "realmt-bleu: " + e.message + "\n");
     return e.code;
   } catch (const realmt::Error& e) {
-    std::cerr << "realmt-bleu: error: " << e.what() << " (" << e.file() << ":" << e.line() << ")\n";
+    std::cerr << "realmt-bleu: error: " << e.what() << "\n";  // what() ends with the file:line
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "realmt-bleu: error: " << e.what() << "\n";
