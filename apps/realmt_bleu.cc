@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/log.h"
 #include "metrics/cli.h"
 #include "metrics/cli_options.h"
 
@@ -23,17 +24,18 @@ int main(int argc, char** argv) {
       std::cout << implementation_name() << " (scores and signatures as sacreBLEU 2.6.0's)\n";
       return 0;
     }
-    run_cli(options, std::cin, std::cout, std::cerr);
+    realmt::log::set_level(realmt::log::parse_level(options.log_level));
+    if (!options.log_file.empty()) realmt::log::set_file(options.log_file);
+    run_cli(options, std::cin, std::cout);
     std::cout.flush();
     return 0;
   } catch (const CliExit& e) {
     std::cerr << (e.code == 2 ? e.message : "realmt-bleu: " + e.message + "\n");
+    realmt::log::file_only(realmt::log::Level::kError, "realmt-bleu: " + e.message.substr(0, e.message.find('\n')));
     return e.code;
-  } catch (const realmt::Error& e) {
-    std::cerr << "realmt-bleu: error: " << e.what() << "\n";  // what() ends with the file:line
-    return 1;
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // a realmt::Error's what() ends with the file:line
     std::cerr << "realmt-bleu: error: " << e.what() << "\n";
+    realmt::log::file_only(realmt::log::Level::kError, std::string("realmt-bleu: ") + e.what());
     return 1;
   }
 }

@@ -6,6 +6,7 @@
 // -c files, so that the command line wins whatever order -c appears in.
 #include <boost/program_options.hpp>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -15,12 +16,26 @@
 
 #include "common/options.h"
 #include "core/error.h"
+#include "core/log.h"
 
 #ifndef REALMT_VERSION
 #define REALMT_VERSION "unknown"
 #endif
 
 namespace realmt {
+
+namespace {
+
+// A process mpirun (or srun) started as a rank other than 0: OpenMPI, PMI-1/2, PMIx variables.
+bool secondary_mpi_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
+    const char* v = std::getenv(name);
+    if (v && *v) return std::string(v) != "0";
+  }
+  return false;
+}
+
+}  // namespace
 namespace {
 
 namespace po = boost::program_options;
@@ -259,6 +274,16 @@ bool OptionSet::parse(int argc, const char* const* argv, std::ostream& out) {
   if (cl.dump_mode) {
     out << dump_yaml(*cl.dump_mode != "full", *cl.dump_mode == "expand");
     return false;
+  }
+  // --log: opened once the program will run (not for --help or --dump-config); under mpirun by
+  // rank 0 only, which logs for the job (the other ranks' lines would repeat its own).
+  if (const detail::OptionSlot& log_file = get("log");
+      log_file.was_set && !log_file.get().at(0).empty() && !secondary_mpi_rank()) {
+    try {
+      log::set_file(log_file.get().at(0));
+    } catch (const Error& e) {
+      detail::throw_as_usage(e, program_);
+    }
   }
   check_required();
   report_no_effect();

@@ -1,8 +1,7 @@
 // realmt-data testsets: fills realmt-bleu's (and sacreBLEU's) test-set cache from local files.
-#include <iostream>
-
 #include "common/options.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "data/cli.h"
 #include "data/commands.h"
 #include "metrics/test_set_cache.h"
@@ -28,16 +27,16 @@ int run_testsets(const Args& args) {
   if (cache.empty()) cache = metrics::sacrebleu_cache_dir();
   const metrics::TestSetCacheReport r = metrics::fill_test_set_cache(from, cache, sets);
   for (const auto& f : r.filled) {
-    std::cerr << "testsets: " << f.set << " " << f.pair << ": " << f.segments << " segments from " << f.src << " and "
-              << f.ref << (f.sgm ? " (SGM)" : " (plain text: no docid, genre, origlang)") << "\n";
+    log::info("testsets: {} {}: {} segments from {} and {} {}", f.set, f.pair, f.segments, f.src, f.ref,
+              f.sgm ? "(SGM)" : "(plain text: no docid, genre, origlang)");
   }
   std::string missing;
   for (const auto& m : r.missing) missing += (missing.empty() ? "" : ", ") + m;
   std::string dirs;
   for (const auto& d : from) dirs += (dirs.empty() ? "" : ", ") + d;
-  if (!missing.empty()) std::cerr << "testsets: not found under " << dirs << ": " << missing << "\n";
+  if (!missing.empty()) log::info("testsets: not found under {}: {}", dirs, missing);
   REALMT_CHECK(!r.filled.empty(), "testsets: no test set found under {} (newstestYYYY.en/.fr or the WMT SGM files)", dirs);
-  std::cerr << "testsets: " << r.filled.size() << " test set pairs written to " << cache << "\n";
+  log::info("testsets: {} test set pairs written to {}", r.filled.size(), cache);
   return 0;
 }
 

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <iostream>
 #include <map>
 #include <memory>
 #include <random>
 
 #include "core/error.h"
+#include "core/log.h"
 #include "metrics/report.h"
 #include "metrics/significance.h"
 #include "metrics/test_sets.h"
@@ -180,9 +180,7 @@ std::unique_ptr<Metric> make_metric(const std::string& name, const CliOptions& o
                    "supported by realmt-bleu; pass -tok explicitly", trg, trg);
       tok = trg == "zh" ? "zh" : "13a";
     }
-    if (tok == "spm" && !o.quiet) {
-      std::cerr << "realmt-bleu: Tokenizer 'spm' has been changed to 'flores101', and may be removed in the future.\n";
-    }
+    if (tok == "spm") log::warn("realmt-bleu: Tokenizer 'spm' has been changed to 'flores101', and may be removed in the future.");
     b.tokenizer = parse_tokenizer(tok);
     b.lowercase = o.bleu_lowercase;
     b.smoothing = parse_smoothing(o.smooth_method);
@@ -374,16 +372,16 @@ void add_paired_columns(const CliOptions& o, const std::vector<std::unique_ptr<M
 
 }  // namespace
 
-void run_cli(const CliOptions& o, std::istream& in, std::ostream& out, std::ostream& err) {
+void run_cli(const CliOptions& o, std::istream& in, std::ostream& out) {
   const bool paired = o.paired_bs || o.paired_ar;
   if (o.list) return list_test_sets(o, out);
   if (o.sentence_level && o.metrics.size() > 1) fatal(1, "Only one metric can be used in sentence-level mode.");
   const std::vector<const TestSet*> sets = selected_test_sets(o);
   if (o.echo) return echo_test_sets(o, sets, out);
   if (!sets.empty() && o.tokenize && *o.tokenize == "none" &&
-      std::find(o.metrics.begin(), o.metrics.end(), "bleu") != o.metrics.end() && !o.quiet) {
-    err << "realmt-bleu: You are turning off BLEU's internal tokenizer presumably to supply your own tokenized "
-           "files.\nrealmt-bleu: Published numbers will not be comparable to other papers.\n";
+      std::find(o.metrics.begin(), o.metrics.end(), "bleu") != o.metrics.end()) {
+    log::warn("realmt-bleu: You are turning off BLEU's internal tokenizer presumably to supply your own tokenized files.");
+    log::warn("realmt-bleu: Published numbers will not be comparable to other papers.");
   }
   const auto refs = read_references(o, sets);
   const Systems sys = read_systems(o, in, paired);
@@ -403,7 +401,7 @@ void run_cli(const CliOptions& o, std::istream& in, std::ostream& out, std::ostr
   table.systems = sys.names;
   table.json = o.format == OutputFormat::kJson;
   table.width = o.width;
-  err << (o.quiet ? "" : "realmt-bleu: Found " + std::to_string(num_sys) + " systems.\n");
+  if (!o.quiet) log::info("realmt-bleu: Found {} systems.", num_sys);
   if (paired) {
     add_paired_columns(o, metrics, sys, env_seed, seed_label, table);
   } else {

@@ -1,5 +1,6 @@
 #include "metrics/cli_options.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -23,7 +24,8 @@ std::string cli_usage() {
          "  chrF: -cc N -cw N --chrf-beta N --chrf-whitespace --chrf-lowercase --chrf-eps-smoothing\n"
          "  TER:  --ter-case-sensitive --ter-asian-support --ter-no-punct --ter-normalized\n"
          "  -sl sentence level; -ci [-cin N] confidence interval; --paired-bs [-pbsn N] | --paired-ar [-parn N]\n"
-         "  -nr K references per line (tab-separated); -f {json,text} -w N -b -sh -q; --threads N; -V\n";
+         "  -nr K references per line (tab-separated); -f {json,text} -w N -b -sh -q; --threads N; -V\n"
+         "  --log FILE (also append the log there), --log-level LEVEL (realmt's, as every realmt program)\n";
 }
 
 namespace {
@@ -107,6 +109,15 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       {"--paired-ar-n", [&](const std::string& v) { o.paired_ar_n = to_int("-parn", v); }},
       {"-j", [](const std::string&) {}}, {"--paired-jobs", [](const std::string&) {}},
       {"--threads", [&](const std::string& v) { o.threads = to_int("--threads", v); }},
+      {"--log", [&](const std::string& v) { o.log_file = v; }},
+      {"--log-level", [&](const std::string& v) {
+         static const std::vector<std::string> names = {"trace", "debug", "info", "warn", "err", "error", "critical", "off"};
+         if (std::find(names.begin(), names.end(), v) == names.end()) {
+           usage_error("argument --log-level: invalid choice: '" + v +
+                       "' (choose from trace, debug, info, warn, err, error, critical, off)");
+         }
+         o.log_level = v;
+       }},
       {"-w", [&](const std::string& v) { o.width = to_int("-w", v); }},
       {"--width", [&](const std::string& v) { o.width = to_int("-w", v); }},
       {"-e", [&](const std::string& v) {

@@ -38,6 +38,8 @@ struct CliOptions {
   int width = 1;                                 // -w
   OutputFormat format = OutputFormat::kJson;     // -f (or SACREBLEU_FORMAT)
   bool version = false, help = false;
+  std::string log_file;                          // --log (realmt's, as every program's): also append the log here
+  std::string log_level = "info";                // --log-level (realmt's; Marian's names)
 };
 
 // Thrown for usage errors and sacreBLEU's fatal conditions; the main prints it and exits.

@@ -35,8 +35,8 @@ class Cli : public ::testing::Test {
       if (a == "r1" || a == "r2" || a == "h2") a = dir_ + a;
     }
     std::istringstream in(stdin_text);
-    std::ostringstream out, err;
-    run_cli(parse_cli(args), in, out, err);
+    std::ostringstream out;
+    run_cli(parse_cli(args), in, out);
     return out.str();
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }

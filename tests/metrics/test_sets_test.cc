@@ -50,9 +50,9 @@ std::string slurp(const std::string& path) {
 // Runs the CLI; returns stdout, or "exit N: message" when it stops with CliExit.
 std::string cli(const std::vector<std::string>& args, const std::string& stdin_text = "") {
   std::istringstream in(stdin_text);
-  std::ostringstream out, err;
+  std::ostringstream out;
   try {
-    run_cli(parse_cli(args), in, out, err);
+    run_cli(parse_cli(args), in, out);
   } catch (const CliExit& e) {
     return "exit " + std::to_string(e.code) + ": " + e.message;
   }
