@@ -130,7 +130,7 @@ def find_chromium():
 
 
 def main():
-    bin_dir, repo, screenshot = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+    bin_dir, repo, screenshot = (os.path.abspath(a) for a in sys.argv[1:4])
     chromium = find_chromium()
     if chromium is None:
         print("SKIP: no Chromium (Debian package chromium; tools/install-deps installs it)")
@@ -171,8 +171,9 @@ def main():
                                  "document.getElementById('target').textContent", "a translation")
         if shown != expected:
             fail(f"the page shows {shown!r}, the API gives {expected!r}")
-        if browser.js("document.getElementById('error').textContent"):
-            fail(f"the page shows an error: {browser.js('document.getElementById(\"error\").textContent')}")
+        shown_error = browser.js("document.getElementById('error').textContent")
+        if shown_error:
+            fail(f"the page shows an error: {shown_error}")
         browser.wait_for("Number(document.getElementById('m-ok').textContent) >= 2 && "
                          "Number(document.getElementById('m-sentences').textContent) >= 2",
                          "the metrics counting both requests (the test's and the page's)", timeout=30)

@@ -4,6 +4,7 @@
 #include <httplib.h>
 
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "server/served.h"
 #include "server/web_page.h"
@@ -34,6 +35,18 @@ TEST(WebPage, ServedAtRootWithItsControlsAndPolicy) {
   // Nothing from elsewhere: no absolute URL is loaded.
   EXPECT_EQ(page.find("src=\"http"), std::string::npos);
   EXPECT_EQ(page.find("href=\"http"), std::string::npos);
+  // Every metric the page shows is one /metrics exports (a renamed metric would show 0 for ever).
+  ASSERT_EQ(c.Post("/v1/translate", R"({"text": ["ab"]})", "application/json")->status, 200);
+  auto m = c.Get("/metrics");
+  ASSERT_TRUE(m);
+  const std::regex name_re("realmt_[a-z_]+");
+  int names = 0;
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), name_re); it != std::sregex_iterator(); ++it, ++names) {
+    const bool exported = m->body.find("\n" + it->str() + " ") != std::string::npos ||
+                          m->body.find("\n" + it->str() + "{") != std::string::npos;
+    EXPECT_TRUE(exported) << it->str() << " is not in /metrics";
+  }
+  EXPECT_GE(names, 8);
   auto p = c.Post("/", "{}", "application/json");
   ASSERT_TRUE(p);
   EXPECT_EQ(p->status, 405);
