@@ -1,6 +1,7 @@
 // realmt-bleu: sacreBLEU 2.6.0-compatible BLEU, chrF, chrF++ and TER with paired significance
 // tests. sacreBLEU's options and output (plus an "implementation" key in JSON); errors under its own
 // name. See src/metrics/cli_options.h and docs/realmt-bleu.md.
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -24,7 +25,9 @@ int main(int argc, char** argv) {
       std::cout << implementation_name() << " (scores and signatures as sacreBLEU 2.6.0's)\n";
       return 0;
     }
-    realmt::log::set_level(realmt::log::parse_level(options.log_level));
+    // -q: sacreBLEU's --quiet leaves only errors; --log-level can only lower the output further.
+    const realmt::log::Level level = realmt::log::parse_level(options.log_level);
+    realmt::log::set_level(options.quiet ? std::max(level, realmt::log::Level::kError) : level);
     if (!options.log_file.empty()) realmt::log::set_file(options.log_file);
     run_cli(options, std::cin, std::cout);
     std::cout.flush();

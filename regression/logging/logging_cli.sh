@@ -28,7 +28,7 @@ check() {
   if grep -Eq "$pattern" "$name.warn.log" "$name.warn.err"; then fail "$name: --log-level warn still shows '$pattern'"; fi
 }
 
-check train 'Ep\. 1 : Up\. 4 ' "$bin/realmt-train" -t train.en train.fr -v vocab.spm -m t.safetensors --enc-depth 1 \
+check train 'Ep\. [0-9]+ : Up\. 4 ' "$bin/realmt-train" -t train.en train.fr -v vocab.spm -m t.safetensors --enc-depth 1 \
   --dec-depth 1 --dim-emb 32 --transformer-heads 2 --transformer-dim-ffn 64 --after 4u --disp-freq 4u --cpu-threads 1 --overwrite --no-reload
 grep -q 'realmt-train: stopped (after) after 4 updates' train.log || fail "train: the summary is not in the log file"
 check init 'realmt-init: wrote i\.safetensors' "$bin/realmt-init" -t train.en train.fr -v vocab.spm -m i.safetensors \
@@ -43,6 +43,17 @@ check bleu 'realmt-bleu: Found 2 systems' "$bin/realmt-bleu" test.fr -i test.hyp
 "$bin/realmt-translate" -m model.safetensors -v vocab.spm -i test.en -o q.hyp --quiet --log quiet.log 2> quiet.err
 [[ ! -s quiet.err ]] || fail "--quiet still wrote to stderr: $(head -2 quiet.err)"
 grep -q 'Best translation 19 : ' quiet.log || fail "--quiet: the log file lacks the lines"
+
+# realmt-bleu's warnings (sacreBLEU's) are log lines; -q (sacreBLEU's --quiet) leaves only errors.
+mkdir -p sb/wmt14 && cp test.fr sb/wmt14/wmt14.en-fr.ref
+SACREBLEU=sb "$bin/realmt-bleu" -t wmt14 -l en-fr -i test.hyp -tok none -f text --log bleuwarn.log > bleuwarn.out 2> bleuwarn.err ||
+  fail "bleu -t from the cache: $(cat bleuwarn.err)"
+grep -Eq "${stamp}\[warn\] realmt-bleu: You are turning off BLEU's internal tokenizer" bleuwarn.err ||
+  fail "bleu: no tokenizer warning: $(cat bleuwarn.err)"
+[[ $(grep -c 'turning off' bleuwarn.log) -eq 1 ]] || fail "bleu: the warning is not in its --log file once"
+SACREBLEU=sb "$bin/realmt-bleu" -t wmt14 -l en-fr -i test.hyp -tok none -f text -q > bleuq.out 2> bleuq.err
+[[ ! -s bleuq.err ]] || fail "bleu -q still wrote to stderr: $(head -2 bleuq.err)"
+cmp -s bleuwarn.out bleuq.out || fail "bleu -q changed the scores"
 
 # The server: its start and stop lines.
 "$bin/realmt-server" -m model.safetensors -v vocab.spm --port 0 --cpu-threads 1 --log server.log 2> server.err &

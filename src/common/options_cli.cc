@@ -35,8 +35,17 @@ bool secondary_mpi_rank() {
   return false;
 }
 
-}  // namespace
-namespace {
+// --log: opened once the program will run (not for --help or --dump-config); under mpirun by rank
+// 0 only, which logs for the job (the other ranks' lines would repeat its own). A file that cannot
+// be opened is a usage error naming it.
+void open_log_file(const detail::OptionSlot& log_file, const std::string& program) {
+  if (!log_file.was_set || log_file.get().at(0).empty() || secondary_mpi_rank()) return;
+  try {
+    log::set_file(log_file.get().at(0));
+  } catch (const Error& e) {
+    detail::throw_as_usage(e, program);
+  }
+}
 
 namespace po = boost::program_options;
 
@@ -275,16 +284,7 @@ bool OptionSet::parse(int argc, const char* const* argv, std::ostream& out) {
     out << dump_yaml(*cl.dump_mode != "full", *cl.dump_mode == "expand");
     return false;
   }
-  // --log: opened once the program will run (not for --help or --dump-config); under mpirun by
-  // rank 0 only, which logs for the job (the other ranks' lines would repeat its own).
-  if (const detail::OptionSlot& log_file = get("log");
-      log_file.was_set && !log_file.get().at(0).empty() && !secondary_mpi_rank()) {
-    try {
-      log::set_file(log_file.get().at(0));
-    } catch (const Error& e) {
-      detail::throw_as_usage(e, program_);
-    }
-  }
+  open_log_file(get("log"), program_);
   check_required();
   report_no_effect();
   run_checks();

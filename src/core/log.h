@@ -33,7 +33,8 @@ void line(const std::string& text, bool quiet = false);
 // A line for the log file only (nothing without one), e.g. the final error that the main prints
 // in its own format on stderr.
 void file_only(Level level, const std::string& message);
-// "[time] text": the line as the log writes it (for files a caller keeps itself, as --valid-log).
+// "[time] text" (each line of a multi-line text stamped): the line as the log writes it (for files
+// a caller keeps itself, as --valid-log).
 std::string stamped(const std::string& text);
 
 template <typename... Args>
