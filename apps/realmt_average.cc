@@ -5,6 +5,7 @@
 #include "common/options.h"
 #include "common/program.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "search/average.h"
 
 int main(int argc, char** argv) {
@@ -22,8 +23,8 @@ int main(int argc, char** argv) {
                        "models: give the checkpoints to average (-m a.safetensors b.safetensors ...)");
     REALMT_USAGE_CHECK(!output.empty(), "output: give the file to write (-o average.safetensors)");
     const search::AverageReport r = search::average_checkpoints(models, output);
-    std::cerr << "realmt-average: averaged " << r.checkpoints << " checkpoints (" << r.tensors
-              << " tensors, " << r.elements << " values) into " << output << "\n";
+    log::info("realmt-average: averaged {} checkpoints ({} tensors, {} values) into {}", r.checkpoints, r.tensors,
+              r.elements, output);
     return 0;
   });
 }

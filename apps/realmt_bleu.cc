@@ -1,11 +1,14 @@
 // realmt-bleu: sacreBLEU 2.6.0-compatible BLEU, chrF, chrF++ and TER with paired significance
-// tests. Same options and the same output as `sacrebleu`; see src/metrics/cli_options.h.
+// tests. sacreBLEU's options and output (plus an "implementation" key in JSON); errors under its own
+// name. See src/metrics/cli_options.h and docs/realmt-bleu.md.
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
+#include "core/log.h"
 #include "metrics/cli.h"
 #include "metrics/cli_options.h"
 
@@ -19,20 +22,23 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (options.version) {
-      std::cout << "realmt-bleu (sacreBLEU 2.6.0 compatible)\n";
+      std::cout << implementation_name() << " (scores and signatures as sacreBLEU 2.6.0's)\n";
       return 0;
     }
-    run_cli(options, std::cin, std::cout, std::cerr);
+    // -q: sacreBLEU's --quiet leaves only errors; --log-level can only lower the output further.
+    const realmt::log::Level level = realmt::log::parse_level(options.log_level);
+    realmt::log::set_level(options.quiet ? std::max(level, realmt::log::Level::kError) : level);
+    if (!options.log_file.empty()) realmt::log::set_file(options.log_file);
+    run_cli(options, std::cin, std::cout);
     std::cout.flush();
     return 0;
   } catch (const CliExit& e) {
-    std::cerr << (e.code == 2 ? e.message : "sacreBLEU: " + e.message + "\n");
+    std::cerr << (e.code == 2 ? e.message : "realmt-bleu: " + e.message + "\n");
+    realmt::log::file_only(realmt::log::Level::kError, "realmt-bleu: " + e.message.substr(0, e.message.find('\n')));
     return e.code;
-  } catch (const realmt::Error& e) {
-    std::cerr << "realmt-bleu: error: " << e.what() << " (" << e.file() << ":" << e.line() << ")\n";
-    return 1;
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // a realmt::Error's what() ends with the file:line
     std::cerr << "realmt-bleu: error: " << e.what() << "\n";
+    realmt::log::file_only(realmt::log::Level::kError, std::string("realmt-bleu: ") + e.what());
     return 1;
   }
 }

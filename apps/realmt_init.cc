@@ -8,6 +8,7 @@
 #include "common/options.h"
 #include "common/program.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "data/vocab.h"
 #include "models/checkpoint.h"
 #include "models/transformer.h"
@@ -37,7 +38,7 @@ int main(int argc, char** argv) {
     const std::string table_path = o.model + ".admin-profile.txt";
     write_file_atomic(table_path, table);
     std::cout << table;
-    std::cerr << "realmt-init: wrote " << o.model << " and " << table_path << "\n";
+    log::info("realmt-init: wrote {} and {}", o.model, table_path);
     return 0;
   });
 }

@@ -6,6 +6,7 @@
 #include "common/options.h"
 #include "common/program.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "core/parallel.h"
 #include "search/decode_options.h"
 #include "search/model_loader.h"
@@ -34,9 +35,9 @@ int main(int argc, char** argv) {
     const search::ScoreSummary s = search::score_files(o, scorer, translator.vocab(), out);
     out.flush();
     REALMT_CHECK(out.good(), "output: writing {} failed", o.output);
-    if (!o.quiet)
-      std::cerr << "realmt-score: " << s.sentences << " pairs, " << s.target_tokens
-              << " target tokens (eos included), perplexity " << s.perplexity() << "\n";
+    log::line(format("realmt-score: {} pairs, {} target tokens (eos included), perplexity {}", s.sentences,
+                     s.target_tokens, s.perplexity()),
+              o.quiet);
     return 0;
   });
 }

@@ -1,17 +1,18 @@
 // realmt-server: translation over HTTP (POST /v1/translate, GET /health, GET /metrics), one
-// queue and one decoding thread batching sentences across all concurrent requests. Binds
-// 127.0.0.1 unless --host says otherwise; prints "listening on HOST:PORT" on stderr once ready.
-// SIGTERM or SIGINT: new requests get 503, queued ones are finished, then exit 0.
+// queue and one decoding thread batching sentences across all concurrent requests, and the web
+// page at /. Binds 127.0.0.1 unless --host says otherwise; logs "listening on HOST:PORT" once ready.
+// SIGTERM or SIGINT: new requests get 503, queued ones are finished, then exit 0. Its lines go
+// through core/log.h (--log, --log-level).
 #include <atomic>
 #include <chrono>
 #include <csignal>
-#include <cstdio>
 #include <iostream>
 #include <thread>
 
 #include "common/options.h"
 #include "common/program.h"
 #include "common/stop_signal.h"
+#include "core/log.h"
 #include "core/parallel.h"
 #include "search/model_loader.h"
 #include "search/translator.h"
@@ -45,17 +46,15 @@ int main(int argc, char** argv) {
     std::thread watcher([&] {
       wait_for_stop_request();
       if (done) return;
-      std::fprintf(stderr, "realmt-server: draining: refusing new requests, finishing queued\n");
+      log::info("realmt-server: draining: refusing new requests, finishing queued");
       drained = http.shutdown(std::chrono::milliseconds(o.drain_timeout_ms));
     });
-    std::fprintf(stderr, "realmt-server: listening on %s:%d\n", o.host.c_str(), port);
-    std::fflush(stderr);
+    log::info("realmt-server: listening on {}:{}", o.host, port);
     http.serve();
     done = true;
     request_stop();  // wakes the watcher if no signal did
     watcher.join();
-    std::fprintf(stderr, "realmt-server: stopped%s\n",
-                 drained ? "" : " (drain timeout: some queued requests were not answered)");
+    log::info("realmt-server: stopped{}", drained ? "" : " (drain timeout: some queued requests were not answered)");
     return drained ? 0 : 1;
   });
 }

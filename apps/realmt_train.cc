@@ -6,6 +6,7 @@
 #include "common/program.h"
 #include "common/stop_signal.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "training/trainer.h"
 
 int main(int argc, char** argv) {
@@ -18,8 +19,8 @@ int main(int argc, char** argv) {
     if (options.sigterm == training::SigtermAction::kSaveAndExit) install_stop_signal_handlers();
     training::Trainer trainer(options);
     const training::TrainResult r = trainer.run();
-    std::cerr << "realmt-train: stopped (" << enum_name(r.stop_reason) << ") after " << r.updates << " updates, " << r.epochs
-              << " completed epochs\n";
+    log::info("realmt-train: stopped ({}) after {} updates, {} completed epochs", enum_name(r.stop_reason), r.updates,
+              r.epochs);
     return 0;
   });
 }

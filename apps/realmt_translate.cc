@@ -7,7 +7,6 @@
 #include "common/options.h"
 #include "common/program.h"
 #include "core/error.h"
-#include "core/log.h"
 #include "core/parallel.h"
 #include "search/decode_options.h"
 #include "search/model_loader.h"
@@ -22,7 +21,6 @@ int main(int argc, char** argv) {
                   "Translate text with a realmt model (or an ensemble) by batched beam search");
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
-    if (!o.log.empty()) log::set_file(o.log);
     if (o.model.cpu_threads > 0) set_num_threads(o.model.cpu_threads);
     const search::Translator translator = search::Translator::load(
         o.model.models, o.model.vocabs, search::parse_decode_device(o.model.devices),

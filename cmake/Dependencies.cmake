@@ -1,7 +1,27 @@
-# Finds the libraries named in tools/deps.txt (Debian packages).
+# Finds the libraries named in tools/deps.txt (Debian packages). A library the programs need is
+# checked here, at configure time, with an error naming the package and what needs it (not a link
+# error later); an optional one leaves out what needs it, and the message says what that is.
 find_package(Threads REQUIRED)
-find_package(OpenMP REQUIRED COMPONENTS CXX)
-find_package(PkgConfig REQUIRED)
+find_package(PkgConfig)
+
+# realmt_require(FOUND WHAT PACKAGE NEEDED_BY): a configure error unless FOUND is true.
+function(realmt_require found what package needed_by)
+  if(NOT ${found})
+    message(FATAL_ERROR "realmt: ${what} not found. It is needed by ${needed_by}. Install the Debian "
+                        "package ${package} (tools/install-deps installs every package of tools/deps.txt), "
+                        "or point CMake at it (CMAKE_PREFIX_PATH, PKG_CONFIG_PATH).")
+  endif()
+endfunction()
+# realmt_optional(FOUND WHAT PACKAGE LEFT_OUT): a message naming what is not built without it.
+function(realmt_optional found what package left_out)
+  if(NOT ${found})
+    message(WARNING "realmt: ${what} not found (Debian package ${package}): ${left_out}")
+  endif()
+endfunction()
+
+realmt_require(PKG_CONFIG_FOUND "pkg-config" "pkg-config" "the search for SentencePiece and cpp-httplib")
+find_package(OpenMP QUIET COMPONENTS CXX)
+realmt_require(OpenMP_CXX_FOUND "OpenMP for C++" "g++ (libgomp)" "realmt_core (every program but realmt-bleu)")
 
 # ---- CPU BLAS (the one place the choice is made) ------------------------------
 # Both libraries export the CBLAS symbols, so exactly one is linked into the library;
@@ -12,14 +32,16 @@ set(_blas_dir_openblas_pthread /usr/lib/x86_64-linux-gnu/openblas-pthread)
 if(REALMT_BLAS STREQUAL "blis")
   find_library(REALMT_BLAS_LIBRARY NAMES blis PATHS ${_blas_dir_blis} NO_DEFAULT_PATH)
   if(NOT REALMT_BLAS_LIBRARY)
-    find_library(REALMT_BLAS_LIBRARY NAMES blis REQUIRED)
+    find_library(REALMT_BLAS_LIBRARY NAMES blis)
   endif()
+  realmt_require(REALMT_BLAS_LIBRARY "BLIS (REALMT_BLAS=blis)" "libblis-dev" "realmt_core's GEMM")
   set(REALMT_BLAS_DEFINE REALMT_BLAS_BLIS=1)
 elseif(REALMT_BLAS STREQUAL "openblas")
   find_library(REALMT_BLAS_LIBRARY NAMES libopenblas.so.0 openblas PATHS ${_blas_dir_openblas} NO_DEFAULT_PATH)
   if(NOT REALMT_BLAS_LIBRARY)
-    find_library(REALMT_BLAS_LIBRARY NAMES openblas REQUIRED)
+    find_library(REALMT_BLAS_LIBRARY NAMES openblas)
   endif()
+  realmt_require(REALMT_BLAS_LIBRARY "OpenBLAS (REALMT_BLAS=openblas)" "libopenblas-dev" "realmt_core's GEMM")
   set(REALMT_BLAS_DEFINE REALMT_BLAS_OPENBLAS=1)
 else()
   message(FATAL_ERROR "REALMT_BLAS must be blis or openblas, not '${REALMT_BLAS}'")
@@ -27,16 +49,39 @@ endif()
 find_library(REALMT_BLIS_SO NAMES libblis.so.4 blis PATHS ${_blas_dir_blis} NO_DEFAULT_PATH)
 find_library(REALMT_OPENBLAS_SO NAMES libopenblas.so.0 openblas PATHS ${_blas_dir_openblas} NO_DEFAULT_PATH)
 
-# int8 inference GEMM (backend/cpu/int8_gemm.cc): oneDNN, Debian's libdnnl-dev.
-find_package(dnnl CONFIG REQUIRED)
+# int8 inference GEMM (backend/cpu/int8_gemm.cc): oneDNN.
+find_package(dnnl CONFIG QUIET)
+realmt_require(dnnl_FOUND "oneDNN" "libdnnl-dev" "realmt_core (int8 decoding)")
 
-find_package(GTest REQUIRED)
-find_package(benchmark QUIET)
-find_package(yaml-cpp REQUIRED)  # realmt_base: config files (src/common/options)
-find_package(Boost REQUIRED COMPONENTS program_options)  # realmt_base: the command line (src/common/options)
+find_package(yaml-cpp QUIET)
+realmt_require(yaml-cpp_FOUND "yaml-cpp" "libyaml-cpp-dev" "realmt_base (config files of every program)")
+find_package(Boost QUIET COMPONENTS program_options)
+realmt_require(Boost_PROGRAM_OPTIONS_FOUND "Boost.Program_options" "libboost-program-options-dev"
+               "realmt_base (the command line of every program)")
 find_package(ICU QUIET COMPONENTS uc i18n data)
+realmt_require(ICU_FOUND "ICU" "libicu-dev" "realmt_metrics and realmt_data (realmt-bleu, realmt-data, all programs)")
 find_package(ZLIB QUIET)
+realmt_require(ZLIB_FOUND "zlib" "zlib1g-dev" "realmt_data and realmt_models (gzip input, checkpoint CRC-32s)")
 pkg_check_modules(SENTENCEPIECE QUIET IMPORTED_TARGET sentencepiece)
+realmt_require(SENTENCEPIECE_FOUND "SentencePiece" "libsentencepiece-dev"
+               "realmt_data (vocabularies: realmt-data, -train, -translate, -score, -server) and realmt-bleu's spm tokenizers")
 find_package(nlohmann_json QUIET)
-pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)  # HTTP client of tests/server and bench/server (no CMake config in Debian)
+realmt_require(nlohmann_json_FOUND "nlohmann-json" "nlohmann-json3-dev"
+               "realmt_models (checkpoint headers), realmt_server and the training log")
+
+# Optional: each leaves out what the message names.
+find_package(GTest QUIET)
+if(REALMT_BUILD_TESTS)
+  realmt_optional(GTest_FOUND "GoogleTest" "libgtest-dev"
+                  "the unit tests (tests/, target *_tests) are not built; the end-to-end tests in regression/ still are")
+endif()
+# HTTP client of tests/server and bench/server only (the server has its own HTTP front); no CMake
+# config in Debian.
+pkg_check_modules(HTTPLIB QUIET IMPORTED_TARGET cpp-httplib)
+if(REALMT_BUILD_TESTS OR REALMT_BUILD_BENCH)
+  realmt_optional(HTTPLIB_FOUND "cpp-httplib" "libcpp-httplib-dev"
+                  "server_tests (tests/server) and realmt-bench-server are not built; realmt-server itself does not need it")
+endif()
 find_package(MPI QUIET COMPONENTS CXX)
+realmt_optional(MPI_CXX_FOUND "MPI" "libopenmpi-dev"
+                "realmt-train runs in one process only (no mpirun data parallelism); the MPI tests are not built")

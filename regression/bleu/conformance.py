@@ -3,9 +3,18 @@
 sacreBLEU runs in-process (imported once, one fork per configuration, stdout captured at the
 file-descriptor level) so that hundreds of configurations stay fast. Run through
 run_conformance.sh, which creates the virtual environment.
+
+realmt-bleu's JSON adds an "implementation" key after sacreBLEU's (docs/realmt-bleu.md); it is
+checked and taken out before the comparison. Both programs read one cache directory ($SACREBLEU,
+set here before sacreBLEU is imported): the SentencePiece models of the spm/flores tokenizers
+(trained here on the test text: the real ones are downloads) and the -t test sets (written here
+with sacreBLEU's own conversion from the plain-text newstest files).
 """
 import argparse
+import atexit
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -14,10 +23,17 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpora  # noqa: E402
 
+CACHE = tempfile.mkdtemp(prefix='realmt-sacrebleu-cache-')
+atexit.register(shutil.rmtree, CACHE, True)
+os.environ['SACREBLEU'] = CACHE  # sacreBLEU reads it at import time
+
 import sacrebleu  # noqa: E402
 import sacrebleu.sacrebleu as sb_main  # noqa: E402
+from sacrebleu.dataset import DATASETS  # noqa: E402
 
 assert sacrebleu.__version__ == '2.6.0', sacrebleu.__version__
+
+IMPLEMENTATION = re.compile(rb',\n "implementation": "realmt-bleu [^"\n]*"')
 
 
 def run_sacrebleu(args, stdin_path, env):
@@ -75,6 +91,7 @@ class Suite:
         self.sacre_time = 0.0
         self.env = {k: v for k, v in os.environ.items() if k not in ('SACREBLEU_FORMAT', 'SACREBLEU_SEED')}
         self.env['NO_COLOR'] = '1'
+        self.implementation_keys = 0
 
     def check(self, label, args, stdin=None, expect_error=False, compare_stdout=True, env_extra=None):
         env = dict(self.env, **(env_extra or {}))
@@ -82,6 +99,8 @@ class Suite:
         c1, o1, e1 = run_sacrebleu(args, stdin, env)
         self.sacre_time += time.time() - t
         c2, o2, e2 = run_realmt(self.binary, args, stdin, env)
+        o2, n = IMPLEMENTATION.subn(b'', o2)
+        self.implementation_keys += n
         self.cases += 1
         ok = c1 == c2 and (not compare_stdout or o1 == o2)
         if expect_error and c1 == 0:
@@ -110,7 +129,7 @@ def corpus_cases(s, name, d, refs, ref2, systems, full):
     h = sys_paths[0]
     two = [r1, r2]
     widths = ['1', '16']
-    toks = ['13a', 'intl', 'zh', 'char', 'none']
+    toks = ['13a', 'intl', 'zh', 'char', 'none', 'spm', 'flores101', 'flores200']
     smooth = [['-s', 'exp'], ['-s', 'floor'], ['-s', 'add-k'], ['-s', 'none'], ['-s', 'floor', '-sv', '0.25'],
               ['-s', 'add-k', '-sv', '2'], ['-s', 'add-k', '-sv', '0.5']]
     fmts = ['json', 'text']
@@ -206,6 +225,83 @@ def error_cases(s, d, refs, systems):
     s.check('error: missing reference file', [os.path.join(d, 'nope'), '-i', r1], expect_error=True, compare_stdout=False)
 
 
+def train_spm_models(d, lines):
+    """Two SentencePiece models where sacreBLEU looks for its downloads (CACHE/models): one for
+    spm/flores101, another (other size) for flores200, so that a mix-up shows."""
+    import sentencepiece as spm
+    text = os.path.join(d, 'spm-train.txt')
+    write_lines(text, [x for x in lines if x.strip()])
+    os.makedirs(os.path.join(CACHE, 'models'), exist_ok=True)
+    for name, size in (('sacrebleu_tokenizer_spm.model', 400), ('flores200sacrebleuspm', 250)):
+        prefix = os.path.join(d, name)
+        spm.SentencePieceTrainer.train(input=text, model_prefix=prefix, vocab_size=size, hard_vocab_limit=False,
+                                       character_coverage=1.0, minloglevel=2)
+        shutil.copy(prefix + '.model', os.path.join(CACHE, 'models', name))
+
+
+def fill_test_sets(data):
+    """The wmt14/wmt14-full/wmt13 en-fr and fr-en entries of the cache, written with sacreBLEU's own
+    _clean from the plain-text files (the SGM files are not in ../shared/data); the document fields,
+    which sacreBLEU insists on, get placeholder lines."""
+    found = False
+    for name, plain in (('wmt14', 'test/newstest2014'), ('wmt14/full', 'test/newstest2014'), ('wmt13', 'dev/newstest2013')):
+        ds = DATASETS[name]
+        for pair in ('en-fr', 'fr-en'):
+            src, trg = pair.split('-')
+            files = {'src': os.path.join(data, f'{plain}.{src}'), 'ref': os.path.join(data, f'{plain}.{trg}')}
+            if not all(os.path.exists(f) for f in files.values()):
+                continue
+            found = True
+            os.makedirs(ds._outdir, exist_ok=True)
+            n = 0
+            for field, path in files.items():
+                with open(path, encoding='utf-8') as fin, open(ds._get_txt_file_path(pair, field), 'w', encoding='utf-8') as fout:
+                    for line in fin:
+                        print(ds._clean(line), file=fout)
+                        n += 1
+            for k, field in enumerate(('docid', 'genre', 'origlang')):
+                with open(ds._get_txt_file_path(pair, field), 'w', encoding='utf-8') as fout:
+                    fout.write(f'{field}-placeholder\n' * (n // 2))
+    return found
+
+
+def test_set_cases(s, d, data):
+    """-t/-l, --echo, --list and their errors, on the cached newstest2014 and newstest2013."""
+    src = os.path.join(data, 'test', 'newstest2014.en')
+    with open(os.path.join(data, 'test', 'newstest2014.fr'), encoding='utf-8') as f:
+        fr = [x.rstrip('\n') for x in f]
+    _, _, systems = corpora.real_corpus(fr, seed=14)
+    hyp = write_lines(os.path.join(d, 'wmt14.hyp'), systems[0])
+    hyp2 = write_lines(os.path.join(d, 'wmt14.hyp2'), systems[1])
+    allm = ['-m', 'bleu', 'chrf', 'ter']
+    s.check('-t wmt14 en-fr', ['-t', 'wmt14', '-l', 'en-fr', '-i', hyp] + allm)
+    s.check('-t wmt14 en-fr text', ['-t', 'wmt14', '-l', 'en-fr', '-i', hyp, '-f', 'text', '-w', '3'] + allm)
+    s.check('-t wmt14 en-fr stdin', ['-t', 'wmt14', '-l', 'en-fr', '-b'], stdin=hyp)
+    s.check('-t wmt14/full en-fr', ['--test-set', 'wmt14/full', '--language-pair', 'en-fr', '-i', hyp])
+    s.check('-t wmt14 fr-en copy', ['-t', 'wmt14', '-l', 'fr-en', '-i', src, '-m', 'bleu', 'chrf'])
+    s.check('-t wmt14 paired', ['-t', 'wmt14', '-l', 'en-fr', '-i', hyp, hyp2, '--paired-bs', '-pbsn', '100'])
+    s.check('-t wmt14 tok none', ['-t', 'wmt14', '-l', 'en-fr', '-i', hyp, '-tok', 'none', '-f', 'text'])
+    if os.path.exists(os.path.join(data, 'dev', 'newstest2013.fr')):
+        s.check('-t wmt13 en-fr intl', ['-t', 'wmt13', '-l', 'en-fr', '-i', os.path.join(data, 'dev', 'newstest2013.en'),
+                                        '-tok', 'intl'])
+    s.check('--echo src ref', ['-t', 'wmt14', '-l', 'en-fr', '--echo', 'src', 'ref'])
+    s.check('--echo all', ['-t', 'wmt14', '-l', 'fr-en', '--echo', 'all'])
+    s.check('--echo ref', ['-t', 'wmt13', '-l', 'fr-en', '--echo', 'ref'])
+    s.check('-t --list -l', ['-t', 'wmt14', '--list', '-l', 'en-fr'])
+    s.check('error: -t without -l', ['-t', 'wmt14', '-i', hyp], expect_error=True, compare_stdout=False)
+    s.check('error: -t unknown pair', ['-t', 'wmt14', '-l', 'en-xx', '-i', hyp], expect_error=True, compare_stdout=False)
+    s.check('error: -t and references', [src, '-t', 'wmt14', '-l', 'en-fr', '-i', hyp], expect_error=True,
+            compare_stdout=False)
+    s.check('error: -t with -nr 2', ['-t', 'wmt14', '-l', 'en-fr', '-nr', '2', '-i', hyp], expect_error=True,
+            compare_stdout=False)
+    s.check('error: --echo without -t', [src, '--echo', 'src'], expect_error=True, compare_stdout=False)
+    s.check('error: --echo unknown field', ['-t', 'wmt14', '-l', 'en-fr', '--echo', 'nope'], expect_error=True,
+            compare_stdout=False)
+    short = write_lines(os.path.join(d, 'wmt14.short'), systems[0][:-1])
+    s.check('error: -t length mismatch', ['-t', 'wmt14', '-l', 'en-fr', '-i', short], expect_error=True,
+            compare_stdout=False)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bin', required=True)
@@ -217,6 +313,7 @@ def main():
     t0 = time.time()
     with tempfile.TemporaryDirectory() as d:
         ref1, ref2, systems = corpora.trap_corpus(400 if full else 150, seed=20240)
+        train_spm_models(d, ref1 + ref2 + [x for sysl in systems for x in sysl])
         corpus_cases(s, 'traps', d, ref1, ref2, systems, full)
         stdin_cases(s, d, ref1, systems)
         error_cases(s, d, ref1, systems)
@@ -228,8 +325,13 @@ def main():
                 lines = lines[:400]
             r1, r2, sysl = corpora.real_corpus(lines, seed=2014)
             corpus_cases(s, 'newstest2014', d, r1, r2, sysl, full)
+            if fill_test_sets(a.data):
+                test_set_cases(s, d, a.data)
         else:
-            print(f'NOTE: {real} not found: the real-text part (WMT14 newstest2014) is skipped')
+            print(f'NOTE: {real} not found: the real-text part (WMT14 newstest2014) and -t are skipped')
+    if s.implementation_keys == 0:
+        s.failures.append('no "implementation" key in any JSON output of realmt-bleu')
+        print('FAIL: realmt-bleu printed no "implementation" key in JSON')
     print(f'{s.cases} configurations compared, {len(s.failures)} differ '
           f'({time.time() - t0:.1f} s, of which sacreBLEU {s.sacre_time:.1f} s)')
     sys.exit(1 if s.failures else 0)

@@ -65,8 +65,13 @@ grep -q "lines: $(wc -l < c.en)" stats.txt && grep -q "vocabulary coverage: 100.
 grep -q "0 <pad>" vocab_help.txt || fail "vocab --help does not document the special ids"
 
 # ---- prepare-wmt14-enfr --from the fixtures (SGM test sets, plain training corpus) ------------
+export SACREBLEU="$tmp/sacrebleu"  # the test-set cache prepare-wmt14-enfr fills
 "$repo/tools/prepare-wmt14-enfr" --out prep --from wmt --vocab-size 60 --realmt-data "$rd" > prep.log
 expect_lines prep/test.en 4 && expect_lines prep/dev.fr 6 && expect_lines prep/train.en "$(wc -l < c.en)"
+# The cache from the SGM fixtures, as sacreBLEU converts them (no entity decoding; document fields).
+[[ "$(sed -n 2p "$SACREBLEU/wmt14/wmt14.en-fr.ref")" == 'Un &quot;test&quot;' ]] ||
+  fail "cached wmt14 en-fr reference: $(cat "$SACREBLEU/wmt14/wmt14.en-fr.ref" 2>&1)"
+expect_lines "$SACREBLEU/wmt14/wmt14.en-fr.docid" 4 && expect_lines "$SACREBLEU/wmt13/wmt13.fr-en.src" 3
 [[ "$(sed -n 2p prep/test.fr)" == 'Un "test"' ]] || fail "prepared test.fr: $(cat prep/test.fr)"
 grep -q "vocab.spm" prep/data.yml || fail "data.yml does not point at the vocabulary"
 "$repo/tools/prepare-wmt14-enfr" --out prep --from wmt --vocab-size 60 --realmt-data "$rd" > prep2.log

@@ -75,7 +75,9 @@ mkdir fresh run
 "$bin/realmt-train" -c config.yml --model fresh/model.safetensors --after 1u --valid-freq 0u >fresh.log 2>&1 ||
   { cat fresh.log; fail "realmt-train with admin-init profile"; }
 python3 - <<'PY' || fail "realmt-train's start-up profile differs from realmt-init's"
-log = open("fresh.log").read().splitlines()
+import re
+# Every line of the log is time-stamped (core/log.h), the table's too.
+log = [re.sub(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] ", "", l) for l in open("fresh.log").read().splitlines()]
 start = next(i for i, l in enumerate(log) if "ADMIN profile" in l) + 1
 table = open("init.out").read().splitlines()
 assert log[start:start + len(table)] == table, (log[start:start + len(table)], table)

@@ -6,6 +6,7 @@
 // -c files, so that the command line wins whatever order -c appears in.
 #include <boost/program_options.hpp>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -15,13 +16,36 @@
 
 #include "common/options.h"
 #include "core/error.h"
+#include "core/log.h"
 
 #ifndef REALMT_VERSION
 #define REALMT_VERSION "unknown"
 #endif
 
 namespace realmt {
+
 namespace {
+
+// A process mpirun (or srun) started as a rank other than 0: OpenMPI, PMI-1/2, PMIx variables.
+bool secondary_mpi_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
+    const char* v = std::getenv(name);
+    if (v && *v) return std::string(v) != "0";
+  }
+  return false;
+}
+
+// --log: opened once the program will run (not for --help or --dump-config); under mpirun by rank
+// 0 only, which logs for the job (the other ranks' lines would repeat its own). A file that cannot
+// be opened is a usage error naming it.
+void open_log_file(const detail::OptionSlot& log_file, const std::string& program) {
+  if (!log_file.was_set || log_file.get().at(0).empty() || secondary_mpi_rank()) return;
+  try {
+    log::set_file(log_file.get().at(0));
+  } catch (const Error& e) {
+    detail::throw_as_usage(e, program);
+  }
+}
 
 namespace po = boost::program_options;
 
@@ -260,6 +284,7 @@ bool OptionSet::parse(int argc, const char* const* argv, std::ostream& out) {
     out << dump_yaml(*cl.dump_mode != "full", *cl.dump_mode == "expand");
     return false;
   }
+  open_log_file(get("log"), program_);
   check_required();
   report_no_effect();
   run_checks();

@@ -141,9 +141,12 @@ void OptionSet::declare_general() {
   owned_.back()->text = "info";
   add_slot("Logging", "log-level",
            "Log verbosity: trace, debug, info, warn, err(or), critical, off (Marian's levels; trace logs as debug, "
-           "critical as error)",
+           "critical as error); for stderr and the log file",
            detail::make_choice_slot(&owned_.back()->text,
                                     {"trace", "debug", "info", "warn", "err", "error", "critical", "off"}));
+  owned_.push_back(std::make_unique<detail::OwnedValue>());
+  add_slot("Logging", "log", "Also append every log line to this file (Marian's --log; docs/logging.md)",
+           detail::make_slot(&owned_.back()->text));
   const char* prints = "Marian prints this and exits; realmt has no such text (see --version and the README)";
   add_unavailable("authors", Kind::kFlag, {}, prints);
   add_unavailable("cite", Kind::kFlag, {}, prints);
@@ -153,10 +156,7 @@ void OptionSet::declare_general() {
 void OptionSet::apply_log_level() const {
   const detail::OptionSlot& s = get("log-level");
   if (!s.was_set) return;  // the program's own default (tests set theirs)
-  const std::string level = s.get().at(0);
-  log::set_level(level == "trace"                        ? log::Level::kDebug
-                 : level == "err" || level == "critical" ? log::Level::kError
-                                                         : log::parse_level(level));
+  log::set_level(log::parse_level(s.get().at(0)));
 }
 
 void OptionSet::report_no_effect() const {

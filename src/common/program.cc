@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "core/log.h"
 
 namespace realmt {
 namespace {
@@ -12,6 +13,7 @@ void report(const std::string& program, std::string message) {
   // Option errors already name the program ("realmt-train: unknown option ..."): say it once.
   if (message.compare(0, program.size() + 2, program + ": ") == 0) message.erase(0, program.size() + 2);
   std::cerr << program << ": error: " << message << "\n";
+  log::file_only(log::Level::kError, program + ": " + message);
 }
 
 }  // namespace

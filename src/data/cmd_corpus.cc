@@ -4,6 +4,7 @@
 
 #include "common/options.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "data/clean.h"
 #include "data/cli.h"
 #include "data/commands.h"
@@ -76,7 +77,7 @@ int run_clean(const Args& args) {
   o.dedup = !keep_duplicates;
   o.normalization = parse_normalization(normalization);
   const CleanReport r = clean_corpus(o);
-  std::cerr << "clean: " << r.summary() << "\n";
+  log::info("clean: {}", r.summary());
   return 0;
 }
 
@@ -111,7 +112,7 @@ int run_split(const Args& args) {
                      "realmt-data split: source and target suffixes are both '{}'; set --src-lang/--tgt-lang",
                      o.src_lang);
   const SplitReport r = split_corpus(o);
-  std::cerr << "split: " << r.summary() << "\n";
+  log::info("split: {}", r.summary());
   return 0;
 }
 
@@ -146,9 +147,7 @@ int run_vocab(const Args& args) {
   REALMT_USAGE_CHECK(seed >= 0 && seed <= 0xffffffffLL, "realmt-data vocab: --seed must be in [0, 2^32), got {}",
                      seed);
   o.seed = static_cast<uint32_t>(seed);
-  const VocabTrainReport r = train_vocab(o);
-  std::cerr << "vocab: " << r.vocab_size << " pieces trained on " << r.lines_read
-            << " lines (" << r.empty_lines << " empty lines skipped) -> " << o.output << "\n";
+  train_vocab(o);  // logs what it trained
   return 0;
 }
 

@@ -5,6 +5,7 @@
 
 #include "common/options.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "data/cli.h"
 #include "data/commands.h"
 #include "data/hash_set.h"
@@ -71,9 +72,9 @@ int run_mo2pairs(const Args& args) {
   }
   en_out.flush(), fr_out.flush();
   REALMT_CHECK(en_out.good() && fr_out.good(), "mo2pairs: writing {} / {} failed", src_out, tgt_out);
-  std::cerr << "mo2pairs: " << inputs.size() << " catalogs, " << entries << " entries, kept " << kept;
-  for (const auto& [reason, n] : dropped) std::cerr << "; " << reason << " " << n;
-  std::cerr << "\n";
+  std::string summary = format("mo2pairs: {} catalogs, {} entries, kept {}", inputs.size(), entries, kept);
+  for (const auto& [reason, n] : dropped) summary += format("; {} {}", reason, n);
+  log::info("{}", summary);
   return 0;
 }
 

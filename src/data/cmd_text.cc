@@ -6,6 +6,7 @@
 
 #include "common/options.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "data/cli.h"
 #include "data/commands.h"
 #include "data/line_reader.h"
@@ -46,8 +47,8 @@ int run_sgm2txt(const Args& args) {
   }
   out.flush();
   REALMT_CHECK(out.good(), "writing {} failed", output.empty() ? "standard output" : output);
-  std::cerr << "sgm2txt: " << input << ": " << doc.segments.size() << " segments in " << ndocs
-            << " documents; " << doc.unknown_entities << " unknown entities kept as written\n";
+  log::info("sgm2txt: {}: {} segments in {} documents; {} unknown entities kept as written", input,
+            doc.segments.size(), ndocs, doc.unknown_entities);
   return 0;
 }
 

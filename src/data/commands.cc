@@ -12,6 +12,8 @@ const std::vector<Command>& commands() {
       {"stats", "lines, words, subword tokens, length histograms, vocabulary coverage", run_stats},
       {"mo2pairs", "English-French pairs from gettext .mo catalogs (for tools/fetch-corpus)",
        run_mo2pairs},
+      {"testsets", "fill the sacreBLEU-style test-set cache realmt-bleu -t reads (WMT'08-'14 en-fr)",
+       run_testsets},
   };
   return all;
 }

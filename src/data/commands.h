@@ -25,5 +25,6 @@ int run_vocab(const Args& args);
 int run_split(const Args& args);
 int run_stats(const Args& args);
 int run_mo2pairs(const Args& args);
+int run_testsets(const Args& args);
 
 }  // namespace realmt::data

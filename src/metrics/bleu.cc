@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "metrics/ngram_index.h"
 #include "metrics/parallel.h"
+#include "metrics/spm_tokenizer.h"
 #include "metrics/unicode_text.h"
 
 namespace realmt::metrics {
@@ -113,6 +114,9 @@ BleuDetail compute_bleu(std::vector<double> correct, std::vector<double> total, 
 Bleu::Bleu(BleuOptions options) : options_(options) {
   REALMT_CHECK(options_.max_ngram_order >= 1, "BLEU max n-gram order must be >= 1, got {}",
                options_.max_ngram_order);
+  // The SentencePiece model is loaded now (as sacreBLEU does), so a missing one fails at once.
+  const TokenizerKind t = options_.tokenizer;
+  if (t == TokenizerKind::kSpm || t == TokenizerKind::kFlores101 || t == TokenizerKind::kFlores200) spm_tokenizer(t);
 }
 
 std::string Bleu::preprocess(const std::string& line) const {

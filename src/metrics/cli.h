@@ -10,6 +10,7 @@
 
 namespace realmt::metrics {
 
-void run_cli(const CliOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+// Messages (sacreBLEU's info and warning lines) go through core/log.h.
+void run_cli(const CliOptions& options, std::istream& in, std::ostream& out);
 
 }  // namespace realmt::metrics

@@ -1,22 +1,33 @@
 #include "metrics/cli_options.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <map>
 
+#ifndef REALMT_VERSION
+#define REALMT_VERSION "unknown"
+#endif
+
 namespace realmt::metrics {
+
+std::string implementation_name() { return std::string("realmt-bleu ") + REALMT_VERSION; }
 
 std::string cli_usage() {
   return "usage: realmt-bleu [refs ...] [-i SYS [SYS ...]] [-m {bleu,chrf,ter} ...] [options]\n"
-         "sacreBLEU 2.6.0-compatible BLEU/chrF/TER with paired significance tests.\n"
-         "  hypotheses from stdin (tab-separated columns = systems) or -i files; references as files\n"
-         "  BLEU: -tok {13a,intl,zh,char,none} -s {exp,floor,add-k,none} -sv V -lc -l SRC-TRG\n"
+         "       realmt-bleu -t TEST_SET -l SRC-TRG [-i SYS ...] [options] | --echo FIELD... | --list\n"
+         "sacreBLEU 2.6.0-compatible BLEU/chrF/TER with paired significance tests (docs/realmt-bleu.md).\n"
+         "  hypotheses from stdin (tab-separated columns = systems) or -i files; references as files,\n"
+         "  or -t wmt14 -l en-fr (WMT'08-'14 en-fr/fr-en, see --list) read from $SACREBLEU or ~/.sacrebleu\n"
+         "  (fill it with realmt-data testsets --from DIR or tools/prepare-wmt14-enfr)\n"
+         "  BLEU: -tok {13a,intl,zh,char,none,spm,flores101,flores200} -s {exp,floor,add-k,none} -sv V -lc\n"
          "  papers' tokenized BLEU: -tok {moses,moses-a} -l SRC-TRG --moses-prefixes DIR [--compound-split]\n"
          "    [--multi-bleu: multi-bleu.perl's output line]\n"
          "  chrF: -cc N -cw N --chrf-beta N --chrf-whitespace --chrf-lowercase --chrf-eps-smoothing\n"
          "  TER:  --ter-case-sensitive --ter-asian-support --ter-no-punct --ter-normalized\n"
          "  -sl sentence level; -ci [-cin N] confidence interval; --paired-bs [-pbsn N] | --paired-ar [-parn N]\n"
-         "  -nr K references per line (tab-separated); -f {json,text} -w N -b -sh -q; --threads N; -V\n";
+         "  -nr K references per line (tab-separated); -f {json,text} -w N -b -sh -q; --threads N; -V\n"
+         "  --log FILE (also append the log there), --log-level LEVEL (realmt's, as every realmt program)\n";
 }
 
 namespace {
@@ -73,11 +84,14 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       {"-b", [&] { o.score_only = true; }}, {"--score-only", [&] { o.score_only = true; }},
       {"-nc", [] {}}, {"--no-color", [] {}},
       {"-V", [&] { o.version = true; }}, {"--version", [&] { o.version = true; }},
+      {"--list", [&] { o.list = true; }},
       {"-h", [&] { o.help = true; }}, {"--help", [&] { o.help = true; }},
   };
   const std::map<std::string, Value> values = {
       {"-nr", [&](const std::string& v) { o.num_refs = to_int("-nr", v); }},
       {"--num-refs", [&](const std::string& v) { o.num_refs = to_int("-nr", v); }},
+      {"-t", [&](const std::string& v) { o.test_set = v; }},
+      {"--test-set", [&](const std::string& v) { o.test_set = v; }},
       {"-l", [&](const std::string& v) { o.language_pair = v; }},
       {"--language-pair", [&](const std::string& v) { o.language_pair = v; }},
       {"-tok", [&](const std::string& v) { o.tokenize = v; }},
@@ -100,6 +114,15 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       {"-j", [](const std::string&) {}}, {"--paired-jobs", [](const std::string&) {}},
       {"--threads", [&](const std::string& v) { o.threads = to_int("--threads", v); }},
       {"--moses-prefixes", [&](const std::string& v) { o.moses_prefixes = v; }},
+      {"--log", [&](const std::string& v) { o.log_file = v; }},
+      {"--log-level", [&](const std::string& v) {
+         static const std::vector<std::string> names = {"trace", "debug", "info", "warn", "err", "error", "critical", "off"};
+         if (std::find(names.begin(), names.end(), v) == names.end()) {
+           usage_error("argument --log-level: invalid choice: '" + v +
+                       "' (choose from trace, debug, info, warn, err, error, critical, off)");
+         }
+         o.log_level = v;
+       }},
       {"-w", [&](const std::string& v) { o.width = to_int("-w", v); }},
       {"--width", [&](const std::string& v) { o.width = to_int("-w", v); }},
       {"-e", [&](const std::string& v) {
@@ -115,13 +138,29 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
          else usage_error("argument --format/-f: '" + v + "' is not supported (json, text)");
        }},
   };
+  // sacreBLEU options for what realmt-bleu does not have: refused with the reason.
+  const std::map<std::string, std::string> refused = {
+      {"--download", "realmt-bleu never downloads: tools/prepare-wmt14-enfr downloads the WMT test sets and "
+                     "fills the cache (or realmt-data testsets --from DIR, from files you have)"},
+      {"--citation", "realmt-bleu has no citations of test sets; see sacreBLEU's DATASETS"},
+      {"--cite", "realmt-bleu has no citations of test sets; see sacreBLEU's DATASETS"},
+      {"--origlang", "subsets by original language are not supported"},
+      {"-ol", "subsets by original language are not supported"},
+      {"--subset", "subsets by document annotation are not supported"},
+      {"--detail", "the per-origlang detail is not supported"},
+      {"-d", "the per-origlang detail is not supported"},
+  };
   for (size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i];
     if (a == "--format") a = "-f";
-    if (a == "-i" || a == "--input" || a == "-m" || a == "--metrics") {
+    if (auto r = refused.find(a); r != refused.end()) usage_error("argument " + a + ": " + r->second);
+    if (a == "-i" || a == "--input" || a == "-m" || a == "--metrics" || a == "--echo") {
       std::vector<std::string> list;
       while (i + 1 < args.size() && !is_option(args[i + 1])) list.push_back(args[++i]);
-      if (a == "-i" || a == "--input") {
+      if (a == "--echo") {
+        if (list.empty()) usage_error("argument --echo: expected at least one argument");
+        o.echo = list;
+      } else if (a == "-i" || a == "--input") {
         o.inputs = list;
       } else {
         if (list.empty()) usage_error("argument --metrics/-m: expected at least one argument");

@@ -19,7 +19,10 @@ struct CliOptions {
   int num_refs = 1;                              // -nr: tab-separated references in one file
   std::vector<std::string> metrics{"bleu"};      // -m, in the order given
   bool sentence_level = false;                   // -sl
-  std::optional<std::string> language_pair;      // -l: only selects the BLEU tokenizer
+  std::optional<std::string> language_pair;      // -l: the test set's pair; selects the BLEU tokenizer
+  std::optional<std::string> test_set;           // -t: known test sets (test_sets.h), comma-separated
+  std::optional<std::vector<std::string>> echo;  // --echo FIELD...: print the test set's fields
+  bool list = false;                             // --list
   std::optional<std::string> tokenize;           // -tok
   std::string smooth_method = "exp";             // -s
   std::optional<double> smooth_value;            // -sv
@@ -38,6 +41,8 @@ struct CliOptions {
   int width = 1;                                 // -w
   OutputFormat format = OutputFormat::kJson;     // -f (or SACREBLEU_FORMAT)
   bool version = false, help = false;
+  std::string log_file;                          // --log (realmt's, as every program's): also append the log here
+  std::string log_level = "info";                // --log-level (realmt's; Marian's names)
 };
 
 // Thrown for usage errors and sacreBLEU's fatal conditions; the main prints it and exits.
@@ -46,7 +51,10 @@ struct CliExit {
   std::string message;
 };
 
-// Parses argv[1..] (argparse conventions: -i and -m take every following non-option word).
+// The name and version --version prints, and the JSON "implementation" of every score.
+std::string implementation_name();
+
+// Parses argv[1..] (argparse conventions: -i, -m and --echo take every following non-option word).
 CliOptions parse_cli(const std::vector<std::string>& args);
 std::string cli_usage();
 

@@ -35,6 +35,7 @@ std::string format_score(const ScoreLine& s, int width, bool score_only, const s
                 json_string(colon == std::string::npos ? "" : field.substr(colon + 1), false);
     pos = bar + 1;
   }
+  if (!s.implementation.empty()) json_out += ",\n \"implementation\": " + json_string(s.implementation, false);
   return json_out + "\n}";
 }
 

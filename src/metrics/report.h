@@ -17,6 +17,9 @@ struct ScoreLine {
   double score = 0.0;
   std::string verbose;                // BLEU only
   std::optional<Confidence> ci;       // shown only when mean > 0
+  // JSON only, after sacreBLEU's keys: "implementation": the program that computed the score
+  // (docs/sacrebleu.md: the signature stays sacreBLEU's so that scores compare). Empty: none.
+  std::string implementation;
 };
 std::string format_score(const ScoreLine& s, int width, bool score_only, const std::string& signature, bool json);
 

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "metrics/spm_tokenizer.h"
 #include "metrics/unicode_text.h"
 
 namespace realmt::metrics {
@@ -15,7 +16,11 @@ TokenizerKind parse_tokenizer(std::string_view name) {
   if (name == "zh") return TokenizerKind::kZh;
   if (name == "char") return TokenizerKind::kChar;
   if (name == "none") return TokenizerKind::kNone;
-  REALMT_FAIL("unknown BLEU tokenizer '{}' (supported: 13a, intl, zh, char, none)", name);
+  if (name == "spm") return TokenizerKind::kSpm;
+  if (name == "flores101") return TokenizerKind::kFlores101;
+  if (name == "flores200") return TokenizerKind::kFlores200;
+  REALMT_FAIL("unknown BLEU tokenizer '{}' (supported: 13a, intl, zh, char, none, spm, flores101, flores200; "
+              "not ja-mecab, ko-mecab, spBLEU-1K)", name);
 }
 
 const char* tokenizer_name(TokenizerKind kind) {
@@ -25,6 +30,9 @@ const char* tokenizer_name(TokenizerKind kind) {
     case TokenizerKind::kZh: return "zh";
     case TokenizerKind::kChar: return "char";
     case TokenizerKind::kNone: return "none";
+    case TokenizerKind::kSpm: return "flores101";
+    case TokenizerKind::kFlores101: return "flores101";
+    case TokenizerKind::kFlores200: return "flores200";
   }
   return "?";
 }
@@ -514,6 +522,9 @@ void tokenize(TokenizerKind kind, std::string_view line, std::string& out, std::
     case TokenizerKind::kZh: tokenize_zh(line, out, scratch); return;
     case TokenizerKind::kChar: tokenize_char(line, out); return;
     case TokenizerKind::kNone: out.assign(line); return;
+    case TokenizerKind::kSpm:
+    case TokenizerKind::kFlores101:
+    case TokenizerKind::kFlores200: spm_tokenizer(kind).tokenize(line, out); return;
   }
 }
 

@@ -1,4 +1,5 @@
-// BLEU's tokenizers (SACREBLEU.md section 1): 13a, intl, zh, char, none.
+// BLEU's tokenizers (SACREBLEU.md section 1): 13a, intl, zh, char, none, and the SentencePiece
+// ones (spm = flores101, flores200: spm_tokenizer.h) with the models sacreBLEU downloads.
 // Each maps one line (already lower-cased and rstripped by the caller) to a string whose
 // Python split() gives the tokens. Outputs equal sacreBLEU 2.6.0's byte for byte.
 #pragma once
@@ -10,11 +11,12 @@
 
 namespace realmt::metrics {
 
-enum class TokenizerKind { k13a, kIntl, kZh, kChar, kNone };
+enum class TokenizerKind { k13a, kIntl, kZh, kChar, kNone, kSpm, kFlores101, kFlores200 };
 
-// "13a", "intl", "zh", "char", "none"; throws for anything else (names the known ones).
+// "13a", "intl", "zh", "char", "none", "spm", "flores101", "flores200"; throws for anything else
+// (names the known ones).
 TokenizerKind parse_tokenizer(std::string_view name);
-// The signature value ("13a", ...).
+// The signature value ("13a", ...; spm signs as "flores101", as in sacreBLEU).
 const char* tokenizer_name(TokenizerKind kind);
 
 // Tokenizes line into out (out is overwritten). scratch is reused working memory.

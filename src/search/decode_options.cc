@@ -80,7 +80,6 @@ void TranslateOptions::declare(OptionSet& o) {
                "realmt sorts each maxi-batch by source length either way; the output keeps the input order");
   o.add("Input/output", "quiet", &quiet, "Nothing on stderr (a log file still gets the lines)");
   o.add("Input/output", "quiet-translation", &quiet_translation, "No 'Best translation' lines");
-  o.add("Input/output", "log", &log, "Also append the log lines to this file");
   o.short_name("input", 'i').short_name("output", 'o').short_name("beam-size", 'b').short_name("normalize", 'n');
   o.implicit_value("normalize", "1").implicit_value("alignment", "1");
   declare_marian_decoder_options(o, DecoderProgram::kTranslate);

@@ -70,7 +70,6 @@ struct TranslateOptions {
   std::string maxi_batch_sort = "src";  // src | none: realmt sorts by length either way
   bool quiet = false;               // nothing on stderr (the log file still gets the lines)
   bool quiet_translation = false;   // no "Best translation" lines
-  std::string log;                  // also append the log lines here (Marian's log)
   void declare(OptionSet& o);
   void validate() const;
   SearchOptions search() const;

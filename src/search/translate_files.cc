@@ -58,12 +58,14 @@ TranslateSummary translate_stream(const TranslateOptions& o, const Translator& t
         } else {
           ++sum.failed;
         }
-        // The tags of realmt's other warnings and errors (core/log.h); errors show even when quiet.
+        // Errors show even when quiet; warnings then go to the log file only.
         const std::string text = o.input_path() + ": line " + std::to_string(id + 1) + ": " + r.error;
-        if (r.skipped)
-          stamped("[warn] " + text);
+        if (!r.skipped)
+          log::error("{}", text);
+        else if (o.quiet)
+          log::file_only(log::Level::kWarn, text);
         else
-          log::line("[error] " + text, false);
+          log::warn("{}", text);
         if (!o.n_best) out << '\n';
         continue;
       }

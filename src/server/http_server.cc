@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "server/web_page.h"
 
 namespace realmt::server {
 
@@ -135,6 +136,28 @@ std::optional<HttpResponse> HttpServer::route(const HttpRequest& req) {
     HttpResponse r = json_answer(200, registry_.render());
     r.content_type = "text/plain; version=0.0.4";
     return r;
+  }
+  if (req.path == "/" || req.path == "/index.html") {
+    if (!get) return method_not_allowed(req, "GET, HEAD");
+    HttpResponse r;
+    r.status = 200;
+    r.body = std::string(web_page_html());
+    r.content_type = "text/html; charset=utf-8";
+    r.headers.emplace_back("Content-Security-Policy", kWebPagePolicy);
+    r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+    r.headers.emplace_back("Cache-Control", "no-cache");
+    return r;
+  }
+  if (req.path == "/v1/info") {
+    if (!get) return method_not_allowed(req, "GET, HEAD");
+    ServerInfo info;
+    info.language_pair = config_.language_pair;
+    info.beam_size = config_.search.beam_size;
+    info.max_beam_size = config_.limits.max_beam_size;
+    info.max_n_best = config_.limits.max_n_best;
+    info.max_request_sentences = config_.limits.max_sentences;
+    info.api_key_required = !config_.api_key.empty();
+    return json_answer(200, format_info(info));
   }
   if (req.path != kTranslatePath)
     return error_answer(404, format("no route {} {}", req.method, req.path));

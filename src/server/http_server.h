@@ -11,6 +11,9 @@
 //   GET  /health         200 {"status": "ok"}; 503 {"status": "draining"} while draining
 //   GET  /metrics        Prometheus text: requests by code, sentences, batch sizes, queue depth,
 //                        latency histogram, connections (needs the bearer token when one is set)
+//   GET  /v1/info        {"language_pair", "beam_size", "max_beam_size", "max_n_best",
+//                        "max_request_sentences", "api_key_required", "version"}
+//   GET  /               the web page (server/web_page.h), no token needed (its requests need one)
 // Every error answer is {"error": "<reason>"}; the front's own refusals (408, 414, 431, 429
 // and 503 for the connection caps, ...) too. /health and /metrics are answered on the front's
 // loop thread, so they stay fast while every worker waits for the decoder.
@@ -41,6 +44,7 @@ struct HttpConfig {
   int port = 8080;                 // 0: any free port (bind() says which)
   int threads = 128;               // worker threads: translation requests handled at once
   std::string api_key;             // non-empty: "Authorization: Bearer <api_key>" required
+  std::string language_pair;       // "en-fr", shown by the page and /v1/info (empty: unknown)
   int64_t max_body_bytes = 1 << 20;
   int64_t max_header_bytes = 16384;    // request line and header fields
   int64_t idle_timeout_ms = 5000;      // waiting for a request (new or kept-alive connection)

@@ -7,6 +7,10 @@
 #include "core/error.h"
 #include "server/http_message.h"
 
+#ifndef REALMT_VERSION
+#define REALMT_VERSION "unknown"  // set by src/server/CMakeLists.txt
+#endif
+
 namespace realmt::server {
 
 namespace {
@@ -143,6 +147,17 @@ std::string format_translations(const std::vector<std::vector<ScoredText>>& nbes
     out["n_best"] = std::move(lists);
   }
   // Decoded text is valid UTF-8; replace rather than throw if a vocabulary ever breaks that.
+  return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string format_info(const ServerInfo& info) {
+  const json out = {{"language_pair", info.language_pair},
+                    {"beam_size", info.beam_size},
+                    {"max_beam_size", info.max_beam_size},
+                    {"max_n_best", info.max_n_best},
+                    {"max_request_sentences", info.max_request_sentences},
+                    {"api_key_required", info.api_key_required},
+                    {"version", REALMT_VERSION}};
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -70,6 +70,18 @@ struct ScoredText {
 std::string format_translations(const std::vector<std::vector<ScoredText>>& nbest, int n_best);
 std::string format_error(std::string_view reason);
 
+// What GET /v1/info answers: the language pair, the search defaults and limits a client (the web
+// page) needs, whether a bearer token is required, and the program's version.
+struct ServerInfo {
+  std::string language_pair;
+  int beam_size = 4;
+  int max_beam_size = 16;
+  int max_n_best = 16;
+  int64_t max_request_sentences = 16;
+  bool api_key_required = false;
+};
+std::string format_info(const ServerInfo& info);
+
 // "Authorization: Bearer <token>" against the expected token, in time independent of where they
 // differ (the length of `expected` may leak, its content does not).
 bool bearer_matches(std::string_view authorization_header, std::string_view expected);

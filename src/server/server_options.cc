@@ -10,6 +10,8 @@ namespace realmt::server {
 
 void ServerOptions::declare(OptionSet& o) {
   model.declare(o, "Model");
+  o.add("Model", "language-pair", &language_pair,
+        "SRC-TRG the models translate (e.g. en-fr), shown by the web page and /v1/info (empty: not shown)");
   o.add("Server", "host", &host, "Address to listen on (loopback by default; 0.0.0.0: all)");
   o.add("Server", "port", &port, "Port to listen on (0: a free one, printed at start)");
   o.add("Server", "http-threads", &http_threads,
@@ -74,6 +76,10 @@ void ServerOptions::declare(OptionSet& o) {
 void ServerOptions::validate() const {
   model.validate();
   REALMT_CHECK(port >= 0 && port <= 65535, "port must be in [0, 65535], got {}", port);
+  const size_t dash = language_pair.find('-');
+  REALMT_USAGE_CHECK(language_pair.empty() || (dash > 0 && dash + 1 < language_pair.size() &&
+                                               language_pair.find_first_of("-\"<>& ", dash + 1) == std::string::npos),
+                     "language-pair must be SRC-TRG (e.g. en-fr), got '{}'", language_pair);
   REALMT_CHECK(max_beam_size >= 1 && max_n_best >= 1, "max-beam-size and max-n-best must be >= 1");
   REALMT_CHECK(beam_size >= 1 && beam_size <= max_beam_size,
                "beam-size {} must be in [1, max-beam-size {}]", beam_size, max_beam_size);
@@ -105,6 +111,7 @@ HttpConfig ServerOptions::http_config() const {
   c.host = host;
   c.port = port;
   c.threads = http_threads;
+  c.language_pair = language_pair;
   c.idle_timeout_ms = keep_alive_timeout_ms;
   c.header_timeout_ms = header_timeout_ms;
   c.body_timeout_ms = body_timeout_ms;

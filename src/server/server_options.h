@@ -15,6 +15,7 @@ namespace realmt::server {
 
 struct ServerOptions {
   search::ModelOptions model;  // models, vocabs, weights, devices, cpu-threads, mini-batch
+  std::string language_pair;   // "en-fr": what the web page and /v1/info show (empty: unknown)
   // Listening
   std::string host = "127.0.0.1";
   int port = 8080;

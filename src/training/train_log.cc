@@ -5,9 +5,10 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <ctime>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/log.h"
 
 namespace realmt::training {
 
@@ -86,73 +87,69 @@ std::string format_valid_line(int64_t epoch, int64_t updates, const ValidResult&
 }
 
 TrainLog::TrainLog(const Options& o) : quiet_(o.quiet), format_(o.format) {
-  log_ = open_append(o.log_path, "log");
   valid_log_ = open_append(o.valid_log_path, "valid-log");
   metrics_ = open_append(o.metrics_path, "metrics-file");
   bar_ = o.progress_bar && !o.quiet && isatty(STDERR_FILENO);
 }
 
 TrainLog::~TrainLog() {
-  for (FILE* f : {log_, valid_log_, metrics_})
+  for (FILE* f : {valid_log_, metrics_})
     if (f) std::fclose(f);
 }
 
 void TrainLog::write(const std::string& text, FILE* also) {
-  char stamp[32];
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
-  if (!quiet_) {
-    if (bar_shown_) {
-      std::fprintf(stderr, "\r\033[K");
-      bar_shown_ = false;
-    }
-    std::fprintf(stderr, "[%s] %s\n", stamp, text.c_str());
+  if (bar_shown_ && !quiet_) {
+    std::fprintf(stderr, "\r\033[K");  // the line replaces the progress bar
+    bar_shown_ = false;
   }
-  for (FILE* f : {log_, also}) {
-    if (!f) continue;
-    std::fprintf(f, "[%s] %s\n", stamp, text.c_str());
-    std::fflush(f);
+  log::line(text, quiet_);
+  if (also) {
+    std::fprintf(also, "%s\n", log::stamped(text).c_str());
+    std::fflush(also);
   }
 }
 
 void TrainLog::line(const std::string& text) { write(text, nullptr); }
 
+namespace {
+
+// Object keys in the order written (nlohmann's ordered_json), so that "type" comes first.
+// nlohmann writes a NaN or an infinity as null (JSON has neither), and escapes every string.
+using Json = nlohmann::ordered_json;
+
+}  // namespace
+
 void TrainLog::display(const DisplayStats& s) {
   line(format_train_line(s, format_));
-  char buf[512];
   const double per_label = s.labels ? s.cost_sum / static_cast<double>(s.labels) : 0;
-  std::snprintf(buf, sizeof buf,
-                "{\"type\":\"train\",\"epoch\":%lld,\"updates\":%lld,\"sentences\":%lld,\"loss_per_token\":%.9g,"
-                "\"tgt_tokens_per_s\":%.6g,\"lr\":%.9g,\"grad_norm\":%.9g,\"mem_bytes\":%zu,"
-                "\"mem_reserved_bytes\":%zu,\"seconds\":%.3f",
-                static_cast<long long>(s.epoch), static_cast<long long>(s.updates),
-                static_cast<long long>(s.sentences_total), per_label,
-                s.seconds > 0 ? static_cast<double>(s.labels) / s.seconds : 0.0, s.lr, s.grad_norm, s.mem_bytes,
-                s.mem_reserved_bytes, s.elapsed_seconds);
-  std::string json = buf;
-  std::snprintf(buf, sizeof buf, ",\"grad_norm_avg\":%.9g,\"epoch_sentences\":%lld", s.grad_norm_avg,
-                static_cast<long long>(s.sentences_in_epoch));
-  json += buf;
+  Json j = {{"type", "train"},
+            {"epoch", s.epoch},
+            {"updates", s.updates},
+            {"sentences", s.sentences_total},
+            {"loss_per_token", per_label},
+            {"tgt_tokens_per_s", s.seconds > 0 ? static_cast<double>(s.labels) / s.seconds : 0.0},
+            {"lr", s.lr},
+            {"grad_norm", s.grad_norm},
+            {"mem_bytes", s.mem_bytes},
+            {"mem_reserved_bytes", s.mem_reserved_bytes},
+            {"seconds", s.elapsed_seconds},
+            {"grad_norm_avg", s.grad_norm_avg},
+            {"epoch_sentences", s.sentences_in_epoch}};
   if (s.loss_scale > 0) {
-    std::snprintf(buf, sizeof buf, ",\"loss_scale\":%.9g,\"skipped_updates\":%lld", s.loss_scale,
-                  static_cast<long long>(s.skipped_updates));
-    json += buf;
+    j["loss_scale"] = s.loss_scale;
+    j["skipped_updates"] = s.skipped_updates;
   }
-  metrics(json + "}");
+  metrics(j.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 
 void TrainLog::validation(int64_t epoch, int64_t updates, const std::vector<ValidResult>& results) {
-  std::string json = "{\"type\":\"valid\",\"updates\":" + std::to_string(updates);
-  char buf[160];
+  Json j = {{"type", "valid"}, {"updates", updates}};
   for (const ValidResult& r : results) {
     write(format_valid_line(epoch, updates, r), valid_log_);
-    std::snprintf(buf, sizeof buf, ",\"%s\":%.9g", r.metric.c_str(), r.value);
-    json += buf;
+    j[r.metric] = r.value;
   }
-  json += ",\"stalled\":" + std::to_string(results.empty() ? 0 : results[0].stalled) + "}";
-  metrics(json);
+  j["stalled"] = results.empty() ? 0 : results[0].stalled;
+  metrics(j.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 
 void TrainLog::progress(double fraction, const std::string& label) {
@@ -164,9 +161,9 @@ void TrainLog::progress(double fraction, const std::string& label) {
   bar_shown_ = true;
 }
 
-void TrainLog::metrics(const std::string& json) {
+void TrainLog::metrics(const std::string& json_line) {
   if (!metrics_) return;
-  std::fprintf(metrics_, "%s\n", json.c_str());
+  std::fprintf(metrics_, "%s\n", json_line.c_str());
   std::fflush(metrics_);
 }
 

@@ -1,5 +1,9 @@
-// Training log: Marian's lines (stderr, the `log` file, the `valid-log` file), a progress bar on
-// a terminal, and the metrics file (one JSON object a line) for plotting.
+// Training log: Marian's lines (through core/log.h: stderr and every program's --log file; the
+// validation lines also to the `valid-log` file), a progress bar on a terminal, and the metrics
+// file (one JSON object a line, written with nlohmann-json) for plotting:
+//   {"type":"train","epoch":1,"updates":200,"sentences":6400,"loss_per_token":5.12,...}
+//   {"type":"valid","updates":200,"ce-mean-words":5.12,"bleu":12.3,"stalled":0}
+// A value that is not finite (a diverged loss) is written as null: JSON has no NaN or Inf.
 //
 // The lines are Marian's (src/training/scheduler.h of Marian 1.12), field for field, so that log
 // parsers written for Marian (marian-tensorboard, grep | sort | cut in recipes) read them:
@@ -86,7 +90,6 @@ std::string with_commas(int64_t n);  // 1234567 -> "1,234,567"
 class TrainLog {
  public:
   struct Options {
-    std::string log_path;        // also append every line here
     std::string valid_log_path;  // also append the [valid] lines here
     std::string metrics_path;    // JSON lines
     bool progress_bar = true;    // on a terminal only
@@ -95,7 +98,7 @@ class TrainLog {
   };
   explicit TrainLog(const Options& options);
   ~TrainLog();
-  void line(const std::string& text);  // time-stamped to stderr (+ log file)
+  void line(const std::string& text);  // a log line (core/log.h: stderr unless quiet, --log file)
   void display(const DisplayStats& s);
   void validation(int64_t epoch, int64_t updates, const std::vector<ValidResult>& results);
   // Progress bar towards the next display (only on a terminal).
@@ -103,8 +106,7 @@ class TrainLog {
 
  private:
   void write(const std::string& text, FILE* also);
-  void metrics(const std::string& json);
-  FILE* log_ = nullptr;
+  void metrics(const std::string& json_line);
   FILE* valid_log_ = nullptr;
   FILE* metrics_ = nullptr;
   bool bar_ = false;

@@ -88,7 +88,6 @@ void TrainOptions::declare(OptionSet& o) {
         "before the job stops with an error");
   o.add(g, "seed", &seed, "Random seed (initialisation, dropout, data order); 0: a random one, logged");
   o.add(g, "metrics-file", &metrics_file, "JSON-lines metrics for plotting; default <model>.metrics.jsonl");
-  o.add(g, "log", &log, "Also append the log to this file");
   o.add(g, "quiet", &quiet, "Nothing on stderr (the log files are still written)");
   o.add(g, "quiet-translation", &quiet_translation, "No translation lines while validating");
   o.add(g, "quiet-progress", &quiet_progress, "No progress bar on a terminal");

@@ -135,7 +135,6 @@ struct TrainOptions {
   double comm_timeout = 600;             // mpirun: seconds a collective may wait for the other ranks
   int64_t seed = 1234;                   // 0: a random seed (logged), as Marian
   std::string metrics_file;              // JSON lines; default <model>.metrics.jsonl
-  std::string log;                       // also write the log here
   bool quiet = false;                    // nothing on stderr (log files still written)
   bool quiet_translation = false;        // no translation lines while validating
   bool quiet_progress = false;           // no progress bar even on a terminal

@@ -81,8 +81,7 @@ Trainer::Impl::Impl(TrainOptions options)
   }
   tracks.assign(o.valid_metrics.size(), MetricTrack{});
   TrainLog::Options lo;
-  if (lead()) {
-    lo.log_path = o.log;
+  if (lead()) {  // the --log file is core/log's (rank 0's only: common/options_cli.cc)
     lo.valid_log_path = o.valid_log;
     lo.metrics_path = o.metrics_file.empty() ? base + ".metrics.jsonl" : o.metrics_file;
   }

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "metrics/cli.h"
+#include "metrics/cli_options.h"
 #include "metrics/text_io.h"
 #include "metrics/format.h"
 
@@ -34,8 +35,8 @@ class Cli : public ::testing::Test {
       if (a == "r1" || a == "r2" || a == "h2") a = dir_ + a;
     }
     std::istringstream in(stdin_text);
-    std::ostringstream out, err;
-    run_cli(parse_cli(args), in, out, err);
+    std::ostringstream out;
+    run_cli(parse_cli(args), in, out);
     return out.str();
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -47,7 +48,8 @@ TEST_F(Cli, DefaultJson) {
             "{\n \"name\": \"BLEU\",\n \"score\": 48.5,\n \"signature\": "
             "\"nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0\",\n \"verbose_score\": \"82.4/50.0/45.5/37.5 "
             "(BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)\",\n \"nrefs\": \"2\",\n \"case\": \"mixed\",\n"
-            " \"eff\": \"no\",\n \"tok\": \"13a\",\n \"smooth\": \"exp\",\n \"version\": \"2.6.0\"\n}\n");
+            " \"eff\": \"no\",\n \"tok\": \"13a\",\n \"smooth\": \"exp\",\n \"version\": \"2.6.0\",\n"
+            " \"implementation\": \"" + implementation_name() + "\"\n}\n");
   EXPECT_EQ(run({"r1", "r2", "-b"}, hyp_), "48.5\n");
   EXPECT_EQ(run({"r1", "r2", "-m", "bleu", "chrf", "ter", "-b"}, hyp_), "[\n48.5,\n59.7,\n40.0\n]\n");
 }

@@ -8,8 +8,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
 #include <regex>
 
+#include "core/log.h"
 #include "training/train_log.h"
 
 namespace realmt::training {
@@ -92,15 +95,16 @@ TEST(TrainLog, CommasAndLogParsers) {
 TEST(TrainLog, ValidLinesGoToTheValidLogToo) {
   const std::string dir = std::filesystem::temp_directory_path() / ("realmt_trainlog_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
+  log::set_file(dir + "/train.log");  // what --log does (common/options_cli.cc)
   {
     TrainLog::Options o;
-    o.log_path = dir + "/train.log";
     o.valid_log_path = dir + "/valid.log";
     o.quiet = true;
     TrainLog log(o);
     log.line("Training started");
     log.validation(1, 10, {{"ce-mean-words", 3.5, true, 0, 0}, {"bleu", 12.25, false, 1, 13}});
   }
+  log::set_file("");
   std::ifstream valid(dir + "/valid.log"), train(dir + "/train.log");
   std::string l1, l2, rest;
   std::getline(valid, l1);
@@ -113,6 +117,48 @@ TEST(TrainLog, ValidLinesGoToTheValidLogToo) {
   int lines = 0;
   while (std::getline(train, rest)) ++lines;
   EXPECT_EQ(lines, 3);  // the log file has everything
+  std::filesystem::remove_all(dir);
+}
+
+// The metrics file is JSON a line whatever the values: a diverged loss (NaN, Inf) is null, metric
+// names are escaped. (The snprintf writer it replaced printed "nan" and "inf", which no JSON
+// reader accepts, and wrote names unescaped.)
+TEST(TrainLog, MetricsFileIsJsonEvenForNonFiniteValues) {
+  const std::string dir = std::filesystem::temp_directory_path() / ("realmt_trainjson_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    TrainLog::Options o;
+    o.metrics_path = dir + "/m.jsonl";
+    o.quiet = true;
+    TrainLog log(o);
+    DisplayStats s = marian_example();
+    s.cost_sum = std::nan("");
+    s.grad_norm = std::numeric_limits<double>::infinity();
+    s.grad_norm_avg = -std::numeric_limits<double>::infinity();
+    s.loss_scale = 64;
+    log.display(s);
+    log.validation(2, 30, {{"bleu", std::nan(""), false, 2, 11.5}, {"my \"script\"\tmetric\\", 1.25, true, 0, 0}});
+  }
+  std::ifstream in(dir + "/m.jsonl");
+  std::string train, valid, rest;
+  ASSERT_TRUE(std::getline(in, train));
+  ASSERT_TRUE(std::getline(in, valid));
+  EXPECT_FALSE(std::getline(in, rest));
+  nlohmann::json t, v;
+  ASSERT_NO_THROW(t = nlohmann::json::parse(train)) << train;
+  ASSERT_NO_THROW(v = nlohmann::json::parse(valid)) << valid;
+  EXPECT_EQ(train.rfind("{\"type\":\"train\",", 0), 0u) << train;  // "type" first
+  EXPECT_TRUE(t.at("loss_per_token").is_null());
+  EXPECT_TRUE(t.at("grad_norm").is_null());
+  EXPECT_TRUE(t.at("grad_norm_avg").is_null());
+  EXPECT_EQ(t.at("updates"), 20785);
+  EXPECT_DOUBLE_EQ(t.at("lr").get<double>(), 6.5259e-04);
+  EXPECT_EQ(t.at("loss_scale"), 64.0);
+  EXPECT_EQ(v.at("type"), "valid");
+  EXPECT_EQ(v.at("updates"), 30);
+  EXPECT_TRUE(v.at("bleu").is_null());
+  EXPECT_EQ(v.at("my \"script\"\tmetric\\"), 1.25);
+  EXPECT_EQ(v.at("stalled"), 2);
   std::filesystem::remove_all(dir);
 }
 
