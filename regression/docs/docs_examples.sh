@@ -19,14 +19,16 @@ pages=()
 for p in "$@"; do pages+=("$(realpath "$p")"); done
 if [[ ${#pages[@]} -eq 0 ]]; then
   mapfile -t pages < <(ls "$repo"/docs/*.md)
-  for prog in realmt-train realmt-init realmt-translate realmt-server realmt-score realmt-average realmt-bleu realmt-data; do
+  for prog in realmt-train realmt-init realmt-translate realmt-server realmt-score realmt-average realmt-bleu realmt-data \
+              realmt-convert realmt-analyze; do
     [[ -f "$repo/docs/$prog.md" ]] || fail "docs/$prog.md is missing"
   done
 fi
 selected() { [[ " ${pages[*]} " == *"/$1.md "* || " ${pages[*]} " == *" $1.md "* ]]; }
 
 # ---- option groups: each program's page has a heading for every group of its --help ----------
-for prog in realmt-train realmt-init realmt-translate realmt-server realmt-score realmt-average; do
+for prog in realmt-train realmt-init realmt-translate realmt-server realmt-score realmt-average realmt-convert \
+            realmt-analyze; do
   selected "$prog" || continue
   page="$repo/docs/$prog.md"
   while IFS= read -r group; do

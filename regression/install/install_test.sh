@@ -10,7 +10,7 @@ repo="$(cd "$2" && pwd)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-programs=(realmt-train realmt-init realmt-translate realmt-server realmt-score realmt-average realmt-bleu realmt-data)
+programs=(realmt-train realmt-init realmt-translate realmt-server realmt-score realmt-average realmt-bleu realmt-data realmt-convert realmt-analyze)
 
 cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log" 2>&1 || fail "cmake --install: $(tail -5 "$tmp/install.log")"
 # Relocatable: the tree runs from wherever it is moved ($ORIGIN/../lib).
