@@ -47,22 +47,6 @@ U32 squeeze_trim(const U32& s) {
   return out;
 }
 
-// s/(X)/ $1 /g for every character X with pad(X).
-template <typename Pred>
-U32 pad(const U32& s, Pred pred) {
-  U32 out;
-  for (char32_t c : s) {
-    if (pred(c)) {
-      out += U' ';
-      out += c;
-      out += U' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 // s/(c)(?=$|[^\p{Ll}])/ $1 /g
 U32 pad_unless_lower_follows(const U32& s, char32_t c) {
   U32 out;
@@ -212,11 +196,11 @@ U32 normalize_spaces(const U32& t) {
 U32 separate_specials(const U32& t, const std::string& lang) {
   auto plain = [](char32_t c) { return is_alnum(c) || is_space(c) || c == U'.' || c == U'\'' || c == U'`' || c == U',' || c == U'-'; };
   if (lang == "fi" || lang == "sv")
-    return pad_unless_lower_follows(pad(t, [&](char32_t c) { return !plain(c) && c != U':'; }), U':');
-  if (lang == "tdt") return pad_unless_lower_follows(pad(t, [&](char32_t c) { return !plain(c); }), U'\'');
+    return pad_unless_lower_follows(pad_class(t, [&](char32_t c) { return !plain(c) && c != U':'; }), U':');
+  if (lang == "tdt") return pad_unless_lower_follows(pad_class(t, [&](char32_t c) { return !plain(c); }), U'\'');
   if (lang == "ca")
-    return pad_unless_lower_follows(pad(t, [&](char32_t c) { return !plain(c) && c != U'\u00B7'; }), U'\u00B7');
-  return pad(t, [&](char32_t c) { return !plain(c); });
+    return pad_unless_lower_follows(pad_class(t, [&](char32_t c) { return !plain(c) && c != U'\u00B7'; }), U'\u00B7');
+  return pad_class(t, [&](char32_t c) { return !plain(c); });
 }
 
 // -a: s/([\p{IsAlnum}])\-(?=[\p{IsAlnum}])/$1 \@-\@ /g
@@ -283,7 +267,7 @@ U32 split_apostrophes(U32 t, const std::string& lang) {
     t = apostrophe_rule(t, not_alpha, alpha, U" ' ");
     return apostrophe_rule(t, alpha, not_alpha, U" ' ");
   }
-  return pad(t, [](char32_t c) { return c == U'\''; });
+  return pad_class(t, [](char32_t c) { return c == U'\''; });
 }
 
 // A word's final dot splits off unless the word is a non-breaking prefix (kind 1; kind 2 when

@@ -45,23 +45,6 @@ bool is_full_width_punct(char32_t c) {
   }
 }
 
-// One regex pass "([class])" -> " \1 " over code points.
-template <typename Pred>
-std::u32string pad_class(const std::u32string& s, Pred pred) {
-  std::u32string out;
-  out.reserve(s.size() + 8);
-  for (char32_t c : s) {
-    if (pred(c)) {
-      out += U' ';
-      out += c;
-      out += U' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::u32string normalize_general_and_western(std::string& s8) {
   replace_all(s8, "\n-", "");
   for (char& c : s8) c = c == '\n' ? ' ' : c;

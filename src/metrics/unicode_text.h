@@ -65,4 +65,22 @@ void py_lower(std::string_view s, std::string& out);
 // Appends the code points of s to out.
 void to_code_points(std::string_view s, std::vector<char32_t>& out);
 
+// One regex pass "([class])" -> " \1 " over code points: every character with pred(c) gets a
+// space on each side (the TER and Moses tokenizers' padding rules).
+template <typename Pred>
+std::u32string pad_class(const std::u32string& s, Pred pred) {
+  std::u32string out;
+  out.reserve(s.size() + 8);
+  for (char32_t c : s) {
+    if (pred(c)) {
+      out += U' ';
+      out += c;
+      out += U' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace realmt::metrics
