@@ -5,16 +5,17 @@
 # Post-LN model (12+12 layers of width 128: the same compute per token) without and with ADMIN,
 # each with 3 seeds at an equal update budget on l10n-enfr (../shared/data). Per run: BLEU and
 # chrF (realmt-bleu) on 500 dev and 1000 test lines (beam 4, output length at most twice the
-# source's), attention entropy and cross-layer JSD (realmt-analyze on 300 dev pairs); per seed, paired bootstrap (realmt-bleu --paired-bs, 1000 samples) of sum and
-# mean against none, and of ADMIN against plain Post-LN. bench/research/aggregate.py writes
-# <out>/results.md (means, standard deviations, p-values, per-layer medians).
+# source's), attention entropy and cross-layer JSD (realmt-analyze on 300 dev pairs); per
+# seed, paired bootstrap (realmt-bleu --paired-bs, 1000 samples) of sum and mean against none, and of ADMIN against plain Post-LN. bench/research/aggregate.py writes
+# <out>/results.md (means, standard deviations, p-values, per-layer medians) and
+# bench/research/plot_summary.py <out>/summary-{quality,entropy,jsd}.png.
 #
 #   bench/research/run.sh [--smoke] [--out DIR] [--updates N] [--seeds "1 2 3"] [--threads N]
 #     --smoke     5 updates per run on 2000 training pairs, 20 dev/test lines, greedy search:
 #                 checks the pipeline end to end (the numbers mean nothing)
-#     --updates   update budget of every run (default 500: ~4 min each for cpu-small on 2
-#                 idle cores; 1.5-1.75 h for the 15 runs with translation and analysis, an
-#                 estimate from the quickstart's training speed, not measured end to end)
+#     --updates   update budget of every run (default 500: ~4.5 min each with translation and
+#                 analysis on 2 idle cores; the 15 runs took 1 h 10 min end to end on
+#                 2026-12-02, see RESEARCH.md)
 # Environment: BUILD_DIR (default build). Runs already finished in DIR are kept (delete a
 # run's folder to redo it).
 set -euo pipefail
@@ -27,7 +28,7 @@ while [[ $# -gt 0 ]]; do
     --updates) updates="$2"; shift 2 ;;
     --seeds) seeds="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "research: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -121,6 +122,9 @@ for name in "${order[@]}"; do
   a="$out/runs/$name-s$first_seed/analysis"
   [[ -s "$a/attention.json" ]] && "$root/tools/plot-attention" "$a" > /dev/null
 done
+step "summary plots (bench/research/plot_summary.py)"
+MPLBACKEND=Agg "${VENV:-$root/build/venv-plot}/bin/python" "$root/bench/research/plot_summary.py" "$out" "$seeds" \
+  "${order[@]}" > /dev/null
 
 step "results"
 python3 "$root/bench/research/aggregate.py" "$out" "$seeds" "${order[@]}" > "$out/results.md"
