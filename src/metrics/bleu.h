@@ -27,7 +27,7 @@ struct BleuOptions {
   bool effective_order = false;        // the CLI forces it on in sentence-level mode
   int max_ngram_order = 4;             // API only; not in the signature
   // Set: the papers' Moses pipeline tokenizes instead of `tokenizer` (moses_bleu.h).
-  std::shared_ptr<const MosesBleuTokenizer> moses;
+  std::shared_ptr<const MosesBleuTokenizer> moses{};
 };
 
 // The result of compute_bleu, with the pieces the verbose string shows.

@@ -206,8 +206,11 @@ TEST(OptionsYaml, DumpHasHelpCommentsAndEveryOption) {
   EXPECT_HAS(out, "devices: [0]\n");
   EXPECT_HAS(out, "valid-freq: 10000u\n");
   // Every option but Marian's print-and-exit ones every OptionSet refuses (dumped only when set).
-  for (const auto& name : set.names())
-    if (name != "authors" && name != "cite" && name != "build-info") EXPECT_HAS(out, "\n" + name + ": ");
+  for (const auto& name : set.names()) {
+    if (name != "authors" && name != "cite" && name != "build-info") {
+      EXPECT_HAS(out, "\n" + name + ": ");
+    }
+  }
   EXPECT_HAS(out, "\nlog-level: info\n");
   // minimal: only what was set.
   Fields g;

@@ -69,8 +69,9 @@ TEST(ResidualAttention, MaskedPositionsGetExactlyZeroAtEveryLayer) {
         for (int64_t q = 0; q < kT; ++q)
           for (int64_t k = 3; k < kT; ++k) EXPECT_EQ(p[((1 * kH + h) * kT + q) * kT + k], 0.0f);
       // The carried sum stays unmasked: finite everywhere.
-      if (r.scores.defined())
+      if (r.scores.defined()) {
         for (float v : r.scores.value().to_vector<float>()) ASSERT_TRUE(std::isfinite(v));
+      }
       chain = r.scores;
       x = graph::Var(r.out.value());
     }

@@ -27,7 +27,7 @@ struct InputSpec {
   bool integer = false;        // i32 in [lo, hi) instead
   bool differentiable = true;  // floating inputs: checked by the gradient check
   // Optional custom maker (masks, targets with padding, ...); returns a CPU tensor.
-  std::function<Tensor(Generator&, DType)> make;
+  std::function<Tensor(Generator&, DType)> make{};
 };
 
 using Tensors = std::vector<Tensor>;

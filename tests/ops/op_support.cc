@@ -58,7 +58,9 @@ TEST(OpSupport, TableOfKernelsPerBackend) {
     ++cases;
     cpu_ok += cpu;
     cuda_ok += cuda;
-    if (gpus > 0) EXPECT_TRUE(cuda) << c.name << ": a GPU is visible but this build has no CUDA kernel for " << slots;
+    if (gpus > 0) {
+      EXPECT_TRUE(cuda) << c.name << ": a GPU is visible but this build has no CUDA kernel for " << slots;
+    }
   }
   std::printf("supported: CPU %d of %d cases, CUDA %d of %d%s\n", cpu_ok, cases, cuda_ok, cases,
               cuda_built ? "" : " (no CUDA backend in this build)");

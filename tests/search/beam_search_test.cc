@@ -257,7 +257,9 @@ TEST(BeamSearch, NBestIsSortedAndMatchesTheScorer) {
   for (size_t i = 0; i < kBatch.size(); ++i) {
     ASSERT_EQ(got[i].size(), 5u);
     for (size_t k = 0; k < got[i].size(); ++k) {
-      if (k > 0) EXPECT_GE(got[i][k - 1].score, got[i][k].score);
+      if (k > 0) {
+        EXPECT_GE(got[i][k - 1].score, got[i][k].score);
+      }
       srcs.push_back(kBatch[i]);
       tgts.push_back(got[i][k].tokens);
     }
