@@ -16,20 +16,13 @@
 #include "convert/hf_import.h"
 #include "convert/marian_import.h"
 #include "core/error.h"
+#include "../common/temp_dir.h"
 #include "models/transformer.h"
 
 namespace realmt::convert {
 namespace {
 
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string t = (std::filesystem::temp_directory_path() / "realmt-convert-test-XXXXXX").string();
-    path = ::mkdtemp(t.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
+using realmt::testing::TempDir;
 
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -189,19 +182,19 @@ TEST(RealmtCheckpoint, RoundTripsWithItsTables) {
 TEST(HfImport, ConfigErrorsNameTheFileAndField) {
   TempDir dir;
   auto config = [&](const std::string& json) { write_file_atomic(dir.file("config.json"), json); };
-  EXPECT_NE(error_of([&] { import_hf(dir.path.string()); }).find("config.json not found"), std::string::npos);
+  EXPECT_NE(error_of([&] { import_hf(dir.path().string()); }).find("config.json not found"), std::string::npos);
   config(R"({"model_type": "bart"})");
-  std::string e = error_of([&] { import_hf(dir.path.string()); });
+  std::string e = error_of([&] { import_hf(dir.path().string()); });
   EXPECT_NE(e.find("model_type 'bart'"), std::string::npos) << e;
   config(R"({"model_type": "marian", "d_model": 8, "encoder_layers": 1, "decoder_layers": 1,
              "encoder_attention_heads": 2, "decoder_attention_heads": 2, "encoder_ffn_dim": 16,
              "decoder_ffn_dim": 32})");
-  e = error_of([&] { import_hf(dir.path.string()); });
+  e = error_of([&] { import_hf(dir.path().string()); });
   EXPECT_NE(e.find("decoder_ffn_dim 32"), std::string::npos) << e;
   config(R"({"model_type": "marian", "d_model": 8, "encoder_layers": 1, "decoder_layers": 1,
              "encoder_attention_heads": 2, "decoder_attention_heads": 2, "encoder_ffn_dim": 16,
              "decoder_ffn_dim": 16, "activation_function": "tanh"})");
-  e = error_of([&] { import_hf(dir.path.string()); });
+  e = error_of([&] { import_hf(dir.path().string()); });
   EXPECT_NE(e.find("activation_function 'tanh'"), std::string::npos) << e;
 }
 

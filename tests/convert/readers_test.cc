@@ -12,19 +12,12 @@
 #include "convert/torch_reader.h"
 #include "convert/zip_reader.h"
 #include "core/error.h"
+#include "../common/temp_dir.h"
 
 namespace realmt::convert {
 namespace {
 
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string t = (std::filesystem::temp_directory_path() / "realmt-convert-test-XXXXXX").string();
-    path = ::mkdtemp(t.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
+using realmt::testing::TempDir;
 
 void put(std::string& b, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) b.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
@@ -107,12 +100,6 @@ std::string make_zip(const std::vector<Member>& members) {
   return out;
 }
 
-std::string write(const TempDir& dir, const std::string& name, const std::string& bytes) {
-  const std::string path = dir.file(name);
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
-}
-
 std::string error_of(const std::function<void()>& f) {
   try {
     f();
@@ -125,7 +112,7 @@ std::string error_of(const std::function<void()>& f) {
 TEST(ZipReader, ReadsStoredDeflatedAndZip64Members) {
   TempDir dir;
   const std::string text(5000, 'x');
-  const std::string path = write(dir, "a.zip", make_zip({{"stored.bin", "hello"}, {"deflated.txt", text + "y", true},
+  const std::string path = dir.write("a.zip", make_zip({{"stored.bin", "hello"}, {"deflated.txt", text + "y", true},
                                                          {"big.bin", "zip64 sizes", false, true}}));
   const ZipReader zip(path);
   ASSERT_EQ(zip.members().size(), 3u);
@@ -138,12 +125,12 @@ TEST(ZipReader, ReadsStoredDeflatedAndZip64Members) {
 
 TEST(ZipReader, DamageIsNamed) {
   TempDir dir;
-  const std::string bad = write(dir, "bad.zip", make_zip({{"w.npy", "data", false, false, true}}));
+  const std::string bad = dir.write("bad.zip", make_zip({{"w.npy", "data", false, false, true}}));
   const ZipReader zip(bad);
   const std::string e = error_of([&] { zip.read(zip.members()[0]); });
   EXPECT_NE(e.find("CRC-32"), std::string::npos) << e;
   EXPECT_NE(e.find("w.npy"), std::string::npos) << e;
-  const std::string junk = write(dir, "junk.zip", std::string(100, 'j'));
+  const std::string junk = dir.write("junk.zip", std::string(100, 'j'));
   EXPECT_NE(error_of([&] { ZipReader z(junk); }).find("not a zip archive"), std::string::npos);
 }
 
@@ -207,7 +194,7 @@ TEST(TorchReader, RebuildsTensorsFromAStateDict) {
   TempDir dir;
   const float storage[6] = {0, 1, 2, 3, 4, 5};
   const std::string path =
-      write(dir, "pytorch_model.bin",
+      dir.write("pytorch_model.bin",
             make_zip({{"archive/data.pkl", state_dict_pickle()},
                       {"archive/data/0", std::string(reinterpret_cast<const char*>(storage), 24)},
                       {"archive/data/1", std::string(8, '\0')},
@@ -222,11 +209,11 @@ TEST(TorchReader, RebuildsTensorsFromAStateDict) {
 
 TEST(TorchReader, LegacyFormatAndDamageAreNamed) {
   TempDir dir;
-  const std::string legacy = write(dir, "old.bin", b("\x80\x02\x8a\x0a" "legacy"));
+  const std::string legacy = dir.write("old.bin", b("\x80\x02\x8a\x0a" "legacy"));
   EXPECT_NE(error_of([&] { read_torch_state_dict(legacy); }).find("before PyTorch 1.6"), std::string::npos);
   std::string cut = state_dict_pickle();
   cut.resize(cut.size() / 2);
-  const std::string truncated = write(dir, "cut.bin", make_zip({{"archive/data.pkl", cut}}));
+  const std::string truncated = dir.write("cut.bin", make_zip({{"archive/data.pkl", cut}}));
   const std::string e = error_of([&] { read_torch_state_dict(truncated); });
   EXPECT_NE(e.find("cut.bin"), std::string::npos) << e;
 }
