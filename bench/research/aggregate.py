@@ -28,6 +28,11 @@ def mean_sd(xs):
     return f"{statistics.mean(xs):.2f} ± {sd:.2f} (n={len(xs)})"
 
 
+def run_scores(run, subset):
+    """{metric name: score} from realmt-bleu's <subset>.scores.json in a run folder ({} without one)."""
+    return {entry["name"]: float(entry["score"]) for entry in load(os.path.join(run, f"{subset}.scores.json")) or []}
+
+
 def final_cost(run):
     """The training cost of the last display line of realmt-train's log (None without one)."""
     cost = None
@@ -81,8 +86,8 @@ def main(out, seeds, names):
             if cost is not None:
                 costs.append(cost)
             for s in ("dev", "test"):
-                for entry in load(os.path.join(run, f"{s}.scores.json")) or []:
-                    scores[(s, entry["name"])].append(float(entry["score"]))
+                for metric, score in run_scores(run, s).items():
+                    scores[(s, metric)].append(score)
         print(f"| {name} | {finished}/{len(seeds)} | {mean_sd(costs)} | " +
               " | ".join(mean_sd(scores[k]) for k in [("dev", "BLEU"), ("dev", "chrF2"), ("test", "BLEU"), ("test", "chrF2")]) + " |")
     print("\n## Paired bootstrap on the test set (realmt-bleu --paired-bs: 1000 samples, sacreBLEU's p-values)\n")

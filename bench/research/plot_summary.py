@@ -13,7 +13,7 @@ import sys
 
 import matplotlib.pyplot as plt
 
-from aggregate import layer_medians, load
+from aggregate import layer_medians, run_scores
 
 CHAINS = ("encoder", "decoder", "cross")
 
@@ -22,11 +22,8 @@ def quality(out, seeds, names):
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
     for ax, metric in zip(axes, ("BLEU", "chrF2")):
         for x, name in enumerate(names):
-            values = []
-            for seed in seeds:
-                for entry in load(os.path.join(out, "runs", f"{name}-s{seed}", "test.scores.json")) or []:
-                    if entry["name"] == metric:
-                        values.append(float(entry["score"]))
+            per_seed = [run_scores(os.path.join(out, "runs", f"{name}-s{seed}"), "test") for seed in seeds]
+            values = [scores[metric] for scores in per_seed if metric in scores]
             if values:
                 ax.bar(x, statistics.mean(values), color="#c6dbef", edgecolor="#08519c")
                 ax.plot([x] * len(values), values, "o", color="#08519c", markersize=4)
