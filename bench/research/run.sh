@@ -6,9 +6,10 @@
 # each with 3 seeds at an equal update budget on l10n-enfr (../shared/data). Per run: BLEU and
 # chrF (realmt-bleu) on 500 dev and 1000 test lines (beam 4, output length at most twice the
 # source's), attention entropy and cross-layer JSD (realmt-analyze on 300 dev pairs); per
-# seed, paired bootstrap (realmt-bleu --paired-bs, 1000 samples) of sum and mean against none, and of ADMIN against plain Post-LN. bench/research/aggregate.py writes
-# <out>/results.md (means, standard deviations, p-values, per-layer medians) and
-# bench/research/plot_summary.py <out>/summary-{quality,entropy,jsd}.png.
+# seed, paired bootstrap (realmt-bleu --paired-bs, 1000 samples) of sum and mean against none,
+# and of ADMIN against plain Post-LN. bench/research/aggregate.py writes <out>/results.md (means,
+# standard deviations, p-values, per-layer medians) and bench/research/plot_summary.py
+# <out>/summary-{quality,entropy,jsd}.png.
 #
 #   bench/research/run.sh [--smoke] [--out DIR] [--updates N] [--seeds "1 2 3"] [--threads N]
 #     --smoke     5 updates per run on 2000 training pairs, 20 dev/test lines, greedy search:
@@ -28,7 +29,7 @@ while [[ $# -gt 0 ]]; do
     --updates) updates="$2"; shift 2 ;;
     --seeds) seeds="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "research: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
