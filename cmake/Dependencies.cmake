@@ -49,9 +49,40 @@ endif()
 find_library(REALMT_BLIS_SO NAMES libblis.so.4 blis PATHS ${_blas_dir_blis} NO_DEFAULT_PATH)
 find_library(REALMT_OPENBLAS_SO NAMES libopenblas.so.0 openblas PATHS ${_blas_dir_openblas} NO_DEFAULT_PATH)
 
-# int8 inference GEMM (backend/cpu/int8_gemm.cc): oneDNN.
-find_package(dnnl CONFIG QUIET)
-realmt_require(dnnl_FOUND "oneDNN" "libdnnl-dev" "realmt_core (int8 decoding)")
+# int8 inference GEMM (backend/cpu/int8_gemm_onednn.cc): oneDNN. Without it (REALMT_ONEDNN=OFF, or
+# AUTO on a machine without libdnnl-dev) int8 decoding runs realmt's portable integer GEMM
+# (backend/cpu/int8_gemm_portable.cc): the same results, slower. Nothing else needs oneDNN, so
+# realmt-bleu, realmt-data and every library build either way.
+set(REALMT_WITH_ONEDNN OFF)
+if(NOT REALMT_ONEDNN STREQUAL "OFF")
+  # Debian 12's libdnnl-dev is built with the OpenCL GPU runtime: its dnnl-config.cmake calls
+  # find_package(OpenCL REQUIRED), which stops the configure with CMake's own words when the OpenCL
+  # headers and loader are missing. Look for them first and say which packages give them.
+  find_file(REALMT_DNNL_CONFIG NAMES dnnl-config.cmake PATH_SUFFIXES cmake/dnnl lib/cmake/dnnl
+            lib/${CMAKE_LIBRARY_ARCHITECTURE}/cmake/dnnl)
+  if(REALMT_DNNL_CONFIG)
+    file(STRINGS ${REALMT_DNNL_CONFIG} _dnnl_wants_opencl REGEX "find_package\\(OpenCL")
+    if(_dnnl_wants_opencl)
+      find_package(OpenCL QUIET)
+      if(NOT OpenCL_FOUND)
+        message(FATAL_ERROR "realmt: oneDNN (libdnnl-dev, ${REALMT_DNNL_CONFIG}) is installed but cannot be "
+                            "used: it was built with OpenCL, and the OpenCL headers and loader are missing. "
+                            "Install the Debian packages ocl-icd-opencl-dev and opencl-c-headers "
+                            "(tools/install-deps installs them), or configure with -DREALMT_ONEDNN=OFF "
+                            "(int8 decoding then runs realmt's portable integer GEMM, slower).")
+      endif()
+    endif()
+  endif()
+  find_package(dnnl CONFIG QUIET)
+  if(dnnl_FOUND)
+    set(REALMT_WITH_ONEDNN ON)
+  elseif(REALMT_ONEDNN STREQUAL "ON")
+    realmt_require(dnnl_FOUND "oneDNN (REALMT_ONEDNN=ON)" "libdnnl-dev" "realmt_core's fast int8 decoding")
+  else()
+    realmt_optional(dnnl_FOUND "oneDNN" "libdnnl-dev"
+                    "int8 decoding (--quantize int8) runs realmt's portable integer GEMM, several times slower")
+  endif()
+endif()
 
 find_package(yaml-cpp QUIET)
 realmt_require(yaml-cpp_FOUND "yaml-cpp" "libyaml-cpp-dev" "realmt_base (config files of every program)")
@@ -85,3 +116,26 @@ endif()
 find_package(MPI QUIET COMPONENTS CXX)
 realmt_optional(MPI_CXX_FOUND "MPI" "libopenmpi-dev"
                 "realmt-train runs in one process only (no mpirun data parallelism); the MPI tests are not built")
+
+# tools/test configures with REALMT_STRICT_DEPS=ON: there, a package missing from tools/deps.txt's
+# test tier stops the configure instead of leaving its tests out (a green run that skipped them).
+if(REALMT_STRICT_DEPS)
+  set(_strict_why "tools/test (REALMT_STRICT_DEPS=ON: the whole suite is built)")
+  realmt_require(GTest_FOUND "GoogleTest" "libgtest-dev" "${_strict_why}")
+  realmt_require(HTTPLIB_FOUND "cpp-httplib" "libcpp-httplib-dev" "${_strict_why}")
+  realmt_require(MPI_CXX_FOUND "MPI" "libopenmpi-dev" "${_strict_why}")
+  realmt_require(REALMT_WITH_ONEDNN "oneDNN" "libdnnl-dev" "${_strict_why}")
+  realmt_require(REALMT_BLIS_SO "BLIS (OpenMP build)" "libblis4-openmp" "${_strict_why}: bench/core/gemm_bench")
+  realmt_require(MPIEXEC_EXECUTABLE "mpiexec" "openmpi-bin" "${_strict_why}: the MPI training tests")
+  find_package(Python3 QUIET COMPONENTS Interpreter)
+  set(_venv_ok FALSE)
+  if(Python3_Interpreter_FOUND)
+    execute_process(COMMAND ${Python3_EXECUTABLE} -c "import venv, ensurepip" RESULT_VARIABLE _venv_rc
+                    OUTPUT_QUIET ERROR_QUIET)
+    if(_venv_rc EQUAL 0)
+      set(_venv_ok TRUE)
+    endif()
+  endif()
+  realmt_require(_venv_ok "Python 3 with venv and ensurepip" "python3-venv"
+                 "${_strict_why}: the sacreBLEU, PyTorch and Marian comparisons make virtual environments")
+endif()

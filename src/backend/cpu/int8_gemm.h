@@ -1,4 +1,5 @@
-// Integer GEMM of int8 inference (ops/quantize.h), through oneDNN's dnnl_gemm_u8s8s32, which picks
+// Integer GEMM of int8 inference (ops/quantize.h), through oneDNN's dnnl_gemm_u8s8s32 (int8_gemm_onednn.cc;
+// a build without oneDNN has the portable int8_gemm_portable.cc), which picks
 // its kernel at run time from what the CPU reports (AVX2, AVX-512, VNNI, AMX). Chosen by
 // bench/search/gemm_candidates_bench.cc over dnnl_gemm_s8s8s32 (slower: it shifts A itself on
 // every call) and oneDNN's matmul primitive (on AVX2 it asks for plain weights and runs this GEMM).
@@ -24,6 +25,10 @@ namespace realmt::cpu {
 // weights, one row per output column, each with |b| <= int8_weight_limit().
 void gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda, const int8_t* b, int64_t ldb,
                   int32_t* c, int64_t ldc);
+// The same products in plain C++ (int8_gemm_portable.cc): gemm_u8s8s32 itself in a build without
+// oneDNN (REALMT_ONEDNN), and the reference its test compares oneDNN's with.
+void portable_gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda, const int8_t* b,
+                           int64_t ldb, int32_t* c, int64_t ldc);
 
 // The conversions around the GEMM, compiled per CPU level (int8_convert_cpu.cc): a kernel file's
 // copy for a level calls the copy of the same level (REALMT_CPU_ISA_NS, core/cpu_isa.h).
