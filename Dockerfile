@@ -7,9 +7,10 @@
 FROM debian:12
 ENV DEBIAN_FRONTEND=noninteractive
 WORKDIR /src/realmt
-# The Debian packages first (tools/deps.txt), so that a source change reuses this layer.
+# The Debian packages first (tools/deps.txt: the build and test tiers), so that a source change
+# reuses this layer.
 COPY tools/deps.txt tools/install-deps tools/
-RUN tools/install-deps && rm -rf /var/lib/apt/lists/*
+RUN tools/install-deps test && rm -rf /var/lib/apt/lists/*
 COPY . .
 RUN REALMT_CUDA=OFF REALMT_NATIVE=OFF tools/test && cmake --install build --prefix /opt/realmt
 ENV PATH=/opt/realmt/bin:$PATH
