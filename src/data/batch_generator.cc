@@ -59,7 +59,7 @@ void BatchGenerator::encode_lines(const uint32_t* lines, size_t n, std::vector<S
   }
 }
 
-std::vector<Sample> BatchGenerator::encode_pool(int64_t epoch, int64_t start, int64_t& end) {
+std::vector<Sample> BatchGenerator::encode_pool(int64_t epoch, int64_t start, int64_t& end, LengthCounts& counts) {
   const auto& o = options_;
   const int64_t n = int64_t(order_.size());
   const int64_t max_lines = o.mini_batch > 0 ? o.maxi_batch * o.mini_batch : n;
@@ -101,10 +101,10 @@ std::vector<Sample> BatchGenerator::encode_pool(int64_t epoch, int64_t start, in
     const bool too_long = o.max_length > 0 && (int64_t(s.src.size()) > o.max_length ||
                                                int64_t(s.tgt.size()) > o.max_length);
     if (too_long && !o.max_length_crop) {
-      ++too_long_;
+      ++counts.too_long;
     } else {
       if (too_long) {
-        ++cropped_;
+        ++counts.cropped;
         if (int64_t(s.src.size()) > o.max_length) s.src.resize(size_t(o.max_length));
         if (int64_t(s.tgt.size()) > o.max_length) s.tgt.resize(size_t(o.max_length));
       }
@@ -129,18 +129,19 @@ std::vector<BatchGenerator::Item> BatchGenerator::make_pool_items(Position& at) 
   // with none means that no pair of the corpus can ever make a batch (training would loop over
   // empty epochs forever).
   const bool from_epoch_start = at.pool_start == 0 && at.skip == 0;
+  LengthCounts counts;  // of every pool made here; they go with the first item
   while (items.empty()) {
     if (at.pool_start >= n) {
       REALMT_CHECK(!from_epoch_start,
                    "{}: no sentence pair fits max-length {} ({} of {} usable pairs have a side longer than {} "
                    "subwords); raise max-length, set max-length-crop, or check the corpus (one huge line?)",
-                   corpus_->name(), options_.max_length, too_long_.load(), n, options_.max_length);
-      items.push_back({std::nullopt, Position{at.epoch + 1, 0, 0}});
+                   corpus_->name(), options_.max_length, counts.too_long, n, options_.max_length);
+      items.push_back({std::nullopt, Position{at.epoch + 1, 0, 0}, counts});
       at = items.back().after;
       return items;
     }
     int64_t end = 0;
-    std::vector<Sample> pool = encode_pool(at.epoch, at.pool_start, end);
+    std::vector<Sample> pool = encode_pool(at.epoch, at.pool_start, end, counts);
     Rng rng(derive_seed(options_.seed, 2 * uint64_t(at.epoch) + 1, uint64_t(at.pool_start)));
     BatchLimits limits{options_.mini_batch, options_.mini_batch_words};
     std::vector<Batch> batches = cut_batches(pool, limits, at.epoch, options_.shuffle || options_.shuffle_batches ? &rng : nullptr);
@@ -151,6 +152,7 @@ std::vector<BatchGenerator::Item> BatchGenerator::make_pool_items(Position& at) 
     }
     at = Position{at.epoch, end, 0};  // a pool with no batch left (all skipped) moves on
   }
+  items.front().counts = counts;
   return items;
 }
 
@@ -208,6 +210,8 @@ std::optional<Batch> BatchGenerator::next() {
     cv_.notify_all();
   }
   position_ = item.after;
+  too_long_ += item.counts.too_long;
+  cropped_ += item.counts.cropped;
   if (item.batch) {
     ++batches_;
     pairs_ += item.batch->size;

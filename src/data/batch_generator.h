@@ -96,15 +96,22 @@ class BatchGenerator {
     int64_t pool_start = 0;  // index into the epoch's order where the current pool starts
     int64_t skip = 0;        // batches of that pool already returned
   };
+  // Pairs left out (too long) or cropped while a pool was made.
+  struct LengthCounts {
+    int64_t too_long = 0, cropped = 0;
+  };
   struct Item {
     std::optional<Batch> batch;  // nullopt: end of epoch
     Position after;
+    // The counts of the pools made for this item, added to stats() when it is taken: the
+    // producer runs ahead into the next epoch, whose counts must not show in this one's.
+    LengthCounts counts;
   };
 
   std::string fingerprint() const;
   void prepare_order(int64_t epoch);
   std::vector<Item> make_pool_items(Position& at);  // all items of the pool at `at`; advances it
-  std::vector<Sample> encode_pool(int64_t epoch, int64_t start, int64_t& end);
+  std::vector<Sample> encode_pool(int64_t epoch, int64_t start, int64_t& end, LengthCounts& counts);
   void encode_lines(const uint32_t* lines, size_t n, std::vector<Sample>& out);
   void producer_loop();
   void start();
@@ -124,7 +131,7 @@ class BatchGenerator {
   // Consumer side.
   Position position_;
   int64_t batches_ = 0, pairs_ = 0;
-  std::atomic<int64_t> too_long_{0}, cropped_{0};
+  int64_t too_long_ = 0, cropped_ = 0;
 
   // The queue between them.
   std::mutex mutex_;
