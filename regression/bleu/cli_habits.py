@@ -100,7 +100,7 @@ def argparse_cases(s, d, ref, h, h2):
         'attached values': ['-twmt14', '-len-de', '-i', h, '-w4', '-ftext'],
         'prefixes': ['--test', 'wmt14', '--lang', 'en-de', '--inp', h, '--tok', 'intl', '--metric', 'bleu', 'ter',
                      '--wid', '2', '--form', 'text', '--sh'],
-        'prefixes of flags': [ref, '-i', h, '--sc', '--lo', '--chrf-w', '-m', 'chrf', '--chrf-low'],
+        'prefixes of flags': [ref, '-i', h, '--sc', '--lo', '--chrf-wh', '-m', 'chrf', '--chrf-low'],
         'combined flags': [ref, '-i', h, '-qb'],
         'combined flags and a value': [ref, '-i', h, '-qbw3'],
         'refs after a flag': ['-b', ref, '-i', h],
