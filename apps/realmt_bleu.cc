@@ -33,7 +33,17 @@ int main(int argc, char** argv) {
     std::cout.flush();
     return 0;
   } catch (const CliExit& e) {
-    std::cerr << (e.code == 2 ? e.message : "realmt-bleu: " + e.message + "\n");
+    // Usage errors are argparse's text; other messages are one log line a line, as sacreBLEU's.
+    std::string text = e.message;
+    if (e.code != 2) {
+      text.clear();
+      for (size_t start = 0; start <= e.message.size();) {
+        const size_t nl = std::min(e.message.find('\n', start), e.message.size());
+        text += "realmt-bleu: " + e.message.substr(start, nl - start) + "\n";
+        start = nl + 1;
+      }
+    }
+    std::cerr << text;
     realmt::log::file_only(realmt::log::Level::kError, "realmt-bleu: " + e.message.substr(0, e.message.find('\n')));
     return e.code;
   } catch (const std::exception& e) {  // a realmt::Error's what() ends with the file:line

@@ -174,7 +174,7 @@ void run_cli(const CliOptions& o, std::istream& in, std::ostream& out) {
   const bool paired = o.paired_bs || o.paired_ar;
   if (o.list) return list_test_sets(o, out);
   if (o.sentence_level && o.metrics.size() > 1) fatal(1, "Only one metric can be used in sentence-level mode.");
-  const std::vector<const TestSet*> sets = selected_test_sets(o);
+  const std::vector<CachedTestSet> sets = selected_test_sets(o);
   if (o.echo) return echo_test_sets(o, sets, out);
   if (!sets.empty() && o.tokenize && *o.tokenize == "none" &&
       std::find(o.metrics.begin(), o.metrics.end(), "bleu") != o.metrics.end()) {
@@ -204,6 +204,7 @@ void run_cli(const CliOptions& o, std::istream& in, std::ostream& out) {
   TableRequest table;
   table.systems = sys.names;
   table.json = o.format == OutputFormat::kJson;
+  table.latex = o.format == OutputFormat::kLatex;
   table.width = o.width;
   if (!o.quiet) log::info("realmt-bleu: Found {} systems.", num_sys);
   if (paired) {

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/log.h"
 #include "metrics/text_io.h"
 #include "metrics/unicode_text.h"
 
@@ -27,81 +28,94 @@ std::vector<std::string> split_tabs(std::string_view s, size_t max_split) {
   }
 }
 
-std::string known_test_set_names() {
-  std::string names;
-  for (const auto& t : known_test_sets()) names += (names.empty() ? "" : ", ") + t.name;
-  return names;
+// Python's repr of a list of names: ['wmt14', 'wmt13'].
+std::string python_list(const std::vector<std::string>& names) {
+  std::string out = "[";
+  for (const auto& n : names) out += (out.size() > 1 ? ", '" : "'") + n + "'";
+  return out + "]";
 }
 
-// The lines of one field of a cached test set; a missing file says how to fill the cache.
-std::vector<std::string> read_test_set_field(const TestSet& t, const std::string& pair, const std::string& field) {
+// sacreBLEU's message for a set it does not have, and where realmt-bleu looked.
+[[noreturn]] void unknown_test_set(const std::string& name) {
   const std::string cache = sacrebleu_cache_dir();
-  const std::string path = test_set_file(cache, t, pair, field);
-  if (!std::filesystem::is_regular_file(path)) {
-    const TestSetPair& p = *t.find_pair(pair);
-    const bool document = field != "src" && field != "ref";
-    fatal(1, "test set " + t.name + " (" + pair + "): " + path + " not found in the cache " + cache +
-                 " ($SACREBLEU, else ~/.sacrebleu). " +
-                 (document ? "The " + field + " field is written only from the SGM files (" + p.src_sgm + "); "
-                           : std::string()) +
-                 "Fill it from local files with `realmt-data testsets --from DIR` (" + p.plain + "." +
-                 pair.substr(0, pair.find('-')) + "/." + pair.substr(pair.find('-') + 1) + " or " + p.src_sgm +
-                 " under DIR), or download them with tools/prepare-wmt14-enfr --out DIR, which fills it too.");
+  std::string hint = "realmt-bleu reads test sets from the cache " + cache +
+                     " ($SACREBLEU, else ~/.sacrebleu) and never downloads: fill it with sacreBLEU (sacrebleu -t " +
+                     name + " -l SRC-TRG --echo src downloads it)";
+  if (find_test_set(name) != nullptr) {
+    hint += ", with realmt-data testsets --from DIR (the WMT SGM or plain-text files under DIR) or "
+            "tools/prepare-wmt14-enfr --out DIR";
   }
-  return read_lines_file(path);
+  fatal(1, "Unknown test set '" + name + "'\nPlease run with --list to see the available test sets.\n" + hint + ".");
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = std::min(s.find(',', start), s.size());
+    out.push_back(s.substr(start, comma - start));
+    if (comma == s.size()) return out;
+    start = comma + 1;
+  }
+}
+
+void check_language_pair(const CachedTestSet& t, const std::string& pair) {
+  if (t.fields.count(pair) != 0) return;
+  std::string msg = "No such language pair '" + pair + "'\nAvailable language pairs for '" + t.name + "' are:";
+  for (const auto& p : t.pairs()) msg += "\n > " + p;
+  fatal(1, msg);
 }
 
 }  // namespace
 
-std::vector<const TestSet*> selected_test_sets(const CliOptions& o) {
-  std::vector<const TestSet*> sets;
+std::vector<CachedTestSet> selected_test_sets(const CliOptions& o) {
   if (o.num_refs != 1 && (o.test_set || o.refs.size() > 1)) {
     fatal(1, "The --num-refs argument allows you to provide any number of tab-delimited references in a single "
-             "file; you can only use it with externally provided references (not with -t), and you cannot then "
-             "provide multiple reference files.");
+             "file.\nYou can only use it with externally provided references, however (i.e., not with `-t`),\n"
+             "and you cannot then provide multiple reference files.");
   }
+  std::vector<CachedTestSet> sets;
+  const std::string cache = sacrebleu_cache_dir();
   if (!o.test_set) {
     if (o.refs.empty()) {
       fatal(1, "If manual references given, make sure to provide them before the -i/--input argument to avoid "
-               "confusion. Otherwise, I need a predefined test set (-t) from the following list: " +
-                   known_test_set_names());
+               "confusion.\nOtherwise, I need a predefined test set (-t) from the following list:\n" +
+                   python_list(cached_test_set_names(cache)));
     }
     return sets;
   }
-  size_t start = 0;
-  for (;;) {
-    const size_t comma = std::min(o.test_set->find(',', start), o.test_set->size());
-    const std::string name = o.test_set->substr(start, comma - start);
-    const TestSet* t = find_test_set(name);
-    if (t == nullptr) {
-      fatal(1, "Unknown test set '" + name + "': realmt-bleu knows " + known_test_set_names() +
-                   " (--list; sacreBLEU's other test sets are not supported)");
-    }
-    sets.push_back(t);
-    if (comma == o.test_set->size()) break;
-    start = comma + 1;
+  for (const std::string& name : split_commas(*o.test_set)) {
+    auto set = find_cached_test_set(cache, name);
+    if (!set) unknown_test_set(name);
+    sets.push_back(std::move(*set));
   }
   if (!o.refs.empty()) fatal(1, "I need exactly one of (a) a predefined test set (-t) or (b) a list of references");
   if (!o.language_pair) fatal(1, "I need a language pair (-l). Use --list to see available language pairs for this test set.");
-  for (const TestSet* t : sets) {
-    if (t->find_pair(*o.language_pair) == nullptr) {
-      std::string pairs;
-      for (const auto& p : t->pairs) pairs += " " + p.pair;
-      fatal(1, "No such language pair '" + *o.language_pair + "'. Available language pairs for '" + t->name +
-                   "' are:" + pairs);
-    }
-  }
+  for (const CachedTestSet& t : sets) check_language_pair(t, *o.language_pair);
   return sets;
 }
 
-std::vector<std::vector<std::string>> read_references(const CliOptions& o, const std::vector<const TestSet*>& sets) {
-  if (!sets.empty()) {
-    std::vector<std::vector<std::string>> refs(1);
-    for (const TestSet* t : sets) {
-      for (const auto& line : read_test_set_field(*t, *o.language_pair, "ref")) refs[0].emplace_back(py_rstrip(line));
+// The -t sets' references, concatenated set after set (sacreBLEU's concat_ref_files).
+std::vector<std::vector<std::string>> read_test_set_references(const CliOptions& o,
+                                                               const std::vector<CachedTestSet>& sets) {
+  const std::string& pair = *o.language_pair;
+  std::vector<std::vector<std::string>> refs(std::max<size_t>(sets[0].reference_fields(pair).size(), 1));
+  for (const CachedTestSet& t : sets) {
+    const auto fields = t.reference_fields(pair);
+    if (fields.empty()) log::warn("realmt-bleu: No references found for test set {}/{}.", t.name, pair);
+    if (fields.size() > refs.size()) {
+      fatal(1, format("test set {}/{} has {} references, the first test set of -t {}", t.name, pair, fields.size(),
+                      refs.size()));
     }
-    return refs;
+    for (size_t r = 0; r < fields.size(); ++r) {
+      for (const auto& line : read_lines_file(t.file(pair, fields[r]))) refs[r].emplace_back(py_rstrip(line));
+    }
   }
+  return refs;
+}
+
+std::vector<std::vector<std::string>> read_references(const CliOptions& o, const std::vector<CachedTestSet>& sets) {
+  if (!sets.empty()) return read_test_set_references(o, sets);
   std::vector<std::vector<std::string>> refs(std::max<size_t>(o.refs.size(), static_cast<size_t>(std::max(o.num_refs, 1))));
   for (size_t f = 0; f < o.refs.size(); ++f) {
     const auto lines = read_lines_file(o.refs[f]);
@@ -159,44 +173,67 @@ Systems read_systems(const CliOptions& o, std::istream& in, bool paired) {
 }
 
 void list_test_sets(const CliOptions& o, std::ostream& out) {
+  const std::string cache = sacrebleu_cache_dir();
   if (o.test_set) {
-    const TestSet* t = find_test_set(*o.test_set);
-    if (t == nullptr) fatal(1, "Unknown test set '" + *o.test_set + "': realmt-bleu knows " + known_test_set_names());
-    std::string fields;
-    for (const auto& f : t->fields()) fields += (fields.empty() ? "" : ", ") + f;
-    for (const auto& p : t->pairs) {
-      if (!o.language_pair || *o.language_pair == p.pair) out << p.pair << ": " << fields << "\n";
+    const auto t = find_cached_test_set(cache, *o.test_set);
+    if (!t) unknown_test_set(*o.test_set);
+    if (o.language_pair && t->fields.count(*o.language_pair) == 0) {
+      fatal(1, "No such language pair " + t->name + "/" + *o.language_pair);
+    }
+    for (const auto& [pair, fields] : t->fields) {
+      if (o.language_pair && *o.language_pair != pair) continue;
+      std::string names;
+      for (const auto& f : fields) names += (names.empty() ? "" : ", ") + f;
+      out << pair << ": " << names << "\n";
     }
     return;
   }
   out << (o.language_pair ? "The available test sets for " + *o.language_pair + " are:\n" : "The available test sets are:\n");
-  std::vector<const TestSet*> sets;
-  for (const auto& t : known_test_sets()) {
-    if (!o.language_pair || t.find_pair(*o.language_pair) != nullptr) sets.push_back(&t);
+  for (const auto& name : cached_test_set_names(cache)) {
+    if (o.language_pair && find_cached_test_set(cache, name)->fields.count(*o.language_pair) == 0) continue;
+    const TestSet* known = find_test_set(name);
+    const std::string description = known != nullptr ? known->description : "(in the cache)";
+    out << name << std::string(name.size() < 30 ? 30 - name.size() : 0, ' ') << ": " << description << "\n";
   }
-  std::sort(sets.begin(), sets.end(), [](const TestSet* a, const TestSet* b) { return a->name < b->name; });
-  for (const TestSet* t : sets) out << t->name << std::string(t->name.size() < 30 ? 30 - t->name.size() : 0, ' ') << ": " << t->description << "\n";
 }
 
-void echo_test_sets(const CliOptions& o, const std::vector<const TestSet*>& sets, std::ostream& out) {
-  if (!o.language_pair || sets.empty()) fatal(1, "--echo requires a test set (-t) and a language pair (-l)");
-  for (const TestSet* t : sets) {
-    std::vector<std::string> fields = *o.echo;
-    const auto all = t->fields();
-    if (std::find(fields.begin(), fields.end(), "all") != fields.end()) {
-      if (fields.size() != 1) fatal(1, "Cannot use --echo all with other fields");
-      fields = all;
-    }
+namespace {
+
+// print_test_set's choice of fields: "all", or the names given ("ref" standing for the first
+// reference where the set has none of that name); an unknown name is sacreBLEU's error.
+std::vector<std::string> echo_fields(const CliOptions& o, const CachedTestSet& t) {
+  const std::string& pair = *o.language_pair;
+  const std::vector<std::string>& all = t.fields.at(pair);
+  std::vector<std::string> fields = *o.echo;
+  if (std::find(fields.begin(), fields.end(), "all") != fields.end()) {
+    if (fields.size() != 1) fatal(1, "Cannot use --echo all with other fields");
+    return all;
+  }
+  std::vector<std::string> any_ref;
+  for (const auto& f : all) {
+    if (f.starts_with("ref")) any_ref.push_back(f);
+  }
+  const bool has_ref = std::find(all.begin(), all.end(), "ref") != all.end();
+  for (auto& f : fields) {
+    if (f == "ref" && !has_ref && !any_ref.empty()) f = *std::min_element(any_ref.begin(), any_ref.end());
+    if (std::find(all.begin(), all.end(), f) != all.end()) continue;
+    std::string avail;
+    for (const auto& a : all) avail += (avail.empty() ? "" : ", ") + a;
+    fatal(1, "No such field " + f + " in test set " + t.name + " for language pair " + pair + ".\navailable fields for " +
+                 t.name + "/" + pair + ": " + avail);
+  }
+  return fields;
+}
+
+}  // namespace
+
+void echo_test_sets(const CliOptions& o, const std::vector<CachedTestSet>& sets, std::ostream& out) {
+  if (!o.language_pair || sets.empty()) fatal(1, "--echo requires a test set (--t) and a language pair (-l)");
+  for (const CachedTestSet& t : sets) {
     std::vector<std::vector<std::string>> columns;
     size_t rows = std::string::npos;
-    for (const auto& f : fields) {
-      if (std::find(all.begin(), all.end(), f) == all.end()) {
-        std::string avail;
-        for (const auto& a : all) avail += (avail.empty() ? "" : ", ") + a;
-        fatal(1, "No such field " + f + " in test set " + t->name + " for language pair " + *o.language_pair +
-                     ". available fields for " + t->name + "/" + *o.language_pair + ": " + avail);
-      }
-      columns.push_back(read_test_set_field(*t, *o.language_pair, f));
+    for (const auto& f : echo_fields(o, t)) {
+      columns.push_back(read_lines_file(t.file(*o.language_pair, f)));
       rows = std::min(rows, columns.back().size());
     }
     std::string text;

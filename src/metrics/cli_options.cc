@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
-#include <map>
+
+#include "metrics/cli_argparse.h"
 
 #ifndef REALMT_VERSION
 #define REALMT_VERSION "unknown"
@@ -13,174 +14,219 @@ namespace realmt::metrics {
 
 std::string implementation_name() { return std::string("realmt-bleu ") + REALMT_VERSION; }
 
-std::string cli_usage() {
+std::string cli_usage_line() {
   return "usage: realmt-bleu [refs ...] [-i SYS [SYS ...]] [-m {bleu,chrf,ter} ...] [options]\n"
-         "       realmt-bleu -t TEST_SET -l SRC-TRG [-i SYS ...] [options] | --echo FIELD... | --list\n"
+         "       realmt-bleu -t TEST_SET -l SRC-TRG [-i SYS ...] [options] | --echo FIELD... | --list\n";
+}
+
+std::string cli_usage() {
+  return cli_usage_line() +
          "sacreBLEU 2.6.0-compatible BLEU/chrF/TER with paired significance tests (docs/realmt-bleu.md).\n"
          "  hypotheses from stdin (tab-separated columns = systems) or -i files; references as files,\n"
-         "  or -t wmt14 -l en-fr (WMT'08-'14 en-fr/fr-en, see --list) read from $SACREBLEU or ~/.sacrebleu\n"
-         "  (fill it with realmt-data testsets --from DIR or tools/prepare-wmt14-enfr)\n"
+         "  or -t SET -l SRC-TRG: any test set in sacreBLEU's cache ($SACREBLEU, else ~/.sacrebleu; --list),\n"
+         "  which sacreBLEU, realmt-data testsets --from DIR or tools/prepare-wmt14-enfr fill\n"
          "  BLEU: -tok {13a,intl,zh,char,none,spm,flores101,flores200} -s {exp,floor,add-k,none} -sv V -lc\n"
          "  papers' tokenized BLEU: -tok {moses,moses-a} -l SRC-TRG --moses-prefixes DIR [--compound-split]\n"
          "    [--multi-bleu: multi-bleu.perl's output line]\n"
          "  chrF: -cc N -cw N --chrf-beta N --chrf-whitespace --chrf-lowercase --chrf-eps-smoothing\n"
          "  TER:  --ter-case-sensitive --ter-asian-support --ter-no-punct --ter-normalized\n"
          "  -sl sentence level; -ci [-cin N] confidence interval; --paired-bs [-pbsn N] | --paired-ar [-parn N]\n"
-         "  -nr K references per line (tab-separated); -f {json,text} -w N -b -sh -q; --threads N; -V\n"
-         "  --log FILE (also append the log there), --log-level LEVEL (realmt's, as every realmt program)\n";
+         "  -nr K references per line (tab-separated); -f {json,text,latex} -w N -b -sh -q; --threads N; -V\n"
+         "  --log FILE (also append the log there), --log-level LEVEL (realmt's, as every realmt program)\n"
+         "  options as sacreBLEU's argparse reads them: --opt=value, unambiguous prefixes (--tok 13a)\n";
 }
 
 namespace {
 
-[[noreturn]] void usage_error(const std::string& msg) { throw CliExit{2, "realmt-bleu: error: " + msg + "\n" + cli_usage()}; }
+using argparse::ArgumentError;
+using argparse::Nargs;
+using argparse::Option;
+using Names = std::vector<std::string>;
 
-int to_int(const std::string& opt, const std::string& v) {
+std::string display(const Names& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : "/") + n;
+  return out;
+}
+
+int to_int(const Names& names, const std::string& v) {
   char* end = nullptr;
   const long r = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0') usage_error("argument " + opt + ": invalid int value: '" + v + "'");
+  if (v.empty() || *end != '\0') throw ArgumentError{"argument " + display(names) + ": invalid int value: '" + v + "'"};
   return static_cast<int>(r);
 }
 
-double to_double(const std::string& opt, const std::string& v) {
+double to_double(const Names& names, const std::string& v) {
   char* end = nullptr;
   const double r = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0') usage_error("argument " + opt + ": invalid float value: '" + v + "'");
+  if (v.empty() || *end != '\0') throw ArgumentError{"argument " + display(names) + ": invalid float value: '" + v + "'"};
   return r;
 }
 
-bool is_option(const std::string& a) { return a.size() > 1 && a[0] == '-'; }
+std::string to_choice(const Names& names, const Names& choices, const std::string& v) {
+  if (std::find(choices.begin(), choices.end(), v) != choices.end()) return v;
+  std::string list;
+  for (const auto& c : choices) list += (list.empty() ? "'" : ", '") + c + "'";
+  throw ArgumentError{"argument " + display(names) + ": invalid choice: '" + v + "' (choose from " + list + ")"};
+}
+
+Option flag(Names names, std::function<void()> f) {
+  return {std::move(names), Nargs::kZero, [f = std::move(f)](const Names&) { f(); }};
+}
+Option value(Names names, std::function<void(const std::string&)> f) {
+  return {std::move(names), Nargs::kOne, [f = std::move(f)](const Names& v) { f(v[0]); }};
+}
+Option int_value(Names names, int& target) {
+  return {names, Nargs::kOne, [names, &target](const Names& v) { target = to_int(names, v[0]); }};
+}
+Option choice(Names names, Names choices, std::string& target) {
+  return {names, Nargs::kOne, [=, &target](const Names& v) { target = to_choice(names, choices, v[0]); }};
+}
+
+// What a parse collects beside the options: sacreBLEU features realmt-bleu refuses (exit 1
+// once the whole line parsed, as argparse accepts them) and the paired test chosen first.
+struct ParseState {
+  std::vector<std::string> refused;
+  std::string paired_first;
+  std::string format;
+};
+
+Option refuse(Names names, Nargs nargs, const std::string& why, ParseState& st) {
+  const std::string shown = display(names);
+  return {std::move(names), nargs, [&st, shown, why](const Names&) { st.refused.push_back(shown + ": " + why); }};
+}
+
+// --paired-bs and --paired-ar: argparse's mutually exclusive group.
+Option paired(Names names, bool& target, ParseState& st) {
+  return {names, Nargs::kZero, [&target, &st, names](const Names&) {
+            const std::string me = display(names);
+            if (!st.paired_first.empty() && st.paired_first != me) {
+              throw ArgumentError{"argument " + me + ": not allowed with argument " + st.paired_first};
+            }
+            st.paired_first = me;
+            target = true;
+          }};
+}
+
+// sacreBLEU's options up to --sentence-level, in its add_argument order (which orders the
+// names of an ambiguous prefix's message).
+std::vector<Option> input_options(CliOptions& o, ParseState& st) {
+  const std::string no_dl = "realmt-bleu never downloads: sacreBLEU itself, realmt-data testsets --from DIR or "
+                            "tools/prepare-wmt14-enfr fill the cache it reads";
+  std::vector<Option> t;
+  t.push_back({{"-h", "--help"}, Nargs::kZero, [&o](const Names&) { o.help = true; }, false, true});
+  t.push_back(refuse({"--citation", "--cite"}, Nargs::kZero, "realmt-bleu has no citations of test sets", st));
+  t.push_back(flag({"--list"}, [&o] { o.list = true; }));
+  t.push_back(value({"--test-set", "-t"}, [&o](const std::string& v) { o.test_set = v; }));
+  t.push_back(value({"--language-pair", "-l"}, [&o](const std::string& v) { o.language_pair = v; }));
+  t.push_back(refuse({"--origlang", "-ol"}, Nargs::kOne, "subsets by original language are not supported", st));
+  t.push_back(refuse({"--subset"}, Nargs::kOne, "subsets by document annotation are not supported", st));
+  t.push_back(refuse({"--download"}, Nargs::kOne, no_dl, st));
+  t.push_back({{"--echo"}, Nargs::kPlus, [&o](const Names& v) { o.echo = v; }});
+  t.push_back({{"--input", "-i"}, Nargs::kStar, [&o](const Names& v) { o.inputs = v; }});
+  t.push_back(int_value({"--num-refs", "-nr"}, o.num_refs));
+  t.push_back(value({"--encoding", "-e"}, [&st](const std::string& v) {
+    std::string lower = v;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower != "utf-8" && lower != "utf8") st.refused.push_back("--encoding/-e: only UTF-8 input is supported, not " + v);
+  }));
+  t.push_back({{"--metrics", "-m"}, Nargs::kPlus, [&o](const Names& v) {
+                 for (const auto& m : v) to_choice({"--metrics", "-m"}, {"bleu", "chrf", "ter"}, m);
+                 o.metrics = v;
+               }});
+  t.push_back(flag({"--sentence-level", "-sl"}, [&o] { o.sentence_level = true; }));
+  return t;
+}
+
+// The BLEU, chrF and TER options.
+std::vector<Option> metric_options(CliOptions& o) {
+  static const Names tokenizers = {"none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm",
+                                   "flores101", "flores200", "spBLEU-1K", "moses", "moses-a"};
+  std::vector<Option> t;
+  t.push_back(choice({"--smooth-method", "-s"}, {"none", "floor", "add-k", "exp"}, o.smooth_method));
+  t.push_back(value({"--smooth-value", "-sv"}, [&o](const std::string& v) {
+    o.smooth_value = to_double({"--smooth-value", "-sv"}, v);
+  }));
+  t.push_back(value({"--tokenize", "-tok"}, [&o](const std::string& v) {
+    o.tokenize = to_choice({"--tokenize", "-tok"}, tokenizers, v);
+  }));
+  t.push_back(flag({"--lowercase", "-lc"}, [&o] { o.bleu_lowercase = true; }));
+  t.push_back(flag({"--force"}, [] {}));
+  t.push_back(int_value({"--chrf-char-order", "-cc"}, o.chrf.char_order));
+  t.push_back(int_value({"--chrf-word-order", "-cw"}, o.chrf.word_order));
+  t.push_back(int_value({"--chrf-beta"}, o.chrf.beta));
+  t.push_back(flag({"--chrf-whitespace"}, [&o] { o.chrf.whitespace = true; }));
+  t.push_back(flag({"--chrf-lowercase"}, [&o] { o.chrf.lowercase = true; }));
+  t.push_back(flag({"--chrf-eps-smoothing"}, [&o] { o.chrf.eps_smoothing = true; }));
+  t.push_back(flag({"--ter-case-sensitive"}, [&o] { o.ter.case_sensitive = true; }));
+  t.push_back(flag({"--ter-asian-support"}, [&o] { o.ter.asian_support = true; }));
+  t.push_back(flag({"--ter-no-punct"}, [&o] { o.ter.no_punct = true; }));
+  t.push_back(flag({"--ter-normalized"}, [&o] { o.ter.normalized = true; }));
+  return t;
+}
+
+// Confidence, paired tests and reporting, then --version.
+std::vector<Option> report_options(CliOptions& o, ParseState& st) {
+  std::vector<Option> t;
+  t.push_back(flag({"--confidence", "-ci"}, [&o] { o.confidence = true; }));
+  t.push_back(int_value({"--confidence-n", "-cin"}, o.confidence_n));
+  t.push_back(paired({"--paired-ar", "-par"}, o.paired_ar, st));
+  t.push_back(paired({"--paired-bs", "-pbs"}, o.paired_bs, st));
+  t.push_back(int_value({"--paired-ar-n", "-parn"}, o.paired_ar_n));
+  t.push_back(int_value({"--paired-bs-n", "-pbsn"}, o.paired_bs_n));
+  t.push_back(value({"--paired-jobs", "-j"}, [](const std::string& v) { to_int({"--paired-jobs", "-j"}, v); }));
+  t.push_back(flag({"--quiet", "-q"}, [&o] { o.quiet = true; }));
+  t.push_back(flag({"--short", "-sh"}, [&o] { o.short_sig = true; }));
+  t.push_back(flag({"--score-only", "-b"}, [&o] { o.score_only = true; }));
+  t.push_back(int_value({"--width", "-w"}, o.width));
+  t.push_back(refuse({"--detail", "-d"}, Nargs::kZero, "the per-origlang detail is not supported", st));
+  t.push_back(flag({"--no-color", "-nc"}, [] {}));
+  t.push_back(choice({"--format", "-f"}, {"json", "text", "latex"}, st.format));
+  t.push_back({{"--version", "-V"}, Nargs::kZero, [&o](const Names&) { o.version = true; }, false, true});
+  return t;
+}
+
+// realmt-bleu's own options (own = true: they never take a prefix sacreBLEU's options match).
+std::vector<Option> own_options(CliOptions& o) {
+  static const Names levels = {"trace", "debug", "info", "warn", "err", "error", "critical", "off"};
+  std::vector<Option> t;
+  t.push_back(int_value({"--threads"}, o.threads));
+  t.push_back(flag({"--compound-split"}, [&o] { o.compound_split = true; }));
+  t.push_back(value({"--moses-prefixes"}, [&o](const std::string& v) { o.moses_prefixes = v; }));
+  t.push_back(flag({"--multi-bleu"}, [&o] { o.multi_bleu = true; }));
+  t.push_back(value({"--log"}, [&o](const std::string& v) { o.log_file = v; }));
+  t.push_back(choice({"--log-level"}, levels, o.log_level));
+  for (auto& opt : t) opt.own = true;
+  return t;
+}
+
+OutputFormat format_named(const std::string& name) {
+  if (name == "text") return OutputFormat::kText;
+  return name == "latex" ? OutputFormat::kLatex : OutputFormat::kJson;
+}
 
 }  // namespace
 
 CliOptions parse_cli(const std::vector<std::string>& args) {
   CliOptions o;
-  if (const char* f = std::getenv("SACREBLEU_FORMAT")) {
-    std::string v = f;
+  ParseState st;
+  std::vector<Option> table = input_options(o, st);
+  for (auto&& more : {metric_options(o), report_options(o, st), own_options(o)}) {
+    table.insert(table.end(), more.begin(), more.end());
+  }
+  try {
+    o.refs = argparse::Parser(std::move(table)).parse(args);
+  } catch (const ArgumentError& e) {
+    throw CliExit{2, cli_usage_line() + "realmt-bleu: error: " + e.message + "\n"};
+  }
+  if (o.help || o.version) return o;
+  if (!st.refused.empty()) throw CliExit{1, "argument " + st.refused.front()};
+  if (!st.format.empty()) o.format = format_named(st.format);
+  if (const char* env = std::getenv("SACREBLEU_FORMAT")) {
+    std::string v = env;
     for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (v == "json") o.format = OutputFormat::kJson;
-    if (v == "text") o.format = OutputFormat::kText;
+    if (v == "json" || v == "text" || v == "latex") o.format = format_named(v);
   }
-  bool format_from_env = std::getenv("SACREBLEU_FORMAT") != nullptr;
-  using Flag = std::function<void()>;
-  using Value = std::function<void(const std::string&)>;
-  const std::map<std::string, Flag> flags = {
-      {"-sl", [&] { o.sentence_level = true; }}, {"--sentence-level", [&] { o.sentence_level = true; }},
-      {"-lc", [&] { o.bleu_lowercase = true; }}, {"--lowercase", [&] { o.bleu_lowercase = true; }},
-      {"--force", [] {}},
-      {"--compound-split", [&] { o.compound_split = true; }},
-      {"--multi-bleu", [&] { o.multi_bleu = true; }},
-      {"--chrf-whitespace", [&] { o.chrf.whitespace = true; }},
-      {"--chrf-lowercase", [&] { o.chrf.lowercase = true; }},
-      {"--chrf-eps-smoothing", [&] { o.chrf.eps_smoothing = true; }},
-      {"--ter-case-sensitive", [&] { o.ter.case_sensitive = true; }},
-      {"--ter-asian-support", [&] { o.ter.asian_support = true; }},
-      {"--ter-no-punct", [&] { o.ter.no_punct = true; }},
-      {"--ter-normalized", [&] { o.ter.normalized = true; }},
-      {"-ci", [&] { o.confidence = true; }}, {"--confidence", [&] { o.confidence = true; }},
-      {"-pbs", [&] { o.paired_bs = true; }}, {"--paired-bs", [&] { o.paired_bs = true; }},
-      {"-par", [&] { o.paired_ar = true; }}, {"--paired-ar", [&] { o.paired_ar = true; }},
-      {"-q", [&] { o.quiet = true; }}, {"--quiet", [&] { o.quiet = true; }},
-      {"-sh", [&] { o.short_sig = true; }}, {"--short", [&] { o.short_sig = true; }},
-      {"-b", [&] { o.score_only = true; }}, {"--score-only", [&] { o.score_only = true; }},
-      {"-nc", [] {}}, {"--no-color", [] {}},
-      {"-V", [&] { o.version = true; }}, {"--version", [&] { o.version = true; }},
-      {"--list", [&] { o.list = true; }},
-      {"-h", [&] { o.help = true; }}, {"--help", [&] { o.help = true; }},
-  };
-  const std::map<std::string, Value> values = {
-      {"-nr", [&](const std::string& v) { o.num_refs = to_int("-nr", v); }},
-      {"--num-refs", [&](const std::string& v) { o.num_refs = to_int("-nr", v); }},
-      {"-t", [&](const std::string& v) { o.test_set = v; }},
-      {"--test-set", [&](const std::string& v) { o.test_set = v; }},
-      {"-l", [&](const std::string& v) { o.language_pair = v; }},
-      {"--language-pair", [&](const std::string& v) { o.language_pair = v; }},
-      {"-tok", [&](const std::string& v) { o.tokenize = v; }},
-      {"--tokenize", [&](const std::string& v) { o.tokenize = v; }},
-      {"-s", [&](const std::string& v) { o.smooth_method = v; }},
-      {"--smooth-method", [&](const std::string& v) { o.smooth_method = v; }},
-      {"-sv", [&](const std::string& v) { o.smooth_value = to_double("-sv", v); }},
-      {"--smooth-value", [&](const std::string& v) { o.smooth_value = to_double("-sv", v); }},
-      {"-cc", [&](const std::string& v) { o.chrf.char_order = to_int("-cc", v); }},
-      {"--chrf-char-order", [&](const std::string& v) { o.chrf.char_order = to_int("-cc", v); }},
-      {"-cw", [&](const std::string& v) { o.chrf.word_order = to_int("-cw", v); }},
-      {"--chrf-word-order", [&](const std::string& v) { o.chrf.word_order = to_int("-cw", v); }},
-      {"--chrf-beta", [&](const std::string& v) { o.chrf.beta = to_int("--chrf-beta", v); }},
-      {"-cin", [&](const std::string& v) { o.confidence_n = to_int("-cin", v); }},
-      {"--confidence-n", [&](const std::string& v) { o.confidence_n = to_int("-cin", v); }},
-      {"-pbsn", [&](const std::string& v) { o.paired_bs_n = to_int("-pbsn", v); }},
-      {"--paired-bs-n", [&](const std::string& v) { o.paired_bs_n = to_int("-pbsn", v); }},
-      {"-parn", [&](const std::string& v) { o.paired_ar_n = to_int("-parn", v); }},
-      {"--paired-ar-n", [&](const std::string& v) { o.paired_ar_n = to_int("-parn", v); }},
-      {"-j", [](const std::string&) {}}, {"--paired-jobs", [](const std::string&) {}},
-      {"--threads", [&](const std::string& v) { o.threads = to_int("--threads", v); }},
-      {"--moses-prefixes", [&](const std::string& v) { o.moses_prefixes = v; }},
-      {"--log", [&](const std::string& v) { o.log_file = v; }},
-      {"--log-level", [&](const std::string& v) {
-         static const std::vector<std::string> names = {"trace", "debug", "info", "warn", "err", "error", "critical", "off"};
-         if (std::find(names.begin(), names.end(), v) == names.end()) {
-           usage_error("argument --log-level: invalid choice: '" + v +
-                       "' (choose from trace, debug, info, warn, err, error, critical, off)");
-         }
-         o.log_level = v;
-       }},
-      {"-w", [&](const std::string& v) { o.width = to_int("-w", v); }},
-      {"--width", [&](const std::string& v) { o.width = to_int("-w", v); }},
-      {"-e", [&](const std::string& v) {
-         if (v != "utf-8" && v != "utf8" && v != "UTF-8") usage_error("only UTF-8 input is supported, not " + v);
-       }},
-      {"--encoding", [&](const std::string& v) {
-         if (v != "utf-8" && v != "utf8" && v != "UTF-8") usage_error("only UTF-8 input is supported, not " + v);
-       }},
-      {"-f", [&](const std::string& v) {
-         if (format_from_env) return;  // SACREBLEU_FORMAT overrides -f
-         if (v == "json") o.format = OutputFormat::kJson;
-         else if (v == "text") o.format = OutputFormat::kText;
-         else usage_error("argument --format/-f: '" + v + "' is not supported (json, text)");
-       }},
-  };
-  // sacreBLEU options for what realmt-bleu does not have: refused with the reason.
-  const std::map<std::string, std::string> refused = {
-      {"--download", "realmt-bleu never downloads: tools/prepare-wmt14-enfr downloads the WMT test sets and "
-                     "fills the cache (or realmt-data testsets --from DIR, from files you have)"},
-      {"--citation", "realmt-bleu has no citations of test sets; see sacreBLEU's DATASETS"},
-      {"--cite", "realmt-bleu has no citations of test sets; see sacreBLEU's DATASETS"},
-      {"--origlang", "subsets by original language are not supported"},
-      {"-ol", "subsets by original language are not supported"},
-      {"--subset", "subsets by document annotation are not supported"},
-      {"--detail", "the per-origlang detail is not supported"},
-      {"-d", "the per-origlang detail is not supported"},
-  };
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
-    if (a == "--format") a = "-f";
-    if (auto r = refused.find(a); r != refused.end()) usage_error("argument " + a + ": " + r->second);
-    if (a == "-i" || a == "--input" || a == "-m" || a == "--metrics" || a == "--echo") {
-      std::vector<std::string> list;
-      while (i + 1 < args.size() && !is_option(args[i + 1])) list.push_back(args[++i]);
-      if (a == "--echo") {
-        if (list.empty()) usage_error("argument --echo: expected at least one argument");
-        o.echo = list;
-      } else if (a == "-i" || a == "--input") {
-        o.inputs = list;
-      } else {
-        if (list.empty()) usage_error("argument --metrics/-m: expected at least one argument");
-        for (const auto& m : list) {
-          if (m != "bleu" && m != "chrf" && m != "ter") usage_error("argument --metrics/-m: invalid choice: '" + m + "' (choose from 'bleu', 'chrf', 'ter')");
-        }
-        o.metrics = list;
-      }
-    } else if (auto f = flags.find(a); f != flags.end()) {
-      f->second();
-    } else if (auto v = values.find(a); v != values.end()) {
-      if (i + 1 >= args.size()) usage_error("argument " + a + ": expected one argument");
-      v->second(args[++i]);
-    } else if (is_option(a)) {
-      usage_error("unrecognized arguments: " + a);
-    } else {
-      o.refs.push_back(a);
-    }
-  }
-  if (o.paired_bs && o.paired_ar) usage_error("argument --paired-bs/-pbs: not allowed with argument --paired-ar/-par");
   return o;
 }
 

@@ -11,7 +11,7 @@
 
 namespace realmt::metrics {
 
-enum class OutputFormat { kJson, kText };
+enum class OutputFormat { kJson, kText, kLatex };  // latex: booktabs tables (several systems), else text
 
 struct CliOptions {
   std::vector<std::string> refs;                 // positional reference files
@@ -23,7 +23,7 @@ struct CliOptions {
   std::optional<std::string> test_set;           // -t: known test sets (test_sets.h), comma-separated
   std::optional<std::vector<std::string>> echo;  // --echo FIELD...: print the test set's fields
   bool list = false;                             // --list
-  std::optional<std::string> tokenize;           // -tok
+  std::optional<std::string> tokenize;           // -tok (sacreBLEU's choices, and realmt's moses, moses-a)
   std::string smooth_method = "exp";             // -s
   std::optional<double> smooth_value;            // -sv
   bool bleu_lowercase = false;                   // -lc
@@ -54,8 +54,17 @@ struct CliExit {
 // The name and version --version prints, and the JSON "implementation" of every score.
 std::string implementation_name();
 
-// Parses argv[1..] (argparse conventions: -i, -m and --echo take every following non-option word).
+// Parses argv[1..] as sacreBLEU's argparse parser (Python 3.11) does: --opt=value and -oVALUE,
+// unambiguous prefixes of long options (and of single-dash ones), combined one-letter flags (-qb),
+// negative numbers as values, -i/-m/--echo taking every following word that is no option, the
+// reference files being the first run of free words (a later run is an unrecognized argument).
+// realmt-bleu's own options (--threads, --log, ...) never make a sacreBLEU prefix ambiguous: a
+// prefix reaches them only when it matches no sacreBLEU option. Usage errors throw CliExit 2 with
+// argparse's message; sacreBLEU options realmt-bleu does not support throw CliExit 1.
+// SACREBLEU_FORMAT (json, text or latex, any case) overrides -f, as in sacreBLEU.
 CliOptions parse_cli(const std::vector<std::string>& args);
 std::string cli_usage();
+// The usage lines a usage error starts with (argparse prints its usage, then the error).
+std::string cli_usage_line();
 
 }  // namespace realmt::metrics

@@ -142,6 +142,43 @@ std::string fancy_grid(const std::vector<std::string>& headers, const std::vecto
   return out;
 }
 
+// tabulate's latex_booktabs escapes, applied to each padded cell.
+std::string latex_escape(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '&': case '%': case '$': case '#': case '_': case '{': case '}': out += std::string("\\") + c; break;
+      case '^': out += "\\^{}"; break;
+      case '~': out += "\\textasciitilde{}"; break;
+      case '\\': out += "\\textbackslash{}"; break;
+      case '<': out += "\\ensuremath{<}"; break;
+      case '>': out += "\\ensuremath{>}"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// tabulate(..., tablefmt='latex_booktabs', colalign=('right',), stralign='center'): the widths
+// are fancy_grid's (cells one line each here), escaping comes after the padding.
+std::string latex_booktabs(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows) {
+  const size_t ncol = headers.size();
+  std::vector<size_t> width(ncol);
+  for (size_t c = 0; c < ncol; ++c) {
+    width[c] = py_len(headers[c]) + 2;
+    for (const auto& row : rows) width[c] = std::max(width[c], py_len(row[c]));
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string s;
+    for (size_t c = 0; c < ncol; ++c) s += (c ? "&" : "") + latex_escape(" " + pad(cells[c], width[c], c == 0) + " ");
+    s += "\\\\";
+    return s.substr(0, s.find_last_not_of(' ') + 1) + "\n";
+  };
+  std::string out = "\\begin{tabular}{r" + std::string(ncol - 1, 'c') + "}\n\\toprule\n" + line(headers) + "\\midrule\n";
+  for (const auto& row : rows) out += line(row);
+  return out + "\\bottomrule\n\\end{tabular}";
+}
+
 std::string json_opt(const std::optional<double>& v) { return v ? py_repr(*v) : "null"; }
 
 const char* kPairedText =
@@ -197,12 +234,12 @@ std::string results_table(const TableRequest& r) {
         is_bootstrap = true;
         cell += " (" + fixed(*p.mean, r.width) + " \xC2\xB1 " + fixed(*p.ci, r.width) + ")";
       }
-      if (p.p_value) cell += "\n(p = " + fixed(*p.p_value, 4) + ")" + (*p.p_value > 0.05 ? "" : "*");
+      if (p.p_value) cell += (r.latex ? " (p = " : "\n(p = ") + fixed(*p.p_value, 4) + ")" + (*p.p_value > 0.05 ? "" : "*");
       rows[i].push_back(cell);
     }
     headers.push_back(is_bootstrap ? col.name + " (\xCE\xBC \xC2\xB1 95% CI)" : col.name);
   }
-  std::string out = fancy_grid(headers, rows) + "\n\n";
+  std::string out = (r.latex ? latex_booktabs(headers, rows) : fancy_grid(headers, rows)) + "\n\n";
   if (paired) {
     const std::string msg = std::string("Paired ") + (r.paired_bs ? "bootstrap resampling" : "approximate randomization") +
                             " test with " + std::to_string(r.paired_n) + (r.paired_bs ? " resampling trials" : " trials");

@@ -1,5 +1,5 @@
 // sacreBLEU's output formats (SACREBLEU.md section 7), byte for byte: single-system text/JSON,
-// sentence lines, multi-system JSON and fancy_grid tables, paired-test tables and JSON.
+// sentence lines, multi-system JSON, fancy_grid and latex_booktabs tables, paired-test tables and JSON.
 #pragma once
 
 #include <optional>
@@ -38,6 +38,7 @@ struct TableRequest {
   std::vector<ResultColumn> columns;
   std::vector<std::pair<std::string, std::string>> signatures;  // name, signature
   bool json = true;
+  bool latex = false;  // -f latex: a latex_booktabs table (p-values on the score's line), else fancy_grid
   int width = 1;
   bool paired_bs = false, paired_ar = false;
   int paired_n = 0;

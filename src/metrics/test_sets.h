@@ -1,11 +1,13 @@
-// sacreBLEU's test sets that realmt knows (realmt-bleu -t/-l, realmt-data testsets): the WMT
-// English-French news test sets 2008-2014, under sacreBLEU 2.6.0's names, read from a local cache
-// laid out as sacreBLEU's: CACHE/<set>/<set with '/' as '_'>.<pair>.<field>, CACHE being $SACREBLEU
-// or ~/.sacrebleu. The cache text is what sacreBLEU writes from the official SGM files (each <seg>
+// sacreBLEU's test-set cache: CACHE/<set>/<set with '/' as '_'>.<pair>.<field>, CACHE being
+// $SACREBLEU or ~/.sacrebleu, the layout sacreBLEU 2.6.0 writes after a download. realmt-bleu -t
+// reads any set and pair found there (CachedTestSet); the WMT English-French news test sets
+// 2008-2014 are also known by their source files (TestSet), so that realmt-data testsets can fill
+// the cache without sacreBLEU. The cache text is what sacreBLEU writes from the official SGM files (each <seg>
 // line's text with whitespace stripped and runs of Python whitespace collapsed to one space),
 // so a cache filled by either tool serves both.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,7 +38,28 @@ struct TestSet {
 const std::vector<TestSet>& known_test_sets();
 const TestSet* find_test_set(std::string_view name);
 
-// $SACREBLEU, else $HOME/.sacrebleu (sacreBLEU's SACREBLEU_DIR).
+// One test set as found in the cache, with the fields of each language pair present.
+struct CachedTestSet {
+  std::string name;  // "wmt14", "wmt14/full"
+  std::string dir;   // CACHE/<name>
+  // pair -> field names in sacreBLEU's order: src, the references (ref, or ref:0 ref:1 ..., or
+  // ref:<translator>), docid, genre, origlang, then the others (domain, system outputs) sorted.
+  std::map<std::string, std::vector<std::string>> fields;
+
+  std::vector<std::string> pairs() const;  // sorted
+  std::string file(const std::string& pair, const std::string& field) const;
+  // The references sacreBLEU scores against: every ref field, except for its 2021+ XML sets
+  // (wmt21 ... wmt24), where its table picks one translator (or two) per set and pair.
+  std::vector<std::string> reference_fields(const std::string& pair) const;
+};
+
+// The set `name` under `cache`: nullopt when no file of it is there.
+std::optional<CachedTestSet> find_cached_test_set(const std::string& cache, const std::string& name);
+// The names of every set in the cache (folders holding such files), sorted.
+std::vector<std::string> cached_test_set_names(const std::string& cache);
+
+// $SACREBLEU (set, even empty, as sacreBLEU reads it: empty is the working folder), else
+// $HOME/.sacrebleu (sacreBLEU's SACREBLEU_DIR).
 std::string sacrebleu_cache_dir();
 // CACHE/<set>/<set as file name>.<pair>.<field>.
 std::string test_set_file(const std::string& cache, const TestSet& set, const std::string& pair,

@@ -152,7 +152,8 @@ TEST(TestSets, CliScoresAgainstTheCachedReferenceAsAgainstTheFile) {
   EXPECT_EQ(twice.find("exit"), std::string::npos) << twice;
   EXPECT_EQ(cli({"-t", "wmt14", "-l", "en-fr", "--echo", "src", "ref"}),
             "The cat sat .\tLe chat est assis .\nA dog ran\tUn chien courait\n");
-  EXPECT_EQ(cli({"-t", "wmt14", "-l", "fr-en", "--list"}), "fr-en: src, ref, docid, genre, origlang\n");
+  // The fields in the cache: from plain text, no document fields.
+  EXPECT_EQ(cli({"-t", "wmt14", "-l", "fr-en", "--list"}), "fr-en: src, ref\n");
   const std::string list = cli({"--list", "-l", "en-fr"});
   EXPECT_EQ(list.substr(0, list.find('\n')), "The available test sets for en-fr are:");
   EXPECT_NE(list.find("wmt14/full                    : Evaluation data released"), std::string::npos) << list;
@@ -168,17 +169,51 @@ TEST(TestSets, CliErrorsAsSacreBleu) {
   EXPECT_EQ(cli({ref, "-t", "wmt14", "-l", "en-fr"}, "x\n").substr(0, 7), "exit 1:");  // both
   EXPECT_EQ(cli({"-t", "wmt14", "-l", "en-fr", "-nr", "2"}, "x\n").substr(0, 7), "exit 1:");
   EXPECT_EQ(cli({ref, "--echo", "src"}).substr(0, 7), "exit 1:");
+  // A set absent from the cache is sacreBLEU's unknown set, with where to get it.
   const std::string missing = cli({"-t", "wmt14", "-l", "en-fr"}, "x\n");
-  EXPECT_NE(missing.find(dir.file("cache") + "/wmt14/wmt14.en-fr.ref not found"), std::string::npos) << missing;
+  EXPECT_EQ(missing.substr(0, missing.find('\n')), "exit 1: Unknown test set 'wmt14'") << missing;
+  EXPECT_NE(missing.find("the cache " + dir.file("cache")), std::string::npos) << missing;
   EXPECT_NE(missing.find("realmt-data testsets --from DIR"), std::string::npos) << missing;
   EXPECT_NE(missing.find("tools/prepare-wmt14-enfr"), std::string::npos) << missing;
+  fs::create_directories(dir.path() / "cache/wmt14");
+  dir.write("cache/wmt14/wmt14.en-de.ref", "x\n");
+  EXPECT_EQ(cli({"-t", "wmt14", "-l", "en-fr"}, "x\n"),
+            "exit 1: No such language pair 'en-fr'\nAvailable language pairs for 'wmt14' are:\n > en-de");
   try {
     parse_cli({"--origlang", "fr"});
     FAIL();
   } catch (const CliExit& e) {
-    EXPECT_EQ(e.code, 2);
+    EXPECT_EQ(e.code, 1);  // argparse takes it; realmt-bleu refuses the feature
     EXPECT_NE(e.message.find("--origlang"), std::string::npos);
   }
+}
+
+TEST(TestSets, AnySetAndPairInTheCacheWithSacreBleusFieldsAndReferences) {
+  testing::TempDir dir;
+  for (const char* sub : {"cache/wmt17/tworefs", "cache/wmt22/raw", "cache/models"}) fs::create_directories(dir.path() / sub);
+  const CacheEnv env(dir.file("cache"));
+  for (const char* f : {"origlang", "ref-1", "src", "genre", "ref-0", "docid"}) {
+    dir.write(std::string("cache/wmt17/tworefs/wmt17_tworefs.en-fi.") + f, std::string(f) + "\n");
+  }
+  dir.write("cache/wmt22/wmt22.cs-en.ref-A", "A\n");
+  dir.write("cache/wmt22/wmt22.cs-en.ref-B", "B\n");
+  dir.write("cache/wmt22/wmt22.cs-en.src", "s\n");
+  dir.write("cache/wmt22/raw/wmt22.tgz", "");
+  dir.write("cache/models/sacrebleu_tokenizer_spm.model", "");
+  const auto two = find_cached_test_set(dir.file("cache"), "wmt17/tworefs");
+  ASSERT_TRUE(two.has_value());
+  EXPECT_EQ(two->fields.at("en-fi"), (std::vector<std::string>{"src", "ref:0", "ref:1", "docid", "genre", "origlang"}));
+  EXPECT_EQ(two->reference_fields("en-fi"), (std::vector<std::string>{"ref:0", "ref:1"}));
+  EXPECT_EQ(two->file("en-fi", "ref:1"), dir.file("cache") + "/wmt17/tworefs/wmt17_tworefs.en-fi.ref-1");
+  // sacreBLEU scores wmt22 cs-en against translator B only.
+  EXPECT_EQ(find_cached_test_set(dir.file("cache"), "wmt22")->reference_fields("cs-en"),
+            std::vector<std::string>{"ref:B"});
+  EXPECT_EQ(cached_test_set_names(dir.file("cache")), (std::vector<std::string>{"wmt17/tworefs", "wmt22"}));
+  EXPECT_FALSE(find_cached_test_set(dir.file("cache"), "wmt17").has_value());
+  EXPECT_FALSE(find_cached_test_set(dir.file("cache"), "../cache/wmt22").has_value());
+  EXPECT_EQ(cli({"-t", "wmt17/tworefs", "-l", "en-fi", "--echo", "ref", "src"}), "ref-0\tsrc\n");
+  const std::string one_ref = cli({"-t", "wmt22", "-l", "cs-en", "-f", "text"}, "B\n");
+  EXPECT_EQ(one_ref.substr(0, 13), "BLEU|nrefs:1|") << one_ref;
 }
 
 TEST(SpmTokenizer, MissingModelNamesTheFileAndTheUrl) {
