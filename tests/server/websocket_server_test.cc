@@ -92,8 +92,12 @@ TEST(WebSocketServer, ManyMessagesOnOneConnection) {
 TEST(WebSocketServer, OversizedAndBrokenFramesClose) {
   Served s(small_limits());  // max_body_bytes 2000: the message limit
   Socket big(s.port());
-  big.client.send(masked(0x81, std::string(2001, 'a')));
-  EXPECT_EQ(read_frame(big.client).close_code(), WsClose::kTooBig);
+  std::string lines;  // short lines: only the message's size is over a limit
+  while (lines.size() < 2001) lines += "ab\n";
+  big.client.send(masked(0x81, lines));
+  const Frame too_big = read_frame(big.client);
+  EXPECT_EQ(too_big.close_code(), WsClose::kTooBig);
+  EXPECT_NE(too_big.payload.find("over 2000 bytes"), std::string::npos);
   EXPECT_TRUE(big.client.closed_within(5000));
   Socket unmasked(s.port());
   unmasked.client.send(std::string("\x81\x02hi", 4));
