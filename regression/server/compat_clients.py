@@ -2,7 +2,8 @@
 """realmt-server's Marian and MT-API endpoints with the clients their users have, on 127.0.0.1
 only: the Python `websockets` and `requests` packages (clients_venv.sh installs them).
 
-A tiny trained model -> realmt-server (small limits) on a port the kernel picks:
+In the current folder: the toy model of regression/tiny_model.sh (compat_clients.sh makes it)
+-> realmt-server (small limits) on a port the kernel picks:
   1. ws://.../translate: several messages on one connection (an empty line, no final newline,
      more lines than one request may hold, an empty message) equal /v1/translate's
      translations joined by '\\n' plus a final '\\n' (marian-server's reply); ping answered;
@@ -20,7 +21,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -33,10 +33,15 @@ import server_common as common  # noqa: E402
 from server_common import fail  # noqa: E402
 
 BIN = sys.argv[1]
-TMP = tempfile.mkdtemp(prefix="realmt-compat-")
-os.chdir(TMP)
 rnd = random.Random(33)
-MODEL = common.train_tiny_model(BIN)
+MODEL = ["-m", "model.safetensors", "-v", "vocab.spm", "--cpu-threads", "1"]
+WORDS = "the a cat dog sees likes red small house tree".split()  # tiny_model.sh's English
+
+
+def sentences(n):
+    return [" ".join(rnd.choice(WORDS) for _ in range(rnd.randint(2, 6))) for _ in range(n)]
+
+
 srv = common.Server(BIN, MODEL, "--language-pair", "en-fr", "--max-request-sentences", "4",
                     "--max-body-bytes", "4096", "--body-timeout-ms", "3000")
 URL = f"ws://127.0.0.1:{srv.port}/translate"
@@ -54,6 +59,13 @@ def reference(lines):
     return out
 
 
+# Equal answers prove little if the model says nothing: it must translate word for word.
+probe = sentences(8)
+if sum(len(t.split()) == len(s.split()) for s, t in zip(probe, reference(probe))) < 6:
+    fail(f"the toy model does not translate: {list(zip(probe, reference(probe)))}")
+print(f"ok: the toy model translates: {probe[0]!r} -> {reference(probe[:1])[0]!r}")
+
+
 def check_ws(ws, lines, message):
     ws.send(message)
     reply = ws.recv(timeout=120)
@@ -64,11 +76,11 @@ def check_ws(ws, lines, message):
 
 # ---- 1. several messages on one connection -----------------------------------------------------
 with connect(URL, open_timeout=30) as ws:
-    one = common.sentences(rnd, 1)
+    one = sentences(1)
     check_ws(ws, one, one[0])  # no final newline
-    lines = common.sentences(rnd, 3)
+    lines = sentences(3)
     check_ws(ws, [lines[0], "", lines[1], lines[2]], f"{lines[0]}\n\n{lines[1]}\n{lines[2]}\n")
-    many = common.sentences(rnd, 10)  # 3 requests of at most 4 lines
+    many = sentences(10)  # 3 requests of at most 4 lines
     check_ws(ws, many, "".join(s + "\n" for s in many))
     if not ws.ping().wait(timeout=30):
         fail("no pong within 30 s")
@@ -76,7 +88,7 @@ with connect(URL, open_timeout=30) as ws:
 print("ok: one WebSocket, 5 messages equal /v1/translate (empty line, no final newline, 10 lines)")
 
 # ---- 2. MT-API ----------------------------------------------------------------------------------
-texts = common.sentences(rnd, 4)
+texts = sentences(4)
 r = requests.post(f"{HTTP}/translate", params={"api-version": "3.0", "from": "en", "to": "fr"},
                   json=[{"text": t} for t in texts], timeout=120)
 want = [{"translations": [{"text": t, "to": "fr"}]} for t in reference(texts)]
@@ -96,7 +108,7 @@ if r.status_code != 426 or "WebSocket" not in r.text:
 print("ok: MT-API equals /v1/translate; bad bodies 400 naming the field; plain GET 426")
 
 # ---- 3. concurrent connections ------------------------------------------------------------------
-REF = dict(zip(pool := sorted(set(common.sentences(rnd, 40))), reference(pool)))
+REF = dict(zip(pool := sorted(set(sentences(40))), reference(pool)))
 errors = []
 
 
@@ -166,7 +178,7 @@ huge.sendall(b"\x81\xff\x00\x00\x01\x00\x00\x00\x00\x00mask")  # 1 TB
 deaf = raw_socket()  # sends 16 messages, never reads a reply
 deaf.sendall(b"".join(b"\x81\x83\x00\x00\x00\x00" + b"a b" for _ in range(16)))
 with connect(URL, open_timeout=30) as ws:
-    one = common.sentences(rnd, 2)
+    one = sentences(2)
     check_ws(ws, one, "\n".join(one))
 if close_code(huge, 30) != 1009:
     fail("a frame claiming 1 TB was not closed with 1009")
@@ -195,4 +207,3 @@ except subprocess.TimeoutExpired:
 if rc != 0:
     fail(f"server exit status {rc}")
 print("ok: SIGTERM closed an idle WebSocket with 1001, exit 0")
-subprocess.run(["rm", "-rf", TMP])
