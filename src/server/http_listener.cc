@@ -21,22 +21,11 @@
 #include "server/metrics.h"
 #include "server/socket_util.h"
 #include "server/worker_pool.h"
+#include "server/http_listener_impl.h"
 
 namespace realmt::server {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-using std::chrono::milliseconds;
-
-constexpr size_t kReadChunk = 64 * 1024;             // one recv a readiness event (fairness)
-constexpr int64_t kLingerMs = 2000;                  // discarding after a closing answer ...
-constexpr int64_t kLingerBytes = 4 * 1024 * 1024;    // ... at most this long and this much
-constexpr int kSpareFiles = 64;                      // descriptors kept for everything else
-constexpr uint64_t kListenId = 0, kWakeId = 1;       // epoll tags; connections count from 2
-constexpr const char* kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-
-}  // namespace
+using namespace listener_detail;
 
 void ListenerOptions::validate() const {
   REALMT_CHECK(threads >= 1, "http-threads must be at least 1, got {}", threads);
@@ -48,72 +37,13 @@ void ListenerOptions::validate() const {
                "max-connections ({}) and max-connections-per-client ({}) must be at least 1",
                max_connections, max_connections_per_client);
   REALMT_CHECK(limits.max_body_bytes >= 1, "max-body-bytes must be at least 1");
+  REALMT_CHECK(max_message_bytes >= 1 && websocket_idle_timeout_ms >= 1,
+               "the WebSocket message limit ({}) and websocket-idle-timeout-ms ({}) must be at "
+               "least 1", max_message_bytes, websocket_idle_timeout_ms);
   REALMT_CHECK(limits.max_header_bytes >= 256, "max-header-bytes must be at least 256, got {}",
                limits.max_header_bytes);
 }
 
-struct HttpListener::Impl {
-  enum class Phase { kReading, kHandling, kWriting, kLingering };
-  struct Connection {
-    explicit Connection(const HttpLimits& limits) : parser(limits) {}
-    int fd = -1;
-    uint64_t id = 0;
-    std::string peer;
-    Phase phase = Phase::kReading;
-    RequestParser parser;
-    std::string in;  // read, not yet parsed (a pipelined request waits here)
-    std::string out;
-    size_t out_sent = 0;
-    Clock::time_point deadline;
-    uint32_t events = 0;  // the epoll interest set now
-    bool keep_alive = true, head = false, close_after = false;
-    int64_t discarded = 0;  // while lingering
-  };
-  struct Done {
-    uint64_t id;
-    HttpResponse response;
-  };
-
-  Impl(ListenerOptions o, HttpHandlers h, Registry* metrics);
-  ~Impl();
-  void open_socket();
-  void loop();
-  void accept_all(Clock::time_point now);
-  void refuse_at_accept(int fd, int status, const std::string& reason, const char* why);
-  void on_event(Connection& c, uint32_t events, Clock::time_point now);
-  void read_some(Connection& c, Clock::time_point now);
-  void parse(Connection& c, Clock::time_point now);
-  void dispatch(Connection& c, HttpRequest request, Clock::time_point now);
-  void respond(Connection& c, const HttpResponse& r, Clock::time_point now);
-  // Writes what it can of c.out; false when the connection was closed (c is gone).
-  bool flush(Connection& c, Clock::time_point now);
-  void linger(Connection& c, Clock::time_point now);
-  void close(Connection& c);
-  void watch(Connection& c, uint32_t events);
-  void sweep(Clock::time_point now);
-  void begin_stop(Clock::time_point now);
-  void take_done(Clock::time_point now);
-  HttpResponse refusal(int status, const std::string& reason, const HttpRequest& partial);
-
-  ListenerOptions opt;
-  HttpHandlers handlers;
-  int listen_fd = -1, epoll_fd = -1, wake_fd = -1;
-  std::unordered_map<uint64_t, std::unique_ptr<Connection>> conns;
-  std::unordered_map<std::string, int> per_client;
-  std::vector<uint64_t> ready;  // connections with a pipelined request to parse
-  uint64_t next_id = 2;
-  std::atomic<int> open{0};
-  std::atomic<bool> stop_requested{false};
-  bool stopping = false, listen_paused = false;
-  Clock::time_point stop_deadline, resume_accept;
-  milliseconds sweep_every{100};
-
-  WorkerPool workers;
-  std::mutex mutex;  // done
-  std::vector<Done> done;  // answers from the workers, for the loop to write
-
-  Counter *refused_total = nullptr, *refused_client = nullptr, *timeouts = nullptr;
-};
 
 HttpListener::Impl::Impl(ListenerOptions o, HttpHandlers h, Registry* metrics)
     : opt(std::move(o)), handlers(std::move(h)) {
@@ -293,7 +223,8 @@ void HttpListener::Impl::watch(Connection& c, uint32_t events) {
 void HttpListener::Impl::on_event(Connection& c, uint32_t events, Clock::time_point now) {
   if (events & (EPOLLERR | EPOLLHUP)) return close(c);
   if ((events & EPOLLOUT) && !c.out.empty() && !flush(c, now)) return;
-  if ((events & EPOLLIN) && (c.phase == Phase::kReading || c.phase == Phase::kLingering))
+  if ((events & EPOLLIN) && (c.phase == Phase::kReading || c.phase == Phase::kLingering ||
+                             c.phase == Phase::kWebSocket))
     read_some(c, now);
 }
 
@@ -308,6 +239,7 @@ void HttpListener::Impl::read_some(Connection& c, Clock::time_point now) {
     return;
   }
   c.in.append(buf, static_cast<size_t>(n));
+  if (c.phase == Phase::kWebSocket) return ws_pump(c, now);
   parse(c, now);
 }
 
@@ -344,6 +276,7 @@ void HttpListener::Impl::dispatch(Connection& c, HttpRequest request, Clock::tim
   } catch (const std::exception& e) {
     quick = refusal(500, e.what(), request);
   }
+  if (quick && quick->upgrade) c.handshake = request;  // its messages' handler reads it
   if (quick) return respond(c, *quick, now);
   c.phase = Phase::kHandling;
   c.deadline = Clock::time_point::max();  // the handler's own deadline bounds it
@@ -357,7 +290,7 @@ void HttpListener::Impl::dispatch(Connection& c, HttpRequest request, Clock::tim
     }
     {
       std::lock_guard<std::mutex> lock(mutex);
-      done.push_back({id, std::move(r)});
+      done.push_back({id, std::move(r), std::nullopt});
     }
     const uint64_t one = 1;
     (void)!::write(wake_fd, &one, sizeof one);  // wakes the loop to write the answer
@@ -365,6 +298,7 @@ void HttpListener::Impl::dispatch(Connection& c, HttpRequest request, Clock::tim
 }
 
 void HttpListener::Impl::respond(Connection& c, const HttpResponse& r, Clock::time_point now) {
+  if (r.upgrade && r.status == 101 && !stopping) return upgrade(c, r, now);
   c.close_after = r.close || !c.keep_alive || stopping;
   c.out += response_head(r, !c.close_after);
   if (!c.head) c.out += r.body;
@@ -378,7 +312,9 @@ bool HttpListener::Impl::flush(Connection& c, Clock::time_point now) {
     const ssize_t n = ::send(c.fd, c.out.data() + c.out_sent, c.out.size() - c.out_sent,
                              MSG_NOSIGNAL);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      watch(c, (c.phase == Phase::kReading ? static_cast<uint32_t>(EPOLLIN) : 0u) | EPOLLOUT);
+      const uint32_t in = c.phase == Phase::kReading ? static_cast<uint32_t>(EPOLLIN)
+                          : c.phase == Phase::kWebSocket ? ws_interest(c) : 0u;
+      watch(c, in | EPOLLOUT);
       return true;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -392,6 +328,9 @@ bool HttpListener::Impl::flush(Connection& c, Clock::time_point now) {
   c.out_sent = 0;
   if (c.phase == Phase::kReading) {
     watch(c, EPOLLIN);  // a 100 Continue went out; the body comes next
+  } else if (c.phase == Phase::kWebSocket) {
+    if (c.ws->closed()) linger(c, now);  // our close frame went out: the client closes next
+    else watch(c, ws_interest(c));
   } else if (c.phase != Phase::kWriting) {
     watch(c, 0);
   } else if (c.close_after || stopping) {
@@ -447,6 +386,8 @@ void HttpListener::Impl::sweep(Clock::time_point now) {
                                       head ? opt.body_timeout_ms : opt.header_timeout_ms),
                           c->parser.request()),
               now);
+    } else if (c->phase == Phase::kWebSocket && c->out.empty() && !c->ws->closed()) {
+      ws_timeout(*c, now);
     } else {
       close(*c);  // waiting for a request (idle), or the client does not take its answer
     }
@@ -460,9 +401,13 @@ void HttpListener::Impl::begin_stop(Clock::time_point now) {
   ::close(listen_fd);
   listen_fd = -1;
   std::vector<Connection*> waiting;  // nothing of theirs is being handled: close them now
-  for (auto& [id, c] : conns)
+  std::vector<Connection*> sockets;  // WebSockets: the idle ones get a close frame now
+  for (auto& [id, c] : conns) {
     if (c->phase == Phase::kReading) waiting.push_back(c.get());
+    if (c->phase == Phase::kWebSocket) sockets.push_back(c.get());
+  }
   for (Connection* c : waiting) close(*c);
+  for (Connection* c : sockets) ws_pump(*c, now);
 }
 
 void HttpListener::Impl::take_done(Clock::time_point now) {
@@ -473,6 +418,10 @@ void HttpListener::Impl::take_done(Clock::time_point now) {
   }
   for (Done& d : mine) {
     auto it = conns.find(d.id);
+    if (it != conns.end() && d.ws && it->second->phase == Phase::kWebSocket) {
+      ws_done(*it->second, *d.ws, now);
+      continue;
+    }
     if (it == conns.end() || it->second->phase != Phase::kHandling) continue;  // client gone
     respond(*it->second, d.response, now);
   }

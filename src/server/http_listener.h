@@ -17,6 +17,14 @@
 // request per connection is handled at a time: pipelined requests wait in order. After an answer
 // with "Connection: close" (and after an error) the server shuts its side and discards what the
 // client still sends for a short while, so that the client reads the answer rather than a reset.
+//
+// WebSocket. When `quick` answers 101 with `upgrade` set (server/websocket_handshake.h), the
+// connection speaks WebSocket from the next byte on (server/websocket_session.h): each text
+// message goes to handlers.message on a worker, one at a time per connection, while the loop
+// keeps reading (pings are answered during a long translation). Such a connection may wait
+// websocket_idle_timeout_ms between messages; a message, from its first byte, has
+// body_timeout_ms to arrive (then close code 1008), and a reply write_timeout_ms to be taken.
+// On stop() an idle WebSocket is closed with 1001 at once, a busy one after its reply.
 #pragma once
 
 #include <cstdint>
@@ -43,7 +51,16 @@ struct ListenerOptions {
   int64_t write_timeout_ms = 10000;   // an answer to be taken by the client
   int max_connections = 10000;        // open connections at most (503 beyond)
   int max_connections_per_client = 256;  // open connections of one client address (429 beyond)
+  int64_t max_message_bytes = 1 << 20;      // a WebSocket message (all fragments; 1009 beyond)
+  int64_t websocket_idle_timeout_ms = 300000;  // a WebSocket waiting for its next message
   void validate() const;
+};
+
+// What handlers.message answers: the reply text, or (close_code != 0) a close frame instead.
+struct WsReply {
+  std::string text;
+  int close_code = 0;
+  std::string close_reason;
 };
 
 struct HttpHandlers {
@@ -51,6 +68,9 @@ struct HttpHandlers {
   std::function<std::optional<HttpResponse>(const HttpRequest&)> quick;
   // On a worker thread; an exception becomes a 500 (through `refuse`).
   std::function<HttpResponse(const HttpRequest&)> work;
+  // On a worker thread: the reply to one text message of an upgraded connection; `request` is
+  // its handshake. An exception closes the connection with 1011.
+  std::function<WsReply(const HttpRequest& request, const std::string& message)> message;
   // The answer to a request refused by the front itself (parser error, timeout, connection cap,
   // handler exception). `partial` holds what was parsed (its path may be empty).
   std::function<HttpResponse(int status, const std::string& reason, const HttpRequest& partial)>

@@ -53,6 +53,7 @@ bool has_token(std::string_view value, std::string_view token) {
 const char* reason_phrase(int status) {
   switch (status) {
     case 100: return "Continue";
+    case 101: return "Switching Protocols";
     case 200: return "OK";
     case 400: return "Bad Request";
     case 401: return "Unauthorized";
@@ -64,6 +65,7 @@ const char* reason_phrase(int status) {
     case 414: return "URI Too Long";
     case 415: return "Unsupported Media Type";
     case 417: return "Expectation Failed";
+    case 426: return "Upgrade Required";
     case 429: return "Too Many Requests";
     case 431: return "Request Header Fields Too Large";
     case 500: return "Internal Server Error";
@@ -78,6 +80,10 @@ const char* reason_phrase(int status) {
 std::string response_head(const HttpResponse& r, bool keep_alive) {
   std::string h = "HTTP/1.1 " + std::to_string(r.status) + " " + reason_phrase(r.status) + "\r\n";
   h += "Date: " + http_date() + "\r\n";
+  if (r.status == 101) {  // RFC 9110 8.6: no Content-Length in a 1xx answer
+    for (const auto& [k, v] : r.headers) h += k + ": " + v + "\r\n";
+    return h + "\r\n";
+  }
   if (!r.content_type.empty()) h += "Content-Type: " + r.content_type + "\r\n";
   h += "Content-Length: " + std::to_string(r.body.size()) + "\r\n";
   for (const auto& [k, v] : r.headers) h += k + ": " + v + "\r\n";

@@ -34,13 +34,17 @@ struct HttpResponse {
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // extra fields ("Allow", ...)
   bool close = false;  // "Connection: close": the connection ends after this answer
+  // With status 101: once this head is written the connection speaks WebSocket
+  // (server/websocket_session.h); the head carries no Content-Length and no Connection of its
+  // own (the handshake's fields say "Connection: Upgrade").
+  bool upgrade = false;
 };
 
 // "OK", "Not Found", ...; "Unknown" for codes the server never sends.
 const char* reason_phrase(int status);
 
 // The status line and header fields of `response` (Content-Length always; Date; Connection as
-// `keep_alive` says), ending with the empty line. The body follows (the caller leaves it out in
+// `keep_alive` says), ending with the empty line; a 101 gets only Date and `headers`. The body follows (the caller leaves it out in
 // the answer to HEAD: the length stays the one GET would give).
 std::string response_head(const HttpResponse& response, bool keep_alive);
 

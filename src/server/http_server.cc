@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "server/compat_api.h"
 #include "server/web_page.h"
 
 namespace realmt::server {
@@ -56,11 +57,18 @@ HttpServer::HttpServer(HttpConfig config, TextCodec codec, DecodeFn decode)
   front.write_timeout_ms = config_.write_timeout_ms;
   front.max_connections = config_.max_connections;
   front.max_connections_per_client = config_.max_connections_per_client;
+  front.max_message_bytes = config_.max_body_bytes;
+  front.websocket_idle_timeout_ms = config_.websocket_idle_timeout_ms;
   front.validate();  // before anything starts
   latency_ = &registry_.histogram(
       "realmt_request_seconds", "Latency of POST /v1/translate, from arrival to answer",
       {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30});
   sentences_ = &registry_.counter("realmt_sentences_total", "Sentences translated and answered");
+  ws_messages_ = &registry_.counter("realmt_websocket_messages_total",
+                                    "WebSocket messages (GET /translate) translated and answered");
+  for (int code : {200, 400, 401, 413, 415, 429, 500, 503, 504})
+    registry_.counter("realmt_mtapi_requests_total", "Requests to POST /translate by status",
+                      "code", std::to_string(code));
   for (int code : {200, 400, 401, 405, 408, 411, 413, 415, 429, 500, 503, 504})  // listed at 0
     registry_.counter("realmt_requests_total", "Requests to /v1/translate by status", "code",
                       std::to_string(code));
@@ -69,7 +77,12 @@ HttpServer::HttpServer(HttpConfig config, TextCodec codec, DecodeFn decode)
   scheduler_ = std::make_unique<BatchScheduler>(std::move(decode), config_.scheduler, &registry_);
   HttpHandlers handlers;
   handlers.quick = [this](const HttpRequest& req) { return route(req); };
-  handlers.work = [this](const HttpRequest& req) { return translate(req); };
+  handlers.work = [this](const HttpRequest& req) {
+    return req.path == kTranslatePath ? translate(req) : translate_mtapi(req);
+  };
+  handlers.message = [this](const HttpRequest&, const std::string& message) {
+    return translate_message(message);
+  };
   handlers.refuse = [this](int status, const std::string& reason, const HttpRequest& partial) {
     return refuse(status, reason, partial);
   };
@@ -116,6 +129,10 @@ void HttpServer::count(int status, double seconds) {
 HttpResponse HttpServer::refuse(int status, const std::string& reason,
                                 const HttpRequest& partial) {
   if (partial.path == kTranslatePath) count(status, 0.0);
+  if (is_compat_path(partial.path) && partial.method == "POST") {
+    count_mtapi(status);
+    return json_answer(status, format_mtapi_error(status, reason));
+  }
   return error_answer(status, reason);
 }
 
@@ -159,6 +176,7 @@ std::optional<HttpResponse> HttpServer::route(const HttpRequest& req) {
     info.api_key_required = !config_.api_key.empty();
     return json_answer(200, format_info(info));
   }
+  if (is_compat_path(req.path)) return route_compat(req);
   if (req.path != kTranslatePath)
     return error_answer(404, format("no route {} {}", req.method, req.path));
   std::optional<HttpResponse> refused;
@@ -196,27 +214,12 @@ HttpResponse HttpServer::translate(const HttpRequest& req) {
     }
     const TranslateRequest request = parse_translate_request(req.body, config_.limits);
     const search::SearchOptions options = request_search_options(request, config_.search);
-    std::vector<std::vector<int32_t>> sources(request.text.size());
-    for (size_t i = 0; i < sources.size(); ++i) {
-      sources[i] = codec_.encode(request.text[i]);
-      if (static_cast<int64_t>(sources[i].size()) > config_.limits.max_sentence_tokens)
-        throw HttpError(413, format("text[{}]: {} subwords, this server takes at most {} a sentence",
-                                    i, sources[i].size(), config_.limits.max_sentence_tokens));
-    }
     const int64_t timeout_ms = request.timeout_ms > 0
                                    ? std::min(request.timeout_ms, config_.default_timeout_ms)
                                    : config_.default_timeout_ms;
-    Ticket ticket =
-        scheduler_->submit(std::move(sources), options, t0 + std::chrono::milliseconds(timeout_ms));
-    RequestResult result = ticket.wait();
-    if (result.status != 200) throw HttpError(result.status, result.error);
-    std::vector<std::vector<ScoredText>> texts(result.hypotheses.size());
-    for (size_t i = 0; i < texts.size(); ++i)
-      for (const search::Hypothesis& h : result.hypotheses[i])
-        texts[i].push_back({codec_.decode(h.tokens), h.score});
+    const auto texts = decode_texts(request.text, options, t0, timeout_ms, "text");
     res.body = format_translations(texts, options.n_best);
     res.status = 200;
-    sentences_->add(static_cast<double>(texts.size()));
   } catch (const HttpError& e) {
     res.status = e.status();
     res.body = format_error(e.what());
@@ -227,6 +230,28 @@ HttpResponse HttpServer::translate(const HttpRequest& req) {
   res.content_type = kJson;
   count(res.status, seconds_since(t0));
   return res;
+}
+
+std::vector<std::vector<ScoredText>> HttpServer::decode_texts(
+    const std::vector<std::string>& texts, const search::SearchOptions& options,
+    Clock::time_point t0, int64_t timeout_ms, std::string_view what, size_t offset) {
+  std::vector<std::vector<int32_t>> sources(texts.size());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    sources[i] = codec_.encode(texts[i]);
+    if (static_cast<int64_t>(sources[i].size()) > config_.limits.max_sentence_tokens)
+      throw HttpError(413, format("{}[{}]: {} subwords, this server takes at most {} a sentence",
+                                  what, offset + i, sources[i].size(), config_.limits.max_sentence_tokens));
+  }
+  Ticket ticket =
+      scheduler_->submit(std::move(sources), options, t0 + std::chrono::milliseconds(timeout_ms));
+  RequestResult result = ticket.wait();
+  if (result.status != 200) throw HttpError(result.status, result.error);
+  std::vector<std::vector<ScoredText>> out(result.hypotheses.size());
+  for (size_t i = 0; i < out.size(); ++i)
+    for (const search::Hypothesis& h : result.hypotheses[i])
+      out[i].push_back({codec_.decode(h.tokens), h.score});
+  sentences_->add(static_cast<double>(out.size()));
+  return out;
 }
 
 }  // namespace realmt::server

@@ -14,6 +14,10 @@
 //   GET  /v1/info        {"language_pair", "beam_size", "max_beam_size", "max_n_best",
 //                        "max_request_sentences", "api_key_required", "version"}
 //   GET  /               the web page (server/web_page.h), no token needed (its requests need one)
+//   GET  /translate      Marian's WebSocket protocol (server/compat_api.h): 101 for a valid
+//                        handshake (a bearer token when one is set), 426 for a plain GET
+//   POST /translate      pymarian's MT-API (server/compat_api.h): the statuses of
+//                        /v1/translate, errors as {"error": {"code", "message"}}
 // Every error answer is {"error": "<reason>"}; the front's own refusals (408, 414, 431, 429
 // and 503 for the connection caps, ...) too. /health and /metrics are answered on the front's
 // loop thread, so they stay fast while every worker waits for the decoder.
@@ -53,6 +57,8 @@ struct HttpConfig {
   int64_t write_timeout_ms = 10000;    // an answer to be taken by the client
   int max_connections = 10000;         // open connections at most (503 beyond)
   int max_connections_per_client = 256;  // per client address (429 beyond)
+  int64_t websocket_idle_timeout_ms = 300000;  // a WebSocket between messages (also its limit:
+                                               // max_body_bytes a message)
   int64_t default_timeout_ms = 60000;  // a request's deadline unless it asks for less
   RequestLimits limits;
   search::SearchOptions search;  // defaults; a request may set beam_size and n_best
@@ -90,11 +96,23 @@ class HttpServer {
  private:
   // On the front's loop thread: answers every route but a translation that passed the checks.
   std::optional<HttpResponse> route(const HttpRequest& req);
+  // GET and POST /translate (http_server_compat.cc), on the loop thread.
+  std::optional<HttpResponse> route_compat(const HttpRequest& req);
   // On a worker thread.
   HttpResponse translate(const HttpRequest& req);
+  HttpResponse translate_mtapi(const HttpRequest& req);
+  WsReply translate_message(const std::string& message);
+  // Encodes `texts`, queues them in the scheduler, waits (at most timeout_ms from t0) and
+  // decodes the hypotheses. Throws HttpError: 413 for a source over max_sentence_tokens (named
+  // "<what>[offset + i]"), and the scheduler's 429, 503, 504 and 500.
+  std::vector<std::vector<ScoredText>> decode_texts(const std::vector<std::string>& texts,
+                                                    const search::SearchOptions& options,
+                                                    Clock::time_point t0, int64_t timeout_ms,
+                                                    std::string_view what, size_t offset = 0);
   HttpResponse refuse(int status, const std::string& reason, const HttpRequest& partial);
   bool authorized(const HttpRequest& req) const;
   void count(int status, double seconds);
+  void count_mtapi(int status);
 
   HttpConfig config_;
   TextCodec codec_;
@@ -104,6 +122,7 @@ class HttpServer {
   std::atomic<int> active_{0};  // translate handlers running
   Histogram* latency_ = nullptr;
   Counter* sentences_ = nullptr;
+  Counter* ws_messages_ = nullptr;
   std::unique_ptr<HttpListener> listener_;  // last: its workers call into everything above
 };
 

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "server/http_message.h"
+#include "server/json_body.h"
 
 #ifndef REALMT_VERSION
 #define REALMT_VERSION "unknown"  // set by src/server/CMakeLists.txt
@@ -34,7 +35,7 @@ int64_t integer_field(const json& v, const char* name, int64_t lo, int64_t hi) {
 
 }  // namespace
 
-TranslateRequest parse_translate_request(std::string_view body, const RequestLimits& limits) {
+nlohmann::json parse_json_body(std::string_view body) {
   // The parser keeps only the last of repeated keys; the callback sees every key first, and
   // remembers the field being read, to name it when a number overflows.
   std::vector<std::set<std::string>> keys;  // of each object being read
@@ -51,9 +52,8 @@ TranslateRequest parse_translate_request(std::string_view body, const RequestLim
     }
     return true;
   };
-  json doc;
   try {
-    doc = json::parse(body.begin(), body.end(), check);
+    return json::parse(body.begin(), body.end(), check);
   } catch (const json::parse_error& e) {
     // e.byte is where the parser stopped; the message already names what it expected.
     bad(format("malformed JSON: {}", e.what()));
@@ -61,6 +61,10 @@ TranslateRequest parse_translate_request(std::string_view body, const RequestLim
     // out_of_range.406: a number beyond double's range, such as 1e400.
     bad(format("{}: {}", field.empty() ? std::string("body") : field, e.what()));
   }
+}
+
+TranslateRequest parse_translate_request(std::string_view body, const RequestLimits& limits) {
+  const json doc = parse_json_body(body);
   if (!doc.is_object()) bad(format("the body must be a JSON object, got {}", doc.type_name()));
   TranslateRequest r;
   bool has_text = false;

@@ -33,6 +33,8 @@ void ServerOptions::declare(OptionSet& o) {
         "Open connections of one client address at most (429 beyond); raise it behind a proxy");
   o.add("Connections", "max-header-bytes", &max_header_bytes,
         "Request line and header fields at most (414 / 431 beyond)");
+  o.add("Connections", "websocket-idle-timeout-ms", &websocket_idle_timeout_ms,
+        "How long a WebSocket (ws://HOST:PORT/translate) may wait for its next message");
   o.add("Search", "beam-size", &beam_size, "Default beam size (a request may set beam_size)");
   o.add("Search", "normalize", &normalize, "Length normalisation: score / length^arg (0: off; alone: 1)");
   o.add("Search", "word-penalty", &word_penalty,
@@ -55,7 +57,8 @@ void ServerOptions::declare(OptionSet& o) {
         "model within request-timeout-ms");
   o.add("Limits", "max-sentence-tokens", &max_sentence_tokens,
         "Subwords a sentence at most (413 beyond)");
-  o.add("Limits", "max-body-bytes", &max_body_bytes, "Request body size at most (413 beyond)");
+  o.add("Limits", "max-body-bytes", &max_body_bytes,
+        "Request body (and WebSocket message) size at most (413; close code 1009)");
   o.add("Limits", "max-queue-sentences", &max_queue_sentences,
         "Queued sentences at most (429 beyond)");
   o.add("Limits", "max-queue-tokens", &max_queue_tokens,
@@ -87,6 +90,8 @@ void ServerOptions::validate() const {
                "max-request-sentences and max-sentence-tokens must be >= 1");
   REALMT_CHECK(drain_timeout_ms >= 0, "drain-timeout-ms must be >= 0");
   REALMT_CHECK(max_body_bytes >= 1, "max-body-bytes must be >= 1, got {}", max_body_bytes);
+  REALMT_CHECK(websocket_idle_timeout_ms >= 1, "websocket-idle-timeout-ms must be >= 1, got {}",
+               websocket_idle_timeout_ms);
   REALMT_CHECK(request_timeout_ms >= 1, "request-timeout-ms must be >= 1, got {}",
                request_timeout_ms);
   REALMT_CHECK(max_length >= 2, "max-length must be at least 2 (a subword and eos), got {}", max_length);
@@ -113,6 +118,7 @@ HttpConfig ServerOptions::http_config() const {
   c.threads = http_threads;
   c.language_pair = language_pair;
   c.idle_timeout_ms = keep_alive_timeout_ms;
+  c.websocket_idle_timeout_ms = websocket_idle_timeout_ms;
   c.header_timeout_ms = header_timeout_ms;
   c.body_timeout_ms = body_timeout_ms;
   c.write_timeout_ms = write_timeout_ms;

@@ -29,6 +29,7 @@ struct ServerOptions {
   int max_connections = 10000;
   int max_connections_per_client = 256;
   int64_t max_header_bytes = 16384;
+  int64_t websocket_idle_timeout_ms = 300000;  // a WebSocket waiting for its next message
   // Search defaults (a request may choose beam_size and n_best within the limits)
   int beam_size = 4;
   double normalize = 0.0;

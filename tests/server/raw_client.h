@@ -95,6 +95,17 @@ class RawClient {
     return r;
   }
 
+  // The next n bytes (what follows an answer: WebSocket frames), or what came before the end or
+  // the time limit.
+  std::string read_bytes(size_t n, int timeout_ms = 10000) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (buf_.size() < n)
+      if (!fill(until)) break;
+    const std::string out = buf_.substr(0, n);
+    buf_.erase(0, out.size());
+    return out;
+  }
+
   // True when the server closes (end of stream or reset) within timeout_ms; data before the
   // end is dropped.
   bool closed_within(int timeout_ms) {
