@@ -148,7 +148,7 @@ std::vector<BatchGenerator::Item> BatchGenerator::make_pool_items(Position& at) 
     for (size_t k = size_t(at.skip); k < batches.size(); ++k) {
       Position after = k + 1 == batches.size() ? Position{at.epoch, end, 0}
                                                : Position{at.epoch, at.pool_start, int64_t(k) + 1};
-      items.push_back({std::move(batches[k]), after});
+      items.push_back({std::move(batches[k]), after, {}});
     }
     at = Position{at.epoch, end, 0};  // a pool with no batch left (all skipped) moves on
   }
