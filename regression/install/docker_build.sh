@@ -13,7 +13,7 @@ base="$(awk '$1 == "FROM" {print $2; exit}' "$repo/Dockerfile")"
 log="$(mktemp)"
 made_base=""
 cleanup() {
-  rm -f "$log"
+  rm -f "$log" "$log.pip.conf"
   podman rmi -f "${tag:-}" > /dev/null 2>&1 || true
   [[ -n "$made_base" ]] && podman rmi -f "$made_base" > /dev/null 2>&1 || true
 }
@@ -39,7 +39,16 @@ if ! podman run --rm "$base_ref" true > "$log" 2>&1; then
   echo "containers cannot run here ($(tail -1 "$log")); building with --isolation=chroot"
   isolation=(--isolation=chroot)
 fi
-podman build "${isolation[@]}" -f "$repo/Dockerfile" -t "$tag" "$repo" || { echo "FAIL: podman build"; exit 1; }
+# A machine whose HTTPS traffic passes a proxy with its own certificate authority (certificates
+# added under /usr/local/share/ca-certificates) lends the build its trust, read only and for the
+# build's RUN steps alone: the test suite's pip installs from PyPI then verify as they do here.
+trust=()
+if compgen -G "/usr/local/share/ca-certificates/*.crt" > /dev/null; then
+  printf '[global]\ncert = /etc/ssl/certs/ca-certificates.crt\n' > "$log.pip.conf"
+  trust=(-v /etc/ssl/certs/ca-certificates.crt:/etc/ssl/certs/ca-certificates.crt:ro -v "$log.pip.conf:/etc/pip.conf:ro")
+  echo "this machine adds certificate authorities: the build uses its CA bundle"
+fi
+podman build "${isolation[@]}" "${trust[@]}" -f "$repo/Dockerfile" -t "$tag" "$repo" || { echo "FAIL: podman build"; exit 1; }
 if [[ ${#isolation[@]} -eq 0 ]]; then
   out="$(podman run --rm "$tag" realmt-bleu --version)"
 else
