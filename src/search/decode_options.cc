@@ -33,6 +33,7 @@ void ModelOptions::declare(OptionSet& o, const std::string& g) {
   o.add_choice("Hardware", "quantize", &quantize, {"none", "int8"},
                "int8: quantize the weights at load (per output row) and decode with int8 GEMMs on the CPU");
   o.add("Batching", "mini-batch", &mini_batch, "Sentences a batch at most");
+  declare_marian_gemm_type(o, this);
   o.short_name("models", 'm').short_name("vocabs", 'v').short_name("devices", 'd');
   o.version_line([] { return "cpu kernels: " + cpu_isa_summary(); });
   o.on_parsed([](const OptionSet&) { cpu_isa_configured(); });  // a bad REALMT_CPU_ISA fails at start
