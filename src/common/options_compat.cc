@@ -58,13 +58,6 @@ namespace detail {
 
 void throw_as_usage(const std::exception& e, const std::string& program) {
   std::string message = e.what();
-  // REALMT_CHECK appends " (path/file.cc:123)".
-  const size_t at = message.rfind(" (");
-  const size_t colon = message.rfind(':');
-  if (at != std::string::npos && message.back() == ')' && colon > at && colon + 2 < message.size() &&
-      message.find_first_not_of("0123456789", colon + 1) == message.size() - 1 &&
-      message.find(' ', at + 2) == std::string::npos)
-    message.resize(at);
   if (message.compare(0, program.size() + 2, program + ": ") != 0) message = program + ": " + message;
   const auto* error = dynamic_cast<const Error*>(&e);
   throw UsageError(message, error ? error->file() : __FILE__, error ? error->line() : __LINE__);
