@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/error_message.h"
 #include "core/log.h"
 #include "metrics/cli.h"
 #include "metrics/cli_options.h"
@@ -46,9 +47,10 @@ int main(int argc, char** argv) {
     std::cerr << text;
     realmt::log::file_only(realmt::log::Level::kError, "realmt-bleu: " + e.message.substr(0, e.message.find('\n')));
     return e.code;
-  } catch (const std::exception& e) {  // a realmt::Error's what() ends with the file:line
-    std::cerr << "realmt-bleu: error: " << e.what() << "\n";
-    realmt::log::file_only(realmt::log::Level::kError, std::string("realmt-bleu: ") + e.what());
+  } catch (const std::exception& e) {  // a realmt::Error's place only at --log-level debug
+    const std::string message = realmt::error_message(e);
+    std::cerr << "realmt-bleu: error: " << message << "\n";
+    realmt::log::file_only(realmt::log::Level::kError, "realmt-bleu: " + message);
     return 1;
   }
 }

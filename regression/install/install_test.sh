@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cmake --install into a temporary prefix, the prefix moved elsewhere, and every installed program
-# run from there with no build tree on its library path: --help and --version of the eight
+# run from there with no build tree on its library path: --help and --version of the ten
 # programs, then a tiny model made and used with them (data -> train with the installed config ->
 # translate -> bleu, score, average, init --dump-config). Reuses the build: nothing is compiled.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One logging facility for every program (issue 21, item 4): each of the eight programs takes
+# One logging facility for every program (issue 21, item 4): each program (eight of the ten here) takes
 # --log FILE (its lines appended there, in the one time-stamped style) and --log-level (warn hides
 # the information lines on stderr and in the file; a bad level is a usage error, exit 2), and a
 # failing program records its error in the log file. On the toy model of regression/tiny_model.sh.

@@ -9,7 +9,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$tmp"
 
-# ---- --version and exit codes, all eight programs -------------------------------------------
+# ---- --version and exit codes, eight of the ten programs --------------------------------------
 for p in train init translate score server average data bleu; do
   out=$("$bin/realmt-$p" --version) || fail "realmt-$p --version exited $?"
   [[ "$out" =~ ^realmt-$p\ [0-9] ]] || [[ $p == bleu && "$out" == realmt-bleu* ]] || fail "realmt-$p --version: '$out'"

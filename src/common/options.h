@@ -122,7 +122,8 @@ class OptionSet {
                              const std::string& reason);
   // A preset, as Marian's --task: when option `name` holds `value` (or, for a list option,
   // contains it), every option in `values` that no file or the command line set takes the
-  // preset's text (a list option: the words of the text).
+  // preset's text (a list option: the words of the text). A `value` ending in '*' matches every
+  // value that starts with the rest ("intgemm8*": intgemm8, intgemm8avx2, ...).
   OptionSet& preset(const std::string& name, const std::string& value,
                     std::vector<std::pair<std::string, std::string>> values);
   // Runs after a successful parse (not after --help/--dump-config), in the order added: Marian

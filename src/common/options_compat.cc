@@ -39,6 +39,12 @@ bool same_value(const std::string& a, const std::string& b) {
   return !a.empty() && !b.empty() && *ea == '\0' && *eb == '\0' && x == y;
 }
 
+// A preset's value matches itself, or with a final '*' every value that starts with the rest.
+bool preset_matches(const std::string& pattern, const std::string& value) {
+  if (pattern.empty() || pattern.back() != '*') return value == pattern;
+  return value.compare(0, pattern.size() - 1, pattern, 0, pattern.size() - 1) == 0;
+}
+
 bool harmless(const detail::OptionSlot& s) {
   for (const std::string& v : s.get())
     if (std::none_of(s.harmless.begin(), s.harmless.end(), [&](const std::string& h) { return same_value(v, h); }))
@@ -52,13 +58,6 @@ namespace detail {
 
 void throw_as_usage(const std::exception& e, const std::string& program) {
   std::string message = e.what();
-  // REALMT_CHECK appends " (path/file.cc:123)".
-  const size_t at = message.rfind(" (");
-  const size_t colon = message.rfind(':');
-  if (at != std::string::npos && message.back() == ')' && colon > at && colon + 2 < message.size() &&
-      message.find_first_not_of("0123456789", colon + 1) == message.size() - 1 &&
-      message.find(' ', at + 2) == std::string::npos)
-    message.resize(at);
   if (message.compare(0, program.size() + 2, program + ": ") != 0) message = program + ": " + message;
   const auto* error = dynamic_cast<const Error*>(&e);
   throw UsageError(message, error ? error->file() : __FILE__, error ? error->line() : __LINE__);
@@ -109,11 +108,13 @@ OptionSet& OptionSet::on_parsed(std::function<void(const OptionSet&)> check) {
 void OptionSet::apply_presets() {
   for (const Preset& p : presets_) {
     const std::vector<std::string> chosen = get(p.option).get();
-    if (std::find(chosen.begin(), chosen.end(), p.value) == chosen.end()) continue;
+    const auto match =
+        std::find_if(chosen.begin(), chosen.end(), [&](const std::string& v) { return preset_matches(p.value, v); });
+    if (match == chosen.end()) continue;
     for (const auto& [key, text] : p.values) {
       detail::OptionSlot& slot = *find(key);
       if (slot.was_set && !slot.from_preset) continue;  // files and the command line win
-      const std::string origin = p.option + " " + p.value;
+      const std::string origin = p.option + " " + *match;
       assign(slot, slot.is_list ? words(text) : std::vector<std::string>{text}, origin);
       slot.from_preset = true;
     }

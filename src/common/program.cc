@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "core/error_message.h"
 #include "core/log.h"
 
 namespace realmt {
@@ -22,10 +23,10 @@ int run_program(const std::string& program, const std::function<int()>& body) {
   try {
     return body();
   } catch (const UsageError& e) {
-    report(program, e.what());
+    report(program, error_message(e));
     return 2;
   } catch (const std::exception& e) {
-    report(program, e.what());
+    report(program, error_message(e));
     return 1;
   }
 }

@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include "core/error_message.h"
+#include "core/log.h"
+
 namespace realmt {
 
 namespace {
@@ -13,7 +16,7 @@ const char* short_path(const char* file) {
 }  // namespace
 
 void throw_error(const char* file, int line, const std::string& message) {
-  throw Error(format("{} ({}:{})", message, short_path(file), line), file, line);
+  throw Error(message, file, line);  // the place is printed at --log-level debug (error_message)
 }
 
 void throw_usage(const char* file, int line, const std::string& message) {
@@ -25,6 +28,12 @@ void throw_internal(const char* file, int line, const char* cond, const std::str
   if (!message.empty()) m += ": " + message;
   m += " (this is a bug in realmt; please report it)";
   throw InternalError(std::move(m), file, line);
+}
+
+std::string error_message(const std::exception& e) {
+  const auto* error = dynamic_cast<const Error*>(&e);
+  if (!error || dynamic_cast<const InternalError*>(&e) || log::level() > log::Level::kDebug) return e.what();
+  return format("{} ({}:{})", e.what(), short_path(error->file()), error->line());
 }
 
 }  // namespace realmt

@@ -97,8 +97,8 @@ int run_split(const Args& args) {
       .add(g, "test", &o.test, "Distinct source sentences in test")
       .add(g, "seed", &seed, "Random seed for choosing dev/test sources")
       .add(g, "casefold", &o.casefold, "Compare source sentences case-folded")
-      .add(g, "src-lang", &src_lang, "Suffix of source files (default: --src's suffix, else en)")
-      .add(g, "tgt-lang", &tgt_lang, "Suffix of target files (default: --tgt's suffix, else fr)")
+      .add(g, "src-lang", &src_lang, "Suffix of source files (empty: --src's suffix, else en)")
+      .add(g, "tgt-lang", &tgt_lang, "Suffix of target files (empty: --tgt's suffix, else fr)")
       .short_name("out-dir", 'o')
       .required("out-dir");
   if (!cli::parse(set, args)) return 0;

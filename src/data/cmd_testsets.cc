@@ -20,8 +20,8 @@ int run_testsets(const Args& args) {
               "docid, genre, origlang). Then `realmt-bleu -t wmt14 -l en-fr` reads them.\n"
               "tools/prepare-wmt14-enfr downloads the SGM files and runs this command.");
   set.add("Options", "from", &from, "Folders searched (recursively) for the test sets' files; SGM files win")
-      .add("Options", "cache", &cache, "The cache folder (default: $SACREBLEU, else ~/.sacrebleu)")
-      .add("Options", "sets", &sets, "Only these test sets (default: all that realmt-bleu --list shows)")
+      .add("Options", "cache", &cache, "The cache folder (empty: $SACREBLEU, else ~/.sacrebleu)")
+      .add("Options", "sets", &sets, "Only these test sets (empty: all that realmt-bleu --list shows)")
       .required("from");
   if (!cli::parse(set, args)) return 0;
   if (cache.empty()) cache = metrics::sacrebleu_cache_dir();

@@ -23,7 +23,7 @@ int run_sgm2txt(const Args& args) {
   set.details("e.g. realmt-data sgm2txt IN.sgm [-o OUT.txt]\n"
               "Writes each <seg> on its own line, in document order, entities decoded.");
   set.add("Options", "input", &input, "SGM file (e.g. newstest2014-fren-src.en.sgm); or give it as the argument")
-      .add("Options", "output", &output, "Text file to write (default: standard output)")
+      .add("Options", "output", &output, "Text file to write (empty: standard output)")
       .short_name("input", 'i')
       .short_name("output", 'o')
       .positional("IN.sgm", &positionals, "The SGM file");

@@ -27,12 +27,13 @@ void ModelOptions::declare(OptionSet& o, const std::string& g) {
   o.add(g, "vocabs", &vocabs,
         "The joint SentencePiece vocabulary (.spm) the models were trained with: once, or once a side (a converted "
         "model: its source and target .spm)");
-  o.add(g, "weights", &weights, "Ensemble weights, one per model (default: 1 each)");
+  o.add(g, "weights", &weights, "Ensemble weights, one per model (empty: 1 each)");
   o.add("Hardware", "devices", &devices, "GPU to decode on (e.g. 0 or cuda:0); empty or cpu: the CPU");
   o.add("Hardware", "cpu-threads", &cpu_threads, "CPU threads (0: all cores)");
   o.add_choice("Hardware", "quantize", &quantize, {"none", "int8"},
                "int8: quantize the weights at load (per output row) and decode with int8 GEMMs on the CPU");
   o.add("Batching", "mini-batch", &mini_batch, "Sentences a batch at most");
+  declare_marian_gemm_type(o, this);
   o.short_name("models", 'm').short_name("vocabs", 'v').short_name("devices", 'd');
   o.version_line([] { return "cpu kernels: " + cpu_isa_summary(); });
   o.on_parsed([](const OptionSet&) { cpu_isa_configured(); });  // a bad REALMT_CPU_ISA fails at start
@@ -55,7 +56,7 @@ void TranslateOptions::declare(OptionSet& o) {
         "Text to translate, one sentence a line (stdin or -: standard input; gzip is read)");
   o.add("Input/output", "output", &output, "Where translations go, in input order (stdout or -: standard output)");
   o.add("Search", "beam-size", &beam_size, "Hypotheses kept per sentence (1: greedy)");
-  o.add("Search", "normalize", &normalize, "Length normalisation: score / length^arg (0: off; alone: 1)");
+  o.add("Search", "normalize", &normalize, "Length normalisation: score / length^arg (0: off)");
   o.add("Search", "word-penalty", &word_penalty, "Subtract arg * translation length from the score");
   o.add("Search", "max-length-factor", &max_length_factor,
         "Output length limit as a multiple of the source length");
@@ -70,7 +71,7 @@ void TranslateOptions::declare(OptionSet& o) {
              "hypotheses have finished (Hugging Face generate with early_stopping, fairseq)");
   o.add("Search", "n-best", &n_best, "Print the whole beam: id ||| text ||| F0= .. ||| score");
   o.add("Search", "alignment", &alignment,
-        "Print subword alignments after ' ||| ': hard, soft, or a threshold in (0, 1] (alone: 1 = hard)");
+        "Print subword alignments after ' ||| ': hard, soft, or a threshold in (0, 1] (1 = hard)");
   o.add("Search", "allow-unk", &allow_unk, "Allow <unk> in translations");
   o.add("Input/output", "no-spm-decode", &no_spm_decode, "Print the subword pieces instead of the text");
   o.add("Batching", "mini-batch-words", &mini_batch_words,
@@ -130,10 +131,10 @@ void ScoreCliOptions::declare(OptionSet& o) {
         "Rescore an n-best list: append '<n-best-feature>= <score>' to each line");
   o.add("Scoring", "n-best-feature", &n_best_feature, "Feature name for n-best rescoring");
   o.add_choice("Scoring", "summary", &summary, {"", "cross-entropy", "ce-mean", "ce-mean-words", "ce-sum", "perplexity"},
-               "Print only a corpus summary instead of per-sentence scores (alone: cross-entropy, per sentence)");
+               "Print only a corpus summary instead of per-sentence scores (cross-entropy: per sentence)");
   o.add("Scoring", "word-scores", &word_scores,
         "Also print each target token's log-probability (eos last)");
-  o.add("Scoring", "normalize", &normalize, "Length normalisation: score / length^arg (0: off; alone: 1)");
+  o.add("Scoring", "normalize", &normalize, "Length normalisation: score / length^arg (0: off)");
   o.add("Scoring", "word-penalty", &word_penalty, "Subtract arg * target length from the score");
   o.add("Scoring", "max-length", &max_length,
         "Subwords a side at most (eos counted); a longer pair is an error naming its line");

@@ -29,6 +29,7 @@ struct ModelOptions {
   int cpu_threads = 0;               // 0: all cores
   int64_t mini_batch = 32;           // sentences a batch
   std::string quantize = "none";     // "int8": int8 weights and GEMMs on the CPU (faster, smaller)
+  std::string gemm_type = "float32";  // Marian's --gemm-type, mapped onto quantize (MarianGemm)
   // Also declares Marian's decoder options that have no effect in realmt or that it refuses.
   void declare(OptionSet& o, const std::string& group);
   void validate() const;
@@ -42,6 +43,16 @@ struct AlignmentChoice {
   double threshold = 1.0;
 };
 AlignmentChoice parse_alignment_choice(const std::string& text);
+
+// What Marian's --gemm-type means here: float32 is quantize none; every 8-bit type (int8*,
+// intgemm8*, packed8*: the CPU-specific and tuned variants too) is quantize int8; 16-bit types
+// (int16, intgemm16*, packed16) decode in f32, with a log line, since realmt has no 16-bit GEMM.
+// Another value is a UsageError naming Marian's types.
+enum class MarianGemm { kFloat32, kInt8, kInt16 };
+MarianGemm parse_marian_gemm(const std::string& type);
+// Binds --gemm-type/-g to model->gemm_type: a preset sets quantize int8 for the 8-bit types (quantize
+// given in a file or on the command line wins), so --dump-config shows it; logs the 16-bit case.
+void declare_marian_gemm_type(OptionSet& o, ModelOptions* model);
 
 // Declares Marian's decoder options that realmt accepts without effect or refuses, for
 // realmt-translate, realmt-score or realmt-server (decode_options_marian.cc).

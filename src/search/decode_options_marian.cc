@@ -1,10 +1,49 @@
 // Marian's decoder options (Marian 1.12's config_parser.cpp, translation and scoring modes) that
 // realmt accepts without effect (logged) or refuses with the reason unless they hold Marian's
-// default. Those it maps onto its own are bound in decode_options.cc.
+// default, and gemm-type, which it maps onto quantize. The others it maps onto its own are bound
+// in decode_options.cc.
 #include "common/options.h"
+#include "core/error.h"
+#include "core/log.h"
 #include "search/decode_options.h"
 
 namespace realmt::search {
+
+namespace {
+
+// Marian's 8-bit GEMM types by prefix: int8 and its tuned variants, intgemm8 (ssse3, avx2, avx512,
+// avx512vnni, tuned), packed8 (avx2, avx512); the 16-bit ones likewise.
+constexpr const char* kInt8Prefixes[] = {"int8", "intgemm8", "packed8"};
+constexpr const char* kInt16Prefixes[] = {"int16", "intgemm16", "packed16"};
+
+bool starts_with_any(const std::string& text, const auto& prefixes) {
+  for (const std::string prefix : prefixes)
+    if (text.starts_with(prefix)) return true;
+  return false;
+}
+
+}  // namespace
+
+MarianGemm parse_marian_gemm(const std::string& type) {
+  if (type == "float32") return MarianGemm::kFloat32;
+  if (starts_with_any(type, kInt8Prefixes)) return MarianGemm::kInt8;
+  if (starts_with_any(type, kInt16Prefixes)) return MarianGemm::kInt16;
+  REALMT_USAGE_FAIL("gemm-type: '{}' is not one of Marian's: float32, int8*, intgemm8* (ssse3, avx2, avx512, "
+                    "avx512vnni), packed8avx2, packed8avx512, intgemm16*, packed16", type);
+}
+
+void declare_marian_gemm_type(OptionSet& o, ModelOptions* model) {
+  o.add("Hardware", "gemm-type", &model->gemm_type,
+        "Marian's CPU GEMM type: int8*, intgemm8*, packed8* = quantize int8; float32 = quantize none; the 16-bit "
+        "types (intgemm16*, packed16) decode in f32")
+      .short_name("gemm-type", 'g');
+  for (const std::string prefix : kInt8Prefixes) o.preset("gemm-type", prefix + "*", {{"quantize", "int8"}});
+  o.on_parsed([model](const OptionSet& set) {
+    if (parse_marian_gemm(model->gemm_type) != MarianGemm::kInt16) return;
+    log::info("{}: gemm-type {}: realmt has no 16-bit GEMM; decoding in {}", set.program(), model->gemm_type,
+              model->quantize == "int8" ? "int8 (quantize int8)" : "f32");
+  });
+}
 
 void declare_marian_decoder_options(OptionSet& o, DecoderProgram program) {
   using Kind = OptionSet::Kind;
@@ -18,9 +57,7 @@ void declare_marian_decoder_options(OptionSet& o, DecoderProgram program) {
       .add_no_effect("ignore-model-config", Kind::kFlag, "the checkpoint's config is the model's architecture")
       .add_no_effect("num-devices", Kind::kValue, "one device a process (devices)", {"0", "1"})
       .add_no_effect("optimize", Kind::kFlag, "the graph is not rewritten at run time")
-      .add_no_effect("gemm-type", Kind::kValue, f32, {"float32"})
-      .short_name("gemm-type", 'g')
-      .add_no_effect("quantize-range", Kind::kValue, f32, {"0"})
+      .add_no_effect("quantize-range", Kind::kValue, "int8 weights are scaled by their row's largest magnitude", {"0"})
       .add_no_effect("data-threads", Kind::kValue, "input is read and encoded by one thread", {"8"})
       .add_unavailable("input-types", Kind::kList, {"sequence"}, "inputs are sequences of subwords")
       .add_unavailable("no-spm-encode", Kind::kFlag, {},

@@ -12,7 +12,7 @@ void ServerOptions::declare(OptionSet& o) {
   model.declare(o, "Model");
   o.add("Model", "language-pair", &language_pair,
         "SRC-TRG the models translate (e.g. en-fr), shown by the web page and /v1/info (empty: not shown)");
-  o.add("Server", "host", &host, "Address to listen on (loopback by default; 0.0.0.0: all)");
+  o.add("Server", "host", &host, "Address to listen on (0.0.0.0: all interfaces)");
   o.add("Server", "port", &port, "Port to listen on (0: a free one, printed at start)");
   o.add("Server", "http-threads", &http_threads,
         "Worker threads handling translation requests (one event-loop thread reads and writes "
@@ -35,8 +35,8 @@ void ServerOptions::declare(OptionSet& o) {
         "Request line and header fields at most (414 / 431 beyond)");
   o.add("Connections", "websocket-idle-timeout-ms", &websocket_idle_timeout_ms,
         "How long a WebSocket (ws://HOST:PORT/translate) may wait for its next message");
-  o.add("Search", "beam-size", &beam_size, "Default beam size (a request may set beam_size)");
-  o.add("Search", "normalize", &normalize, "Length normalisation: score / length^arg (0: off; alone: 1)");
+  o.add("Search", "beam-size", &beam_size, "Beam size of a request that sets no beam_size");
+  o.add("Search", "normalize", &normalize, "Length normalisation: score / length^arg (0: off)");
   o.add("Search", "word-penalty", &word_penalty,
         "Subtract arg * translation length from the score");
   o.add("Search", "repeat-guard", &repeat_guard,
@@ -53,8 +53,8 @@ void ServerOptions::declare(OptionSet& o) {
   o.add("Limits", "max-beam-size", &max_beam_size, "Largest beam_size a request may ask for");
   o.add("Limits", "max-n-best", &max_n_best, "Largest n_best a request may ask for");
   o.add("Limits", "max-request-sentences", &max_request_sentences,
-        "Sentences a request at most (413 beyond); the default suits 2 CPU cores and the default "
-        "model within request-timeout-ms");
+        "Sentences a request at most (413 beyond); sized for 2 CPU cores and a base-size model within "
+        "request-timeout-ms");
   o.add("Limits", "max-sentence-tokens", &max_sentence_tokens,
         "Subwords a sentence at most (413 beyond)");
   o.add("Limits", "max-body-bytes", &max_body_bytes,

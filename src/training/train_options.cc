@@ -31,7 +31,7 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "valid-mini-batch", &valid_mini_batch, "Sentences in a validation batch");
   o.add(g, "valid-max-length", &valid_max_length, "Validation sentences longer than this are cropped");
   o.add(g, "beam-size", &valid_beam_size, "Beam size when validation translates");
-  o.add(g, "normalize", &valid_normalize, "Length normalisation when validation translates (alone: 1)");
+  o.add(g, "normalize", &valid_normalize, "Length normalisation when validation translates");
   o.add(g, "word-penalty", &valid_word_penalty, "Word penalty when validation translates");
   o.add(g, "max-length-factor", &valid_max_length_factor, "Output length limit (x source length) in validation");
   o.add(g, "allow-unk", &valid_allow_unk, "Allow <unk> in validation translations");
@@ -63,7 +63,7 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "overwrite", &overwrite, "Only keep the latest checkpoint (else also model.iter<N><ext>)");
   o.add_enum(g, "optimizer", &optimizer, "Optimizer");
   o.add(g, "optimizer-params", &optimizer_params,
-        "beta1 beta2 epsilon (fewer: the rest from Adam's defaults 0.9 0.999 1e-8, as Marian; [] all of them)");
+        "beta1 beta2 epsilon (fewer: the rest are Adam's 0.9 0.999 1e-8, as in Marian; [] all of them)");
   o.add(g, "learn-rate", &learn_rate, "Peak learning rate");
   o.add(g, "lr-warmup", &lr_warmup, "Linear warm-up of the learning rate over this many updates");
   o.add(g, "lr-decay-inv-sqrt", &lr_decay_inv_sqrt_args,
@@ -72,7 +72,7 @@ void TrainOptions::declare(OptionSet& o) {
   o.add(g, "clip-norm", &clip_norm, "Clip the global gradient norm to this value (0: off)");
   o.add(g, "optimizer-delay", &optimizer_delay, "Accumulate gradients of this many batches per update");
   o.add(g, "exponential-smoothing", &exponential_smoothing,
-        "Exponential smoothing factor of the weights (0: off; alone: 1e-4)");
+        "Exponential smoothing factor of the weights (0: off)");
   o.add(g, "label-smoothing", &label_smoothing, "Label smoothing of the cross-entropy");
   g = "Hardware and logging";
   o.add(g, "devices", &devices,
@@ -87,7 +87,7 @@ void TrainOptions::declare(OptionSet& o) {
         "mpirun: seconds a collective (all-reduce, rank 0's validation and saving) may wait for the other ranks "
         "before the job stops with an error");
   o.add(g, "seed", &seed, "Random seed (initialisation, dropout, data order); 0: a random one, logged");
-  o.add(g, "metrics-file", &metrics_file, "JSON-lines metrics for plotting; default <model>.metrics.jsonl");
+  o.add(g, "metrics-file", &metrics_file, "JSON-lines metrics for plotting (empty: <model>.metrics.jsonl)");
   o.add(g, "quiet", &quiet, "Nothing on stderr (the log files are still written)");
   o.add(g, "quiet-translation", &quiet_translation, "No translation lines while validating");
   o.add(g, "quiet-progress", &quiet_progress, "No progress bar on a terminal");

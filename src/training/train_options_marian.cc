@@ -207,7 +207,8 @@ void TrainOptions::declare_marian(OptionSet& o) {
       .add(g, "transformer-decoder-ffn-depth", &marian.decoder_ffn_depth,
            "0 or 2: realmt's decoder feed-forward has two layers, as the encoder's")
       .add(g, "overwrite-checkpoint", &marian.overwrite_checkpoint,
-           "true (Marian's default): one training state beside the model; model.iter<N> files hold weights only");
+           "One training state beside the model; model.iter<N> files hold weights only (Marian's true; false is "
+           "refused)");
 }
 
 // Marian writes lr-decay-inv-sqrt as a list: D and an optional start S (scheduler.h: decays from S,

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error_message.h"
+#include "core/log.h"
+
 #include <string>
 
 namespace realmt {
@@ -13,11 +16,25 @@ TEST(Error, CheckCarriesValuesAndLocation) {
     REALMT_CHECK(got == 4, "expected {} columns, got {}", 4, got);
     FAIL() << "REALMT_CHECK did not throw";
   } catch (const Error& e) {
-    const std::string m = e.what();
-    EXPECT_NE(m.find("expected 4 columns, got 3"), std::string::npos) << m;
-    EXPECT_NE(m.find("error_test.cc:"), std::string::npos) << m;
+    EXPECT_EQ(std::string(e.what()), "expected 4 columns, got 3");
+    EXPECT_NE(std::string(e.file()).find("error_test.cc"), std::string::npos) << e.file();
     EXPECT_GT(e.line(), 0);
   }
+}
+
+// The place of a user's error is printed only at --log-level debug; an internal error's always.
+TEST(Error, MessageNamesThePlaceOnlyAtDebug) {
+  const log::Level saved = log::level();
+  const Error user("bad input", "/x/src/data/vocab.cc", 74);
+  const InternalError bug("internal error: 'x' failed at src/a.cc:3", "/x/src/a.cc", 3);
+  log::set_level(log::Level::kInfo);
+  EXPECT_EQ(error_message(user), "bad input");
+  EXPECT_EQ(error_message(bug), bug.what());
+  log::set_level(log::Level::kDebug);
+  EXPECT_EQ(error_message(user), "bad input (src/data/vocab.cc:74)");
+  EXPECT_EQ(error_message(bug), bug.what());
+  EXPECT_EQ(error_message(std::runtime_error("plain")), "plain");
+  log::set_level(saved);
 }
 
 TEST(Error, AssertIsInternalAndStaysOn) {

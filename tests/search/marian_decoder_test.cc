@@ -89,6 +89,21 @@ TEST(MarianDecoder, ScorerOptions) {
   EXPECT_THROW(parse(p, "realmt-score", {"-m", "m", "-v", "v", "-t", "a", "b", "--max-length-crop"}), UsageError);
 }
 
+TEST(MarianDecoder, GemmTypeIsQuantize) {
+  for (const char* t : {"int8", "int8tuned", "intgemm8", "intgemm8ssse3", "intgemm8avx2", "intgemm8avx512",
+                        "intgemm8avx512vnni", "intgemm8tuned", "packed8avx2", "packed8avx512"})
+    EXPECT_EQ(parse_marian_gemm(t), MarianGemm::kInt8) << t;
+  for (const char* t : {"intgemm16", "intgemm16avx2", "packed16", "int16"}) EXPECT_EQ(parse_marian_gemm(t), MarianGemm::kInt16) << t;
+  EXPECT_EQ(parse_marian_gemm("float32"), MarianGemm::kFloat32);
+  EXPECT_THROW(parse_marian_gemm("float16"), UsageError);
+  TranslateOptions o;
+  ASSERT_TRUE(parse(o, "realmt-translate", {"-m", "m", "-v", "v", "-g", "intgemm8avx2"}));
+  EXPECT_EQ(o.model.quantize, "int8");
+  ScoreCliOptions p;
+  ASSERT_TRUE(parse(p, "realmt-score", {"-m", "m", "-v", "v", "-t", "a", "b", "-g", "intgemm8", "--quantize", "none"}));
+  EXPECT_EQ(p.model.quantize, "none") << "quantize given explicitly wins";
+}
+
 TEST(MarianDecoder, OptionsWithoutEffectAndRefused) {
   TranslateOptions o;
   EXPECT_TRUE(parse(o, "realmt-translate", {"-m", "m", "-v", "v", "--quiet-translation", "--seed", "5", "-w", "100",
