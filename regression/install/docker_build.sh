@@ -44,8 +44,9 @@ fi
 # build's RUN steps alone: the test suite's pip installs from PyPI then verify as they do here.
 trust=()
 if compgen -G "/usr/local/share/ca-certificates/*.crt" > /dev/null; then
-  printf '[global]\ncert = /etc/ssl/certs/ca-certificates.crt\n' > "$log.pip.conf"
-  trust=(-v /etc/ssl/certs/ca-certificates.crt:/etc/ssl/certs/ca-certificates.crt:ro -v "$log.pip.conf:/etc/pip.conf:ro")
+  # Beside the image's own bundle, not over it: ca-certificates' install script rewrites that one.
+  printf '[global]\ncert = /etc/realmt-build-host-ca.crt\n' > "$log.pip.conf"
+  trust=(-v /etc/ssl/certs/ca-certificates.crt:/etc/realmt-build-host-ca.crt:ro -v "$log.pip.conf:/etc/pip.conf:ro")
   echo "this machine adds certificate authorities: the build uses its CA bundle"
 fi
 podman build "${isolation[@]}" "${trust[@]}" -f "$repo/Dockerfile" -t "$tag" "$repo" || { echo "FAIL: podman build"; exit 1; }
