@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
         search::parse_quantize(o.model.quantize));
     server::TextCodec codec{
         [&](const std::string& s) { return translator.vocab().encode(s); },
-        [&](const std::vector<int32_t>& ids) { return translator.vocab().decode(ids); }};
+        [&](const std::vector<int32_t>& ids) { return translator.vocab().decode(ids); },
+        [&](const std::string& language) { return translator.vocab().language_tag(language); }};
     server::HttpServer http(
         o.http_config(), codec,
         [&](const std::vector<std::vector<int32_t>>& src, const search::SearchOptions& so) {

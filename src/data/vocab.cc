@@ -2,6 +2,7 @@
 
 #include <sentencepiece_processor.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <unordered_map>
@@ -38,7 +39,41 @@ std::unordered_map<std::string, int32_t> index_of(const std::vector<std::string>
   return ids;
 }
 
+constexpr const char* kSpaces = " \t\n\v\f\r";
+
+// ">>fra<<" when `text` starts with a target-language tag: ">>" up to the first "<<" (Hugging
+// Face's remove_language_code); empty otherwise.
+std::string_view leading_language_tag(std::string_view text) {
+  if (!text.starts_with(">>")) return {};
+  const size_t end = text.find("<<", 2);
+  return end == std::string_view::npos ? std::string_view{} : text.substr(0, end + 2);
+}
+
+bool is_language_tag(std::string_view piece) {
+  return piece.size() >= 4 && piece.starts_with(">>") && piece.ends_with("<<");
+}
+
+// The end of Hugging Face's convert_tokens_to_string: every U+2581 (left by pieces the target
+// model lacks, which SentencePiece writes as they are) becomes a space, and the ends are stripped.
+std::string marks_to_spaces(const std::string& text) {
+  static const std::string kMark = "\xe2\x96\x81";  // U+2581 in UTF-8
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const bool mark = text.compare(i, kMark.size(), kMark) == 0;
+    out += mark ? ' ' : text[i];
+    i += mark ? kMark.size() : 1;
+  }
+  const size_t first = out.find_first_not_of(kSpaces);
+  if (first == std::string::npos) return "";
+  return out.substr(first, out.find_last_not_of(kSpaces) - first + 1);
+}
+
 }  // namespace
+
+std::string with_language_tag(std::string_view tag, std::string_view line) {
+  if (tag.empty() || line.find_first_not_of(kSpaces) == std::string_view::npos) return std::string(line);
+  return std::string(tag) + " " + std::string(line);
+}
 
 Vocab Vocab::from_tables(const std::string& source_spm, const std::string& target_spm,
                          std::vector<std::string> source_table, std::vector<std::string> target_table,
@@ -115,21 +150,58 @@ Vocab::Vocab(Vocab&&) noexcept = default;
 Vocab& Vocab::operator=(Vocab&&) noexcept = default;
 
 void Vocab::encode(std::string_view text, std::vector<int32_t>& ids) const {
+  ids.clear();
+  const std::string_view tag = leading_language_tag(text);
+  if (!tag.empty() && has_source_piece(tag)) {
+    ids.push_back(id_of(tag));
+    text.remove_prefix(tag.size());
+  }
+  append_text_ids(text, ids);
+}
+
+void Vocab::append_text_ids(std::string_view text, std::vector<int32_t>& ids) const {
   if (tables_) {
     // As Marian and Hugging Face: pieces, then the table's id of each (unk when it has none).
-    const std::vector<std::string> pieces = encode_pieces(text);
-    ids.resize(pieces.size());
-    for (size_t i = 0; i < pieces.size(); ++i) {
-      const auto it = tables_->source_ids.find(pieces[i]);
-      ids[i] = it == tables_->source_ids.end() ? tables_->ids.unk : it->second;
+    for (const std::string& p : encode_pieces(text)) {
+      const auto it = tables_->source_ids.find(p);
+      ids.push_back(it == tables_->source_ids.end() ? tables_->ids.unk : it->second);
     }
     return;
   }
   std::vector<int> out;
   const auto status = sp_->Encode(text, &out);
   REALMT_CHECK(status.ok(), "cannot encode text with {}: {}", path_, status.ToString());
-  ids.resize(out.size());
-  for (size_t i = 0; i < out.size(); ++i) ids[i] = from_model_[static_cast<size_t>(out[i])];
+  for (int m : out) ids.push_back(from_model_[static_cast<size_t>(m)]);
+}
+
+bool Vocab::has_source_piece(std::string_view piece) const {
+  if (tables_) return tables_->source_ids.count(std::string(piece)) > 0;
+  const int m = sp_->PieceToId(piece);
+  return sp_->IdToPiece(m) == piece;  // PieceToId gives unk's id for a piece the model lacks
+}
+
+std::vector<std::string> Vocab::language_tags() const {
+  std::vector<std::string> tags;
+  if (tables_) {
+    for (const std::string& p : tables_->source)
+      if (is_language_tag(p)) tags.push_back(p);
+    return tags;
+  }
+  for (int32_t m = 0; m < sp_->GetPieceSize(); ++m)
+    if (is_language_tag(sp_->IdToPiece(m))) tags.push_back(sp_->IdToPiece(m));
+  return tags;
+}
+
+std::string Vocab::language_tag(std::string_view language) const {
+  const std::string tag = ">>" + std::string(language) + "<<";
+  if (has_source_piece(tag)) return tag;
+  const std::vector<std::string> tags = language_tags();
+  REALMT_CHECK(!tags.empty(), "target language {}: the vocabulary {} has no tag {} nor any other >>xx<< tag "
+               "(not a multilingual model: leave the target language out)", language, path_, tag);
+  std::string some;
+  for (size_t i = 0; i < std::min<size_t>(tags.size(), 8); ++i) some += (i ? " " : "") + tags[i];
+  REALMT_FAIL("target language {}: the vocabulary {} has no tag {}; it has {} tags: {}{}", language, path_, tag,
+              tags.size(), some, tags.size() > 8 ? " ..." : "");
 }
 
 std::vector<int32_t> Vocab::encode(std::string_view text) const {
@@ -159,21 +231,25 @@ std::vector<std::string> Vocab::encode_pieces(std::string_view text) const {
   return pieces;
 }
 
-std::string Vocab::decode(const std::vector<int32_t>& ids) const {
-  if (tables_) {
-    const TableSpecialIds& i = tables_->ids;
-    std::vector<std::string> pieces;
-    for (int32_t id : ids) {
-      if (id == i.eos) break;
-      if (id == i.pad || id == i.decoder_start) continue;
-      pieces.push_back(piece(id));
-    }
-    std::string text;
-    const auto& sp = tables_->target_sp ? *tables_->target_sp : *sp_;
-    const auto status = sp.Decode(pieces, &text);
-    REALMT_CHECK(status.ok(), "cannot decode pieces with {}: {}", tables_->target_path, status.ToString());
-    return text;
+std::string Vocab::decode_tables(const std::vector<int32_t>& ids) const {
+  const TableSpecialIds& i = tables_->ids;
+  std::vector<std::string> pieces;
+  for (int32_t id : ids) {
+    if (id == i.eos) break;
+    // Hugging Face's decode(..., skip_special_tokens=True) (its pipelines' and model cards'
+    // choice) drops unk too.
+    if (id == i.pad || id == i.decoder_start || id == i.unk) continue;
+    pieces.push_back(piece(id));
   }
+  std::string text;
+  const auto& sp = tables_->target_sp ? *tables_->target_sp : *sp_;
+  const auto status = sp.Decode(pieces, &text);
+  REALMT_CHECK(status.ok(), "cannot decode pieces with {}: {}", tables_->target_path, status.ToString());
+  return marks_to_spaces(text);
+}
+
+std::string Vocab::decode(const std::vector<int32_t>& ids) const {
+  if (tables_) return decode_tables(ids);
   std::vector<int> kept;
   kept.reserve(ids.size());
   for (int32_t id : ids) {

@@ -21,6 +21,15 @@
 // SentencePiece model, looks the pieces up in the source table (a piece the table lacks is unk,
 // as in Marian and Hugging Face), and turns output ids into text through the target table's
 // pieces and the target side's SentencePiece model.
+//
+// As Hugging Face's MarianTokenizer (which also gives Marian's OPUS-MT output):
+// - A line that starts with a target-language tag (">>fra<<", the multilingual OPUS-MT models)
+//   encodes the tag as one id when the source side has that piece, the rest as before; without
+//   the piece the tag is text like any other (Hugging Face would make it unk).
+// - A table's decode() drops unk (as decode(..., skip_special_tokens=True)), decodes the pieces with
+//   the target model (a piece that model lacks comes out as it is written), then writes every
+//   U+2581 as a space and strips the ends: a joint vocab.json's piece "▁under▁under" that
+//   target.spm lacks gives "under under", not "▁under▁under".
 #pragma once
 
 #include <cstdint>
@@ -76,6 +85,11 @@ class Vocab {
   int32_t size() const;  // realmt ids: the model's pieces plus the special roles it lacks
   int32_t target_size() const;  // = size() but with separate tables
   std::string piece(int32_t id) const;  // the target side's piece with separate tables
+  // The source side's target-language tags (pieces ">>xx<<"), in id order.
+  std::vector<std::string> language_tags() const;
+  // ">>fra<<" for "fra" when the source side has that piece; fails naming the tag and listing a
+  // few the vocabulary has otherwise.
+  std::string language_tag(std::string_view language) const;
   int32_t id_of(std::string_view piece) const;  // unk when the piece is not in the model (source side)
   bool has_tables() const { return tables_ != nullptr; }
   // The special ids: realmt's (kPadId ...) or the tables'.
@@ -95,8 +109,15 @@ class Vocab {
   std::string path_;
   std::unique_ptr<sentencepiece::SentencePieceProcessor> sp_;
   std::unique_ptr<Tables> tables_;
+  bool has_source_piece(std::string_view piece) const;
+  void append_text_ids(std::string_view text, std::vector<int32_t>& ids) const;
+  std::string decode_tables(const std::vector<int32_t>& ids) const;
   std::vector<int32_t> to_model_;    // realmt id -> model id; -1 for a role the model lacks
   std::vector<int32_t> from_model_;  // model id -> realmt id
 };
+
+// `line` with `tag` (language_tag()) and a space in front; a blank line (or an empty tag) is left
+// as it is, so that it still translates to the empty text.
+std::string with_language_tag(std::string_view tag, std::string_view line);
 
 }  // namespace realmt::data

@@ -74,6 +74,8 @@ void TranslateOptions::declare(OptionSet& o) {
         "Print subword alignments after ' ||| ': hard, soft, or a threshold in (0, 1] (1 = hard)");
   o.add("Search", "allow-unk", &allow_unk, "Allow <unk> in translations");
   o.add("Input/output", "no-spm-decode", &no_spm_decode, "Print the subword pieces instead of the text");
+  o.add("Input/output", "target-language", &target_language,
+        "Multilingual models: put the vocabulary's tag >>arg<< (e.g. fra: >>fra<<) before every non-blank line");
   o.add("Batching", "mini-batch-words", &mini_batch_words,
         "Source subwords a batch at most, padding counted (0: off)");
   o.add("Batching", "maxi-batch", &maxi_batch, "Mini-batches read and sorted by length together");

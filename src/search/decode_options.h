@@ -76,6 +76,7 @@ struct TranslateOptions {
   std::string alignment = "none";   // none | hard | soft | threshold; alone: 1 (hard)
   bool allow_unk = false;
   bool no_spm_decode = false;       // print subword pieces instead of text
+  std::string target_language;      // "fra": ">>fra<<" before every non-blank line; "": none
   int64_t mini_batch_words = 0;
   int64_t maxi_batch = 10;          // mini-batches read and length-sorted together
   std::string maxi_batch_sort = "src";  // src | none: realmt sorts by length either way

@@ -25,6 +25,7 @@ std::string pieces(const data::Vocab& vocab, const std::vector<int32_t>& ids) {
 
 TranslateSummary translate_stream(const TranslateOptions& o, const Translator& translator, std::ostream& out) {
   const SearchOptions so = o.search();
+  const std::string tag = o.target_language.empty() ? "" : translator.vocab().language_tag(o.target_language);
   const AlignmentChoice align = o.alignment_choice();
   data::LineReader reader(is_stdin(o.input_path()) ? "-" : o.input_path());
   // Marian's lines "[2024-01-02 10:11:12] text": on stderr unless quiet, in the log file if any.
@@ -43,7 +44,7 @@ TranslateSummary translate_stream(const TranslateOptions& o, const Translator& t
     lines.clear();
     while (lines.size() < chunk && (more = reader.next(line))) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      lines.push_back(line);
+      lines.push_back(data::with_language_tag(tag, line));
     }
     if (lines.empty()) break;
     const auto result = translator.translate_lines(lines, so, o.batching());

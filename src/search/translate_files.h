@@ -24,7 +24,9 @@ struct TranslateSummary {
 // quiet-translation, which prints a speed line every 5 s instead), a warning per skipped
 // source, and at the end "Total time: <s>s wall" followed by realmt's counts and speed. A
 // sentence without a finite-scoring translation gets an error naming its line and an empty line;
-// after the whole input, an Error says how many there were.
+// after the whole input, an Error says how many there were. With a target language, its tag
+// (data::Vocab::language_tag, which fails before anything is read when the vocabulary lacks it)
+// goes before every non-blank line.
 TranslateSummary translate_stream(const TranslateOptions& o, const Translator& translator, std::ostream& out);
 
 }  // namespace realmt::search

@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "data/vocab.h"
 #include "server/compat_api.h"
 #include "server/web_page.h"
 
@@ -217,7 +218,7 @@ HttpResponse HttpServer::translate(const HttpRequest& req) {
     const int64_t timeout_ms = request.timeout_ms > 0
                                    ? std::min(request.timeout_ms, config_.default_timeout_ms)
                                    : config_.default_timeout_ms;
-    const auto texts = decode_texts(request.text, options, t0, timeout_ms, "text");
+    const auto texts = decode_texts(tagged(request), options, t0, timeout_ms, "text");
     res.body = format_translations(texts, options.n_best);
     res.status = 200;
   } catch (const HttpError& e) {
@@ -230,6 +231,21 @@ HttpResponse HttpServer::translate(const HttpRequest& req) {
   res.content_type = kJson;
   count(res.status, seconds_since(t0));
   return res;
+}
+
+std::vector<std::string> HttpServer::tagged(const TranslateRequest& request) const {
+  if (request.target_language.empty()) return request.text;
+  if (!codec_.language_tag)
+    throw HttpError(400, "target_language: this server's vocabulary has no language tags");
+  std::string tag;
+  try {
+    tag = codec_.language_tag(request.target_language);
+  } catch (const std::exception& e) {
+    throw HttpError(400, format("target_language: {}", e.what()));
+  }
+  std::vector<std::string> out;
+  for (const std::string& t : request.text) out.push_back(data::with_language_tag(tag, t));
+  return out;
 }
 
 std::vector<std::vector<ScoredText>> HttpServer::decode_texts(

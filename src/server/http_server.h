@@ -65,10 +65,13 @@ struct HttpConfig {
   SchedulerOptions scheduler;
 };
 
-// Text <-> subword ids (the vocabulary; a fake in tests). Both may be called from many threads.
+// Text <-> subword ids (the vocabulary; a fake in tests). All may be called from many threads.
 struct TextCodec {
   std::function<std::vector<int32_t>(const std::string&)> encode;
   std::function<std::string(const std::vector<int32_t>&)> decode;
+  // A target language's tag (">>fra<<" for "fra", data::Vocab::language_tag); throws a
+  // std::exception saying why when the vocabulary has none. Unset: no language is accepted.
+  std::function<std::string(const std::string&)> language_tag;
 };
 
 class HttpServer {
@@ -102,6 +105,8 @@ class HttpServer {
   HttpResponse translate(const HttpRequest& req);
   HttpResponse translate_mtapi(const HttpRequest& req);
   WsReply translate_message(const std::string& message);
+  // The request's texts, with its target language's tag in front (400 when the vocabulary has none).
+  std::vector<std::string> tagged(const TranslateRequest& request) const;
   // Encodes `texts`, queues them in the scheduler, waits (at most timeout_ms from t0) and
   // decodes the hypotheses. Throws HttpError: 413 for a source over max_sentence_tokens (named
   // "<what>[offset + i]"), and the scheduler's 429, 503, 504 and 500.

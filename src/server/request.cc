@@ -91,8 +91,12 @@ TranslateRequest parse_translate_request(std::string_view body, const RequestLim
       r.n_best = static_cast<int>(integer_field(v, "n_best", 1, limits.max_n_best));
     } else if (key == "timeout_ms") {
       r.timeout_ms = integer_field(v, "timeout_ms", 1, limits.max_timeout_ms);
+    } else if (key == "target_language") {
+      if (!v.is_string() || v.get_ref<const std::string&>().empty())
+        bad(format("target_language: must be a non-empty string, got {}", v.dump()));
+      r.target_language = v.get<std::string>();
     } else {
-      bad(format("unknown field '{}' (known: text, beam_size, n_best, timeout_ms)", key));
+      bad(format("unknown field '{}' (known: text, beam_size, n_best, timeout_ms, target_language)", key));
     }
   }
   if (!has_text) bad("text: missing (give {\"text\": [\"sentence\", ...]})");

@@ -1,7 +1,8 @@
 // The JSON API of realmt-server, as pure functions (no sockets): parsing and validating a
 // translation request, formatting answers and errors.
 //
-//   POST /v1/translate  {"text": ["...", ...], "beam_size": 4, "n_best": 1, "timeout_ms": 5000}
+//   POST /v1/translate  {"text": ["...", ...], "beam_size": 4, "n_best": 1, "timeout_ms": 5000,
+//                        "target_language": "fra"}
 //   -> 200 {"translations": ["...", ...]}                       (input order)
 //      with n_best > 1 also "n_best": [[{"text": "...", "score": -1.2}, ...], ...]
 //   errors -> {"error": "<reason naming the field>"} with the status of HttpError.
@@ -46,6 +47,7 @@ struct TranslateRequest {
   int beam_size = 0;       // 0: the server's default
   int n_best = 1;
   int64_t timeout_ms = 0;  // 0: the server's default
+  std::string target_language;  // "fra": ">>fra<<" before every text (multilingual models); "": none
 };
 
 // Parses a request body. Throws HttpError: 400 for malformed JSON, a missing "text", wrong types,

@@ -36,6 +36,16 @@ TEST(HttpServer, TranslatesInOrder) {
   EXPECT_EQ(h->status, 200);
 }
 
+TEST(HttpServer, TargetLanguagePutsItsTagBeforeEveryNonBlankText) {
+  Served s(small_limits());
+  auto c = s.client();
+  std::string body;
+  ASSERT_EQ(post(c, R"({"text": ["abc", "", "xy"], "target_language": "fra"})", &body), 200);
+  EXPECT_EQ(body, R"({"translations":["cba <<arf>>","","yx <<arf>>"]})");  // the source reversed
+  ASSERT_EQ(post(c, R"({"text": ["abc"], "target_language": "deu"})", &body), 400);
+  EXPECT_NE(body.find("target_language: no tag >>deu<<; it has >>fra<< >>spa<<"), std::string::npos) << body;
+}
+
 TEST(HttpServer, EveryMalformedClassGetsItsStatusAndServingGoesOn) {
   Served s(small_limits());
   auto c = s.client();

@@ -27,15 +27,17 @@ std::string reason_of(const std::string& body, const RequestLimits& limits = {})
 
 TEST(Request, ParsesTextAndOptions) {
   const TranslateRequest r = parse_translate_request(
-      R"({"text": ["a b", "c"], "beam_size": 3, "n_best": 2, "timeout_ms": 500})", {});
+      R"({"text": ["a b", "c"], "beam_size": 3, "n_best": 2, "timeout_ms": 500, "target_language": "fra"})", {});
   EXPECT_EQ(r.text, (std::vector<std::string>{"a b", "c"}));
   EXPECT_EQ(r.beam_size, 3);
   EXPECT_EQ(r.n_best, 2);
   EXPECT_EQ(r.timeout_ms, 500);
+  EXPECT_EQ(r.target_language, "fra");
   const TranslateRequest d = parse_translate_request(R"({"text": []})", {});
   EXPECT_TRUE(d.text.empty());
   EXPECT_EQ(d.beam_size, 0);  // the server's default
   EXPECT_EQ(d.n_best, 1);
+  EXPECT_EQ(d.target_language, "");
 }
 
 TEST(Request, MalformedAndWrongTypesAre400NamingTheField) {
@@ -52,6 +54,8 @@ TEST(Request, MalformedAndWrongTypesAre400NamingTheField) {
   EXPECT_NE(reason_of(R"({"text": ["a"], "beam_size": 4.0})").find("beam_size"),
             std::string::npos);
   EXPECT_NE(reason_of(R"({"text": ["a"], "n_best": true})").find("n_best"), std::string::npos);
+  for (const char* bad : {R"({"text": ["a"], "target_language": 3})", R"({"text": ["a"], "target_language": ""})"})
+    EXPECT_NE(reason_of(bad).find("target_language: must be a non-empty string"), std::string::npos) << bad;
   EXPECT_NE(reason_of(R"({"text": ["a"], "beam": 4})").find("unknown field 'beam'"),
             std::string::npos);
   // Invalid UTF-8 inside a string is malformed JSON.

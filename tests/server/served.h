@@ -1,10 +1,12 @@
 // The HTTP service in process for the server tests: on a loopback port chosen by the kernel,
-// with a fake codec (letter -> id) and the fake decoder (a translation is the source reversed).
+// with a fake codec (letter -> id; language tags >>fra<< and >>spa<<) and the fake decoder (a
+// translation is the source reversed).
 #pragma once
 
 #include <httplib.h>
 
 #include <chrono>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,6 +26,11 @@ inline TextCodec letters() {
             std::string s;
             for (int32_t i : ids) s.push_back(static_cast<char>(i));
             return s;
+          },
+          [](const std::string& language) {
+            if (language != "fra" && language != "spa")
+              throw std::invalid_argument("no tag >>" + language + "<<; it has >>fra<< >>spa<<");
+            return ">>" + language + "<<";
           }};
 }
 
