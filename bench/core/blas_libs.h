@@ -1,6 +1,6 @@
 // The CPU GEMM libraries a benchmark compares, each loaded at run time with its own symbols
 // (RTLD_DEEPBIND), so the peak a figure is measured against is the best any of them reaches on
-// this CPU and thread count (DESIGN.md, How speed is counted): BLIS, OpenBLAS (pthread and
+// this CPU and thread count (how bench/RESULTS.md counts speed): BLIS, OpenBLAS (pthread and
 // OpenMP builds) and oneDNN. A library that is not installed is skipped with a note.
 #pragma once
 

@@ -8,7 +8,7 @@
 // Training throughput = target tokens/s (random batches of fixed shape: no padding, so every
 // target token counts), one update = forward + backward + gradient norm + Adam + refresh of the
 // compute copy, timed to the host (the loss is read back every update, as the trainer does).
-// MFU (DESIGN.md "How speed is counted") = achieved FLOP/s / peak FLOP/s, peak = the cuBLAS GEMM
+// MFU (models/flops.h) = achieved FLOP/s / peak FLOP/s, peak = the cuBLAS GEMM
 // rate of the same precision measured above in this run. FLOPs a target token:
 // models::training_flops_per_target_token (formula in models/flops.h; the CPU benchmark uses it too).
 //

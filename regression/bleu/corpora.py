@@ -1,5 +1,5 @@
 """Test corpora for the realmt-bleu conformance run: generated text that hits every trap of
-SACREBLEU.md, and perturbed hypotheses for real references (WMT'14 newstest2014)."""
+sacreBLEU's own test suite, and perturbed hypotheses for real references (WMT'14 newstest2014)."""
 import random
 
 # Every Python whitespace code point, plus the look-alikes that are not whitespace.

@@ -1,5 +1,5 @@
 // Attention sparsity and cross-layer similarity as the RealFormer paper measures them
-// (../shared/PAPERS.md section 2.8), per (chain, layer, head, query token):
+// (the RealFormer paper's attention analysis), per (chain, layer, head, query token):
 //   entropy  H(p) = -sum_j p_j log2 p_j                       (bits; lower = sparser)
 //   JSD      JSD(p, q) = (KL(p || m) + KL(q || m)) / 2, m = (p + q) / 2, base 2, in [0, 1]
 // where p is one query's post-softmax distribution before dropout over its visible keys, and

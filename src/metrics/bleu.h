@@ -1,4 +1,4 @@
-// BLEU exactly as sacreBLEU 2.6.0 computes it (SACREBLEU.md section 2).
+// BLEU exactly as sacreBLEU 2.6.0 computes it (its metrics/bleu.py).
 // Statistics per segment: [hyp_len, ref_len, correct_1..N, total_1..N].
 #pragma once
 

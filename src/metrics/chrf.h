@@ -1,4 +1,4 @@
-// chrF and chrF++ exactly as sacreBLEU 2.6.0 computes them (SACREBLEU.md section 3).
+// chrF and chrF++ exactly as sacreBLEU 2.6.0 computes them (its metrics/chrf.py).
 // Statistics per segment: [hyp, ref, match] for char orders 1..nc, then word orders 1..nw,
 // taken from the reference with the strictly highest sentence F.
 #pragma once

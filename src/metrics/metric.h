@@ -1,5 +1,5 @@
 // The interface every metric (BLEU, chrF, TER) implements, mirroring sacreBLEU's Metric:
-// per-segment sufficient statistics (SACREBLEU.md section 5), a corpus score from their
+// per-segment sufficient statistics (as sacreBLEU keeps them), a corpus score from their
 // element-wise sum, and a signature (section 6).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Paper-comparable tokenized BLEU (../shared/PAPERS.md section 5): realmt-bleu's "-tok moses"
+// Paper-comparable tokenized BLEU (as the papers report it): realmt-bleu's "-tok moses"
 // and "-tok moses-a" run the papers' text pipeline on hypotheses and references before BLEU
 // counts n-grams, and --multi-bleu prints the score as Moses' multi-bleu.perl does.
 //

@@ -1,6 +1,6 @@
 // The Moses tokenizer (mosesdecoder scripts/tokenizer/tokenizer.perl, the default mode:
 // no -penn, no -protected, no -x), rule for rule, for the tokenized BLEU that the RealFormer,
-// ADMIN and fairseq papers report (../shared/PAPERS.md section 5). Output equals the Perl
+// ADMIN and fairseq papers report. Output equals the Perl
 // script's line without its newline, byte for byte (the tests check it against the script).
 //
 // Character classes are Perl's Unicode properties, taken from ICU: IsAlnum = Alphabetic or

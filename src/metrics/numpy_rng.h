@@ -1,5 +1,5 @@
 // NumPy's default_rng(seed) (SeedSequence + PCG64 XSL-RR 128/64) and the two draws sacreBLEU
-// makes from it, bit for bit (SACREBLEU.md section 8.2):
+// makes from it, bit for bit (NumPy's PCG64 and its bounded integers):
 //   rng.choice(n, size=(rows, n), replace=True)   -> bounded 32-bit draws (Lemire)
 //   rng.integers(2, size=(rows, n), dtype=bool)   -> bits of 32-bit words, LSB first
 #pragma once

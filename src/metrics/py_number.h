@@ -2,7 +2,7 @@
 // either a Python float (double) or a numpy.float32 scalar. NEP 50 promotion: an operation
 // with at least one float32 operand converts the Python operand to float32 and computes in
 // float32; otherwise it computes in double. Used to reproduce sacreBLEU's bootstrap scores
-// bit for bit (SACREBLEU.md section 8.3; the installed NumPy 2.x is the judge).
+// bit for bit (the installed NumPy 2.x is the judge).
 #pragma once
 
 namespace realmt::metrics {

@@ -1,4 +1,4 @@
-// sacreBLEU's output formats (SACREBLEU.md section 7), byte for byte: single-system text/JSON,
+// sacreBLEU's output formats (its utils.py and compat.py), byte for byte: single-system text/JSON,
 // sentence lines, multi-system JSON, fancy_grid and latex_booktabs tables, paired-test tables and JSON.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Bootstrap confidence intervals and paired significance tests exactly as sacreBLEU 2.6.0 runs
-// them with NumPy >= 2 (SACREBLEU.md section 8; significance.py and Score.estimate_ci):
+// them with NumPy >= 2 (sacreBLEU's significance.py and Score.estimate_ci):
 // the same random draws (NumpyRng), float32 statistics in the bootstrap, NumPy's pairwise mean.
 #pragma once
 

@@ -1,4 +1,4 @@
-// TER exactly as sacreBLEU 2.6.0 computes it (SACREBLEU.md section 4): the Tercom tokenizer,
+// TER exactly as sacreBLEU 2.6.0 computes it (its metrics/ter.py): the Tercom tokenizer,
 // the beam edit distance with its tie order, and the greedy shift search with its caps.
 // Statistics per segment: [best_edits, average reference length].
 #pragma once

@@ -1,4 +1,4 @@
-// Reading hypothesis and reference text the way sacreBLEU's CLI does (SACREBLEU.md section 9):
+// Reading hypothesis and reference text the way sacreBLEU's CLI does:
 // files split on '\n' only; stdin uses universal newlines ('\n', '\r\n' and a lone '\r').
 // Invalid UTF-8 is an error naming the file and line (sacreBLEU would crash with a traceback).
 #pragma once

@@ -1,4 +1,4 @@
-// BLEU's tokenizers (SACREBLEU.md section 1): 13a, intl, zh, char, none, and the SentencePiece
+// BLEU's tokenizers (sacreBLEU's tokenizers/): 13a, intl, zh, char, none, and the SentencePiece
 // ones (spm = flores101, flores200: spm_tokenizer.h) with the models sacreBLEU downloads.
 // Each maps one line (already lower-cased and rstripped by the caller) to a string whose
 // Python split() gives the tokens. Outputs equal sacreBLEU 2.6.0's byte for byte.

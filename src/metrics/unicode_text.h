@@ -1,4 +1,4 @@
-// Python-str semantics on UTF-8 text, as sacreBLEU relies on them (SACREBLEU.md section 0).
+// Python-str semantics on UTF-8 text, as sacreBLEU relies on them.
 // Text is valid UTF-8 (checked where it is read); "character" means code point.
 #pragma once
 

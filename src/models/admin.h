@@ -1,4 +1,4 @@
-// ADMIN initialisation of the omega vectors (Liu et al. 2020; DESIGN.md, Model).
+// ADMIN initialisation of the omega vectors (Liu et al. 2020; ARCHITECTURE.md).
 //   profile:     one training-mode forward pass (dropout on) on a real batch; the encoder and
 //                decoder each keep r = 1; for each sub-layer i in forward order
 //                  omega_i = r,  r = sqrt(Var(x_{i-1} * omega_i) + Var(f_i(x_{i-1})))

@@ -1,4 +1,4 @@
-// Training FLOPs a target token (DESIGN.md "How speed is counted"), for MFU figures. With
+// Training FLOPs a target token, for MFU figures (6 x the parameters a token meets). With
 // r = S/T (source over target length), D = dim-emb, F = dim-ffn, V = vocabulary:
 //   6 x [ r * Le (4D^2 + 2DF)                 encoder weight matrices, per source token
 //         + Ld (6D^2 + 2DF) + r * Ld 2D^2      decoder: self qkvo, cross q/o, FFN; cross k/v on the source

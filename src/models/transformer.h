@@ -1,4 +1,4 @@
-// Transformer encoder-decoder with RealFormer residual attention and ADMIN (DESIGN.md, Model).
+// Transformer encoder-decoder with RealFormer residual attention and ADMIN (ARCHITECTURE.md).
 //
 // Post-LN sub-layer i (ADMIN when admin_init != none, else omega = 1 and absent):
 //   x_i = LN(x_{i-1} * omega_i + dropout(f_i(x_{i-1})))

@@ -1,4 +1,4 @@
-// What a beam search is asked for, and what it returns (DESIGN.md, Decoding and serving).
+// What a beam search is asked for, and what it returns (ARCHITECTURE.md, How data flows).
 //
 // Scores. For a translation y = y_1 .. y_n (y_n = eos; n counts the eos):
 //   log_prob(y) = sum_t sum_m w_m log p_m(y_t | y_<t, x)       (ensemble of models m, weights w_m)

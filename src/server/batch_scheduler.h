@@ -1,5 +1,5 @@
 // One queue for every request's sentences and one decoding thread that forms batches across
-// requests (DESIGN.md, Decoding and serving).
+// requests (ARCHITECTURE.md, How data flows).
 //
 //   BatchScheduler s(decode_fn, options, &registry);
 //   Ticket t = s.submit(sources, search_options, deadline);   // throws HttpError 429 / 503

@@ -1,4 +1,4 @@
-// Mixed-precision training (DESIGN.md): bf16 compute with f32 master weights, and f16 with
+// Mixed-precision training: bf16 compute with f32 master weights, and f16 with
 // dynamic loss scaling.
 //
 // The master model's parameter set (f32 values and gradients; the optimizer's moments beside

@@ -1,4 +1,4 @@
-// Residual attention (RealFormer) semantics, DESIGN.md "Model".
+// Residual attention (RealFormer) semantics (ARCHITECTURE.md).
 #include "layers/attention.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// SACREBLEU.md section 10: chrF, TER and TER-tokenizer conformance vectors.
+// sacreBLEU 2.6.0's numbers for chrF, TER and TER-tokenizer conformance vectors.
 #include <gtest/gtest.h>
 
 #include "core/error.h"

@@ -1,4 +1,4 @@
-// SACREBLEU.md sections 7 and 10 (V-CLI): the CLI's exact output on the README example.
+// sacreBLEU 2.6.0's command line: the CLI's exact output on the README example.
 #include <gtest/gtest.h>
 
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// SACREBLEU.md section 8.2: NumPy default_rng(12345) test vectors, bit for bit.
+// NumPy default_rng(12345) test vectors, bit for bit.
 #include <gtest/gtest.h>
 
 #include "metrics/numpy_rng.h"
@@ -34,7 +34,7 @@ TEST(NumpyRng, Bools) {
   const auto b = NumpyRng(12345).bools(1, 40);
   std::string bits;
   for (auto v : b) bits += v ? '1' : '0';
-  // NumPy 2.4 output; SACREBLEU.md section 8.2 misprints the last 6 bits as ...111000.
+  // NumPy 2.4 output; a specification we worked from misprinted the last 6 bits as ...111000.
   EXPECT_EQ(bits, "1011100110000011111111110100110110110001");
 }
 

@@ -1,4 +1,4 @@
-// SACREBLEU.md sections 0, 1 and 10 ("Tokenizer checks"): exact tokenizer outputs.
+// sacreBLEU 2.6.0's tokenizers: exact tokenizer outputs.
 #include <gtest/gtest.h>
 
 #include "metrics/tokenizer.h"

@@ -1,5 +1,5 @@
 // ADMIN's profiling pass against a profile computed here by hand: a naive f64 forward pass of a
-// 2+2-layer Post-LN RealFormer written from the formulas of DESIGN.md (not from the model's
+// 2+2-layer Post-LN RealFormer written from the papers' formulas (not from the model's
 // code), which takes the two population variances of every sub-layer from its outputs and
 // runs ADMIN's recurrence (Liu et al. 2020): per stack r = 1; for each sub-layer i in order
 // omega_i = r, r = sqrt(Var(x_{i-1} * omega_i) + Var(f_i(x_{i-1}))), x_i = LN(x_{i-1} omega_i + f_i).

@@ -96,7 +96,7 @@ TEST(Transformer, PreNormGradientAlsoChecks) {
 }
 
 TEST(Admin, ClosedFormMatchesAdminTorchTable) {
-  // PAPERS.md 3.4: N -> sqrt((N+1)/ln(N+1) - 1).
+  // ADMIN paper: N -> sqrt((N+1)/ln(N+1) - 1).
   EXPECT_NEAR(admin_closed_form_omega(12), 2.017, 5e-4);
   EXPECT_NEAR(admin_closed_form_omega(18), 2.335, 5e-4);
   EXPECT_NEAR(admin_closed_form_omega(36), 3.041, 5e-4);

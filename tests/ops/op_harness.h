@@ -1,4 +1,4 @@
-// The op harness (STYLE.md): every op registers cases; for each case the harness
+// The op harness (ARCHITECTURE.md): every op registers cases; for each case the harness
 //   1. checks the CPU op against a naive reference computed in double, at every CPU kernel level
 //      this machine runs (core/cpu_isa.h: baseline, avx2, avx512),
 //   2. checks every differentiable op's backward against central finite differences in f64,
