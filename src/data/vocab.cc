@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <unordered_map>
 
 #include "core/error.h"
@@ -152,8 +153,8 @@ Vocab& Vocab::operator=(Vocab&&) noexcept = default;
 void Vocab::encode(std::string_view text, std::vector<int32_t>& ids) const {
   ids.clear();
   const std::string_view tag = leading_language_tag(text);
-  if (!tag.empty() && has_source_piece(tag)) {
-    ids.push_back(id_of(tag));
+  if (const std::optional<int32_t> id = tag.empty() ? std::nullopt : source_piece_id(tag)) {
+    ids.push_back(*id);
     text.remove_prefix(tag.size());
   }
   append_text_ids(text, ids);
@@ -174,10 +175,15 @@ void Vocab::append_text_ids(std::string_view text, std::vector<int32_t>& ids) co
   for (int m : out) ids.push_back(from_model_[static_cast<size_t>(m)]);
 }
 
-bool Vocab::has_source_piece(std::string_view piece) const {
-  if (tables_) return tables_->source_ids.count(std::string(piece)) > 0;
+std::optional<int32_t> Vocab::source_piece_id(std::string_view piece) const {
+  if (tables_) {
+    const auto it = tables_->source_ids.find(std::string(piece));
+    if (it == tables_->source_ids.end()) return std::nullopt;
+    return it->second;
+  }
   const int m = sp_->PieceToId(piece);
-  return sp_->IdToPiece(m) == piece;  // PieceToId gives unk's id for a piece the model lacks
+  if (sp_->IdToPiece(m) != piece) return std::nullopt;  // PieceToId gives unk's id for a piece the model lacks
+  return from_model_[static_cast<size_t>(m)];
 }
 
 std::vector<std::string> Vocab::language_tags() const {
@@ -194,7 +200,7 @@ std::vector<std::string> Vocab::language_tags() const {
 
 std::string Vocab::language_tag(std::string_view language) const {
   const std::string tag = ">>" + std::string(language) + "<<";
-  if (has_source_piece(tag)) return tag;
+  if (source_piece_id(tag)) return tag;
   const std::vector<std::string> tags = language_tags();
   REALMT_CHECK(!tags.empty(), "target language {}: the vocabulary {} has no tag {} nor any other >>xx<< tag "
                "(not a multilingual model: leave the target language out)", language, path_, tag);

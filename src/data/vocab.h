@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -109,7 +110,7 @@ class Vocab {
   std::string path_;
   std::unique_ptr<sentencepiece::SentencePieceProcessor> sp_;
   std::unique_ptr<Tables> tables_;
-  bool has_source_piece(std::string_view piece) const;
+  std::optional<int32_t> source_piece_id(std::string_view piece) const;  // none: the source side lacks it
   void append_text_ids(std::string_view text, std::vector<int32_t>& ids) const;
   std::string decode_tables(const std::vector<int32_t>& ids) const;
   std::vector<int32_t> to_model_;    // realmt id -> model id; -1 for a role the model lacks
