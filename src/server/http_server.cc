@@ -213,12 +213,13 @@ HttpResponse HttpServer::translate(const HttpRequest& req) {
       res.close = true;
       throw HttpError(503, "the server is shutting down; retry on another instance");
     }
-    const TranslateRequest request = parse_translate_request(req.body, config_.limits);
+    TranslateRequest request = parse_translate_request(req.body, config_.limits);
+    add_language_tag(request);
     const search::SearchOptions options = request_search_options(request, config_.search);
     const int64_t timeout_ms = request.timeout_ms > 0
                                    ? std::min(request.timeout_ms, config_.default_timeout_ms)
                                    : config_.default_timeout_ms;
-    const auto texts = decode_texts(tagged(request), options, t0, timeout_ms, "text");
+    const auto texts = decode_texts(request.text, options, t0, timeout_ms, "text");
     res.body = format_translations(texts, options.n_best);
     res.status = 200;
   } catch (const HttpError& e) {
@@ -233,8 +234,8 @@ HttpResponse HttpServer::translate(const HttpRequest& req) {
   return res;
 }
 
-std::vector<std::string> HttpServer::tagged(const TranslateRequest& request) const {
-  if (request.target_language.empty()) return request.text;
+void HttpServer::add_language_tag(TranslateRequest& request) const {
+  if (request.target_language.empty()) return;
   if (!codec_.language_tag)
     throw HttpError(400, "target_language: this server's vocabulary has no language tags");
   std::string tag;
@@ -243,13 +244,11 @@ std::vector<std::string> HttpServer::tagged(const TranslateRequest& request) con
   } catch (const std::exception& e) {
     throw HttpError(400, format("target_language: {}", e.what()));
   }
-  std::vector<std::string> out;
-  for (const std::string& t : request.text) out.push_back(data::with_language_tag(tag, t));
-  return out;
+  for (std::string& t : request.text) t = data::with_language_tag(tag, t);
 }
 
 std::vector<std::vector<ScoredText>> HttpServer::decode_texts(
-    const std::vector<std::string>& texts, const search::SearchOptions& options,
+    std::span<const std::string> texts, const search::SearchOptions& options,
     Clock::time_point t0, int64_t timeout_ms, std::string_view what, size_t offset) {
   std::vector<std::vector<int32_t>> sources(texts.size());
   for (size_t i = 0; i < sources.size(); ++i) {

@@ -32,6 +32,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -105,12 +106,12 @@ class HttpServer {
   HttpResponse translate(const HttpRequest& req);
   HttpResponse translate_mtapi(const HttpRequest& req);
   WsReply translate_message(const std::string& message);
-  // The request's texts, with its target language's tag in front (400 when the vocabulary has none).
-  std::vector<std::string> tagged(const TranslateRequest& request) const;
+  // Puts the request's target language's tag in front of its texts (400 when the vocabulary has none).
+  void add_language_tag(TranslateRequest& request) const;
   // Encodes `texts`, queues them in the scheduler, waits (at most timeout_ms from t0) and
   // decodes the hypotheses. Throws HttpError: 413 for a source over max_sentence_tokens (named
   // "<what>[offset + i]"), and the scheduler's 429, 503, 504 and 500.
-  std::vector<std::vector<ScoredText>> decode_texts(const std::vector<std::string>& texts,
+  std::vector<std::vector<ScoredText>> decode_texts(std::span<const std::string> texts,
                                                     const search::SearchOptions& options,
                                                     Clock::time_point t0, int64_t timeout_ms,
                                                     std::string_view what, size_t offset = 0);

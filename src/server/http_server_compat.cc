@@ -2,6 +2,7 @@
 // upgrades to marian-server's WebSocket protocol, POST /translate is pymarian's MT-API. Both
 // queue their sentences in the same BatchScheduler as /v1/translate.
 #include <algorithm>
+#include <span>
 
 #include "core/error.h"
 #include "server/compat_api.h"
@@ -101,8 +102,7 @@ WsReply HttpServer::translate_message(const std::string& message) {
     // max-request-sentences lines, one after the other, so that it cannot fill the queue.
     const size_t step = static_cast<size_t>(config_.limits.max_sentences);
     for (size_t i = 0; i < lines.size(); i += step) {
-      const std::vector<std::string> part(lines.begin() + i,
-                                          lines.begin() + std::min(lines.size(), i + step));
+      const std::span<const std::string> part(lines.data() + i, std::min(lines.size() - i, step));
       for (size_t j = 0; j < part.size(); ++j)
         if (static_cast<int64_t>(part[j].size()) > config_.limits.max_sentence_bytes)
           throw HttpError(413, format("lines[{}]: {} bytes, this server takes at most {} a sentence",
