@@ -74,11 +74,7 @@ std::string sacrebleu_cache_dir() {
 
 std::string test_set_file(const std::string& cache, const TestSet& set, const std::string& pair,
                           const std::string& field) {
-  std::string file = set.name;
-  for (char& c : file) c = c == '/' ? '_' : c;
-  std::string f = field;
-  for (char& c : f) c = c == ':' ? '-' : c;  // sacreBLEU: "ref:A" is stored as "ref-A"
-  return cache + "/" + set.name + "/" + file + "." + pair + "." + f;
+  return CachedTestSet{set.name, cache + "/" + set.name, {}}.file(pair, field);
 }
 
 namespace {
