@@ -197,19 +197,19 @@ TEST(OptionsMarian, PresetsFillWhatTheUserDidNotSet) {
 
 // A value ending in '*' matches by prefix (Marian's gemm-type: intgemm8, intgemm8avx2, ...).
 TEST(OptionsMarian, PresetsMatchAPrefix) {
-  Fields f;
-  std::string gemm = "float32";
-  OptionSet set = bind(&f);
-  set.add("Hardware", "gemm", &gemm, "GEMM type").preset("gemm", "intgemm8*", {{"model", "int8.npz"}});
-  EXPECT_TRUE(parse(set, {"--gemm", "intgemm8avx512vnni"}));
-  EXPECT_EQ(f.model, "int8.npz");
-  EXPECT_EQ(set.origin("model"), "gemm intgemm8avx512vnni");
-  Fields g;
-  std::string gemm2 = "float32";
-  OptionSet set2 = bind(&g);
-  set2.add("Hardware", "gemm", &gemm2, "GEMM type").preset("gemm", "intgemm8*", {{"model", "int8.npz"}});
-  EXPECT_TRUE(parse(set2, {"--gemm", "intgemm16"}));
-  EXPECT_EQ(g.model, "model.npz");
+  struct Bound {  // an option set with one prefix preset: "--gemm intgemm8*" sets the model
+    Fields f;
+    std::string gemm = "float32";
+    OptionSet set = bind(&f);
+    Bound() { set.add("Hardware", "gemm", &gemm, "GEMM type").preset("gemm", "intgemm8*", {{"model", "int8.npz"}}); }
+  };
+  Bound a;
+  EXPECT_TRUE(parse(a.set, {"--gemm", "intgemm8avx512vnni"}));
+  EXPECT_EQ(a.f.model, "int8.npz");
+  EXPECT_EQ(a.set.origin("model"), "gemm intgemm8avx512vnni");
+  Bound b;
+  EXPECT_TRUE(parse(b.set, {"--gemm", "intgemm16"}));
+  EXPECT_EQ(b.f.model, "model.npz");
 }
 
 TEST(OptionsMarian, ChecksRunAfterParsingAndFailAsUsageErrors) {
