@@ -14,6 +14,7 @@
 #include "common/stop_signal.h"
 #include "core/log.h"
 #include "core/parallel.h"
+#include "data/vocab.h"
 #include "search/model_loader.h"
 #include "search/translator.h"
 #include "server/http_server.h"
@@ -34,8 +35,10 @@ int main(int argc, char** argv) {
         [&](const std::string& s) { return translator.vocab().encode(s); },
         [&](const std::vector<int32_t>& ids) { return translator.vocab().decode(ids); },
         [&](const std::string& language) { return translator.vocab().language_tag(language); }};
+    server::HttpConfig config = o.http_config();
+    config.target_languages = data::language_tag_codes(translator.vocab().language_tags());
     server::HttpServer http(
-        o.http_config(), codec,
+        std::move(config), codec,
         [&](const std::vector<std::vector<int32_t>>& src, const search::SearchOptions& so) {
           return translator.translate(src, so);
         });

@@ -156,8 +156,8 @@ def main():
                      {"width": 1200, "height": 820, "deviceScaleFactor": 1, "mobile": False})
         browser.call("Page.navigate", {"url": f"http://127.0.0.1:{server.port}/"})
         browser.wait_event("Page.loadEventFired")
-        direction = browser.wait_for("document.getElementById('direction').options[0]?.textContent",
-                                     "the language direction from /v1/info")
+        direction = browser.wait_for("document.getElementById('pair').textContent",
+                                     "the language pair from /v1/info")
         if direction != "en \u2192 fr":
             fail(f"direction shown: {direction!r}")
         if browser.js("document.getElementById('beam').value") != "4":

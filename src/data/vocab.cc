@@ -76,6 +76,13 @@ std::string with_language_tag(std::string_view tag, std::string_view line) {
   return std::string(tag) + " " + std::string(line);
 }
 
+std::vector<std::string> language_tag_codes(const std::vector<std::string>& tags) {
+  std::vector<std::string> codes;
+  for (const std::string& t : tags)
+    if (is_language_tag(t) && t.size() > 4) codes.push_back(t.substr(2, t.size() - 4));
+  return codes;
+}
+
 Vocab Vocab::from_tables(const std::string& source_spm, const std::string& target_spm,
                          std::vector<std::string> source_table, std::vector<std::string> target_table,
                          const TableSpecialIds& ids) {

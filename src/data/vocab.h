@@ -120,5 +120,7 @@ class Vocab {
 // `line` with `tag` (language_tag()) and a space in front; a blank line (or an empty tag) is left
 // as it is, so that it still translates to the empty text.
 std::string with_language_tag(std::string_view tag, std::string_view line);
+// The languages of `tags` (">>fra<<" gives "fra"), in their order.
+std::vector<std::string> language_tag_codes(const std::vector<std::string>& tags);
 
 }  // namespace realmt::data

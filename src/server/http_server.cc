@@ -170,6 +170,7 @@ std::optional<HttpResponse> HttpServer::route(const HttpRequest& req) {
     if (!get) return method_not_allowed(req, "GET, HEAD");
     ServerInfo info;
     info.language_pair = config_.language_pair;
+    info.target_languages = config_.target_languages;
     info.beam_size = config_.search.beam_size;
     info.max_beam_size = config_.limits.max_beam_size;
     info.max_n_best = config_.limits.max_n_best;

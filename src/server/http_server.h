@@ -50,6 +50,9 @@ struct HttpConfig {
   int threads = 128;               // worker threads: translation requests handled at once
   std::string api_key;             // non-empty: "Authorization: Bearer <api_key>" required
   std::string language_pair;       // "en-fr", shown by the page and /v1/info (empty: unknown)
+  // A multilingual model's target languages ("fra" for the tag >>fra<<), offered by the page and
+  // listed by /v1/info; empty for a model without tags.
+  std::vector<std::string> target_languages;
   int64_t max_body_bytes = 1 << 20;
   int64_t max_header_bytes = 16384;    // request line and header fields
   int64_t idle_timeout_ms = 5000;      // waiting for a request (new or kept-alive connection)

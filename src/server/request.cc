@@ -160,6 +160,7 @@ std::string format_translations(const std::vector<std::vector<ScoredText>>& nbes
 
 std::string format_info(const ServerInfo& info) {
   const json out = {{"language_pair", info.language_pair},
+                    {"target_languages", info.target_languages},
                     {"beam_size", info.beam_size},
                     {"max_beam_size", info.max_beam_size},
                     {"max_n_best", info.max_n_best},

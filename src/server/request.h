@@ -76,6 +76,7 @@ std::string format_error(std::string_view reason);
 // page) needs, whether a bearer token is required, and the program's version.
 struct ServerInfo {
   std::string language_pair;
+  std::vector<std::string> target_languages;  // a multilingual model's ("fra" for >>fra<<)
   int beam_size = 4;
   int max_beam_size = 16;
   int max_n_best = 16;

@@ -80,6 +80,7 @@ TEST_F(VocabLanguageTags, PiecesTheTargetModelLacksDecodeAsHuggingFaceWritesThem
 TEST_F(VocabLanguageTags, TheTagOfALanguageOrAnErrorListingTheVocabularysTags) {
   const Vocab v = vocab();
   EXPECT_EQ(v.language_tags(), (std::vector<std::string>{">>fra<<", ">>spa<<"}));
+  EXPECT_EQ(language_tag_codes(v.language_tags()), (std::vector<std::string>{"fra", "spa"}));
   EXPECT_EQ(v.language_tag("fra"), ">>fra<<");
   try {
     v.language_tag("deu");
@@ -94,6 +95,11 @@ TEST_F(VocabLanguageTags, TheTagOfALanguageOrAnErrorListingTheVocabularysTags) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("not a multilingual model"), std::string::npos) << e.what();
   }
+}
+
+TEST(LanguageTagCodes, TheLanguageBetweenTheMarksAndNothingForOtherPieces) {
+  EXPECT_EQ(language_tag_codes({">>pt_BR<<", "▁the", "><", ">><<", ">>zho_Hant<<"}),
+            (std::vector<std::string>{"pt_BR", "zho_Hant"}));
 }
 
 TEST(WithLanguageTag, PrefixesNonBlankLinesOnly) {

@@ -28,7 +28,7 @@ TEST(WebPage, ServedAtRootWithItsControlsAndPolicy) {
   }
   const std::string page(web_page_html());
   // What the issue asks of the page, by the ids the browser test uses.
-  for (const char* id : {"id=\"source\"", "id=\"direction\"", "id=\"beam\"", "id=\"translate\"", "id=\"target\"",
+  for (const char* id : {"id=\"source\"", "id=\"pair\"", "id=\"target-language\"", "target_language", "id=\"beam\"", "id=\"translate\"", "id=\"target\"",
                          "id=\"timing\"", "id=\"metrics\"", "\"/v1/translate\"", "\"/metrics\"", "\"/v1/info\""}) {
     EXPECT_NE(page.find(id), std::string::npos) << id;
   }
@@ -64,12 +64,20 @@ TEST(WebPage, InfoReportsPairDefaultsLimitsAndTheKeyRequirement) {
   ASSERT_EQ(r->status, 200);
   const auto j = nlohmann::json::parse(r->body);
   EXPECT_EQ(j.at("language_pair"), "en-fr");
+  EXPECT_EQ(j.at("target_languages"), nlohmann::json::array());  // not a multilingual model
   EXPECT_EQ(j.at("beam_size"), 3);
   EXPECT_EQ(j.at("max_beam_size"), 4);
   EXPECT_EQ(j.at("max_n_best"), 4);
   EXPECT_EQ(j.at("max_request_sentences"), 4);
   EXPECT_EQ(j.at("api_key_required"), false);
   EXPECT_FALSE(j.at("version").get<std::string>().empty());
+
+  HttpConfig multi = small_limits();
+  multi.target_languages = {"fra", "spa"};
+  Served m(multi);
+  auto mc = m.client();
+  EXPECT_EQ(nlohmann::json::parse(mc.Get("/v1/info")->body).at("target_languages"),
+            nlohmann::json::array({"fra", "spa"}));
 
   HttpConfig keyed = small_limits();
   keyed.api_key = "k3y";
