@@ -4,7 +4,8 @@ text with a SentencePiece model, and compare two outputs line by line.
   marian_peer.py train SRC TRG OUT_DIR UPDATES       (a .yml vocabulary Marian builds: OUT_DIR/vocab.yml)
   marian_peer.py decode MODEL VOCAB INPUT OUTPUT     (beam 4, one sentence a batch, no normalisation)
   marian_peer.py segment SPM < text > pieces
-  marian_peer.py compare MARIAN REALMT SOURCE_PIECES FACTOR MIN_SHARE
+  marian_peer.py compare MARIAN REALMT SOURCE_PIECES FACTOR MIN_SHARE [SPM]
+    (SPM: the outputs are text, counted in its pieces; else they are pieces)
 """
 import math
 import os
@@ -41,8 +42,14 @@ def segment(spm):
         print(" ".join(sp.encode(line.rstrip("\n"), out_type=str)))
 
 
-def compare(marian, realmt, source_pieces, factor, min_share):
+def compare(marian, realmt, source_pieces, factor, min_share, spm=None):
     read = lambda p: open(p, encoding="utf-8").read().split("\n")[:-1]
+    if spm:
+        import sentencepiece
+        sp = sentencepiece.SentencePieceProcessor(model_file=spm)
+        pieces = lambda text: len(sp.encode(text, out_type=str))
+    else:
+        pieces = lambda text: len(text.split())
     m, r, s = read(marian), read(realmt), read(source_pieces)
     assert len(m) == len(r) == len(s), f"line counts differ: {len(m)} {len(r)} {len(s)}"
     same = sum(a == b for a, b in zip(m, r))
@@ -52,8 +59,9 @@ def compare(marian, realmt, source_pieces, factor, min_share):
         if a == b:
             continue
         limit = math.ceil(float(factor) * (len(src.split()) + 1))
-        at_limit = max(len(a.split()), len(b.split())) >= limit
-        cause = f"length limit ({limit} tokens)" if at_limit else "search (a near tie in the scores)"
+        # A translation cut at the limit has `limit` pieces; one ending in eos there, one fewer.
+        at_limit = max(pieces(a), pieces(b)) >= limit - 1
+        cause = f"length limit ({limit} tokens)" if at_limit else "search (a near tie, or a loop guard when on)"
         print(f"line {i + 1}: {cause}\n  marian: {a}\n  realmt: {b}")
     sys.exit(0 if share >= float(min_share) else 1)
 
