@@ -85,6 +85,34 @@ std::string yml_vocab(const std::vector<std::string>& pieces) {
   return out;
 }
 
+// The vocabulary beside the model (file names from `stem`): the .spm itself when Marian's ids
+// for it are realmt's, else .yml tables of the vs source and vt target entries.
+std::vector<std::string> write_vocabularies(const ConvertedModel& m, const std::string& stem, int64_t vs, int64_t vt,
+                                            const MarianExportOptions& o) {
+  if (m.source_table.empty() || (!o.spm.empty() && m.config.realmt_special_ids())) {
+    REALMT_CHECK(!o.spm.empty(), "the model's vocabulary is needed: give the .spm it was trained with (--vocabs)");
+    const data::Vocab v(o.spm);
+    if (v.special_ids() == "pad=0 unk=1 bos=2 eos=3") {  // the .spm's ids are realmt's (data/vocab.h)
+      std::filesystem::copy_file(o.spm, stem + ".vocab.spm", std::filesystem::copy_options::overwrite_existing);
+      return {stem + ".vocab.spm"};
+    }
+    std::vector<std::string> pieces;
+    for (int32_t id = 0; id < v.size(); ++id) pieces.push_back(v.piece(id));
+    write_file_atomic(stem + ".vocab.yml", yml_vocab(pieces));
+    return {stem + ".vocab.yml"};
+  }
+  const std::vector<std::string> source(m.source_table.begin(), m.source_table.begin() + vs);
+  const std::vector<std::string>& t = m.target_pieces();
+  const std::vector<std::string> target(t.begin(), t.begin() + vt);
+  if (source == target) {
+    write_file_atomic(stem + ".vocab.yml", yml_vocab(source));
+    return {stem + ".vocab.yml"};
+  }
+  write_file_atomic(stem + ".vocab.src.yml", yml_vocab(source));
+  write_file_atomic(stem + ".vocab.trg.yml", yml_vocab(target));
+  return {stem + ".vocab.src.yml", stem + ".vocab.trg.yml"};
+}
+
 }  // namespace
 
 std::string marian_incompatibility(const models::ModelConfig& c) {
@@ -156,34 +184,7 @@ std::vector<std::string> write_marian(const ConvertedModel& m, const std::string
   if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
   write_file_atomic(npz, zip_stored(members));
 
-  // The vocabulary: the .spm itself when Marian's ids for it are realmt's, else .yml tables.
-  const std::string stem = (out.parent_path() / out.stem()).string();
-  std::vector<std::string> vocabs;
-  if (m.source_table.empty() || (!o.spm.empty() && c.realmt_special_ids())) {
-    REALMT_CHECK(!o.spm.empty(), "the model's vocabulary is needed: give the .spm it was trained with (--vocabs)");
-    const data::Vocab v(o.spm);
-    if (v.special_ids() == "pad=0 unk=1 bos=2 eos=3") {  // the .spm's ids are realmt's (data/vocab.h)
-      std::filesystem::copy_file(o.spm, stem + ".vocab.spm", std::filesystem::copy_options::overwrite_existing);
-      vocabs.push_back(stem + ".vocab.spm");
-    } else {
-      std::vector<std::string> pieces;
-      for (int32_t id = 0; id < v.size(); ++id) pieces.push_back(v.piece(id));
-      write_file_atomic(stem + ".vocab.yml", yml_vocab(pieces));
-      vocabs.push_back(stem + ".vocab.yml");
-    }
-  } else {
-    const std::vector<std::string> source(m.source_table.begin(), m.source_table.begin() + vs);
-    const std::vector<std::string>& t = m.target_pieces();
-    const std::vector<std::string> target(t.begin(), t.begin() + vt);
-    if (source == target) {
-      write_file_atomic(stem + ".vocab.yml", yml_vocab(source));
-      vocabs.push_back(stem + ".vocab.yml");
-    } else {
-      write_file_atomic(stem + ".vocab.src.yml", yml_vocab(source));
-      write_file_atomic(stem + ".vocab.trg.yml", yml_vocab(target));
-      vocabs = {stem + ".vocab.src.yml", stem + ".vocab.trg.yml"};
-    }
-  }
+  const std::vector<std::string> vocabs = write_vocabularies(m, (out.parent_path() / out.stem()).string(), vs, vt, o);
   std::string decoder = "relative-paths: true\nmodels:\n  - " + out.filename().string() + "\nvocabs:\n";
   for (size_t side = 0; side < 2; ++side)
     decoder += "  - " + std::filesystem::path(vocabs[std::min(side, vocabs.size() - 1)]).filename().string() + "\n";
