@@ -7,6 +7,7 @@
 #include "convert/marian_export.h"
 #include "convert/marian_import.h"
 #include "core/error.h"
+#include "models/safetensors.h"
 
 namespace realmt::convert {
 
@@ -69,7 +70,7 @@ std::string run_conversion(const ConvertOptions& o) {
     return format("{} ({}) -> CTranslate2 model directory {}", m.origin, shape, o.output);
   }
   write_realmt(m, o.output);
-  return format("{} ({}) -> {}", m.origin, shape, o.output);
+  return format("{} ({}) -> {}", m.origin, shape, models::checkpoint_file(o.output));
 }
 
 }  // namespace realmt::convert
