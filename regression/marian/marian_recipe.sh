@@ -99,11 +99,14 @@ done
 for name in workspace mini-batch-fit sync-sgd; do
   grep -q "$name has no effect in realmt" train.err || fail "no note for $name: $(head -20 train.err)"
 done
-# Marian's files: the model, the checkpoints (no --overwrite), the decoder config, the logs.
-for f in model/model.npz model/model.iter50.npz model/model.iter100.npz model/model.npz.decoder.yml \
-         model/train.log model/valid.log data/valid.bpe.en.output; do
+# Marian's files: the model, the checkpoints (no --overwrite), the decoder config, the logs. The
+# checkpoints are safetensors, named so (model.npz -> model.safetensors): no .npz holds them.
+for f in model/model.safetensors model/model.iter50.safetensors model/model.iter100.safetensors \
+         model/model.npz.decoder.yml model/train.log model/valid.log data/valid.bpe.en.output; do
   [[ -s "$f" ]] || fail "missing $f: $(ls model data)"
 done
+[[ -z "$(ls model/*.npz 2> /dev/null)" ]] || fail "safetensors written under .npz names: $(ls model)"
+grep -qx -- "  - model/model.safetensors" model/model.npz.decoder.yml || fail "decoder config: $(cat model/model.npz.decoder.yml)"
 [[ $(wc -l < data/valid.bpe.en.output) -eq 40 ]] || fail "valid-translation-output has $(wc -l < data/valid.bpe.en.output) lines"
 grep -qx "beam-size: 6" model/model.npz.decoder.yml && grep -qx "normalize: 0.6" model/model.npz.decoder.yml \
   && grep -qx "mini-batch: 64" model/model.npz.decoder.yml || fail "decoder config: $(cat model/model.npz.decoder.yml)"

@@ -4,8 +4,10 @@
 #include "convert/converted_model.h"
 #include "convert/ct2_export.h"
 #include "convert/hf_import.h"
+#include "convert/marian_export.h"
 #include "convert/marian_import.h"
 #include "core/error.h"
+#include "models/safetensors.h"
 
 namespace realmt::convert {
 
@@ -14,12 +16,14 @@ void ConvertOptions::declare(OptionSet& o) {
   o.add(g, "from", &from,
         "FORMAT PATH of the model to read: hf DIR (a Hugging Face MarianMTModel directory), marian MODEL.npz, "
         "or realmt CHECKPOINT")
-      .add_choice(g, "to", &to, {"realmt", "ctranslate2"},
-                  "What to write: realmt (a checkpoint) or ctranslate2 (a CTranslate2 model directory)")
-      .add(g, "output", &output, "The checkpoint file (realmt) or directory (ctranslate2) to write")
+      .add_choice(g, "to", &to, {"realmt", "ctranslate2", "marian"},
+                  "What to write: realmt (a checkpoint), ctranslate2 (a CTranslate2 model directory) or marian (a "
+                  "Marian MODEL.npz, its vocabulary and MODEL.npz.decoder.yml)")
+      .add(g, "output", &output,
+           "The checkpoint file (realmt), directory (ctranslate2) or MODEL.npz (marian) to write")
       .add(g, "vocabs", &vocabs,
-           "marian: the model's .yml vocabularies (once, or source and target); realmt -> ctranslate2: the .spm a "
-           "realmt-trained model was trained with")
+           "marian: the model's .yml vocabularies (once, or source and target); realmt -> ctranslate2 or marian: "
+           "the .spm a realmt-trained model was trained with")
       .add(g, "max-positions", &max_positions, "ctranslate2: positions the exported position tables cover")
       .short_name("output", 'o')
       .short_name("vocabs", 'v');
@@ -33,7 +37,9 @@ void ConvertOptions::validate() const {
   REALMT_USAGE_CHECK(!output.empty(), "output: give the file or directory to write (-o)");
   REALMT_USAGE_CHECK(from[0] != "marian" || !vocabs.empty(),
                      "vocabs: a Marian model needs its .yml vocabularies (--vocabs opus.vocab.yml)");
-  REALMT_USAGE_CHECK(from[0] != "realmt" || to != "realmt", "--from realmt needs --to ctranslate2");
+  REALMT_USAGE_CHECK(from[0] != "realmt" || to != "realmt", "--from realmt needs --to ctranslate2 or marian");
+  REALMT_USAGE_CHECK(to != "marian" || (output.size() > 4 && output.compare(output.size() - 4, 4, ".npz") == 0),
+                     "output: a Marian model is written as MODEL.npz, got '{}'", output);
   REALMT_USAGE_CHECK(max_positions >= 1, "max-positions must be positive, got {}", max_positions);
 }
 
@@ -48,6 +54,15 @@ std::string run_conversion(const ConvertOptions& o) {
   const models::ModelConfig& c = m.config;
   const std::string shape = format("{} encoder and {} decoder layers, dim {}, {} heads, vocabularies {} and {}",
                                    c.enc_depth, c.dec_depth, c.dim_emb, c.heads, c.vocab_size, c.target_vocab());
+  if (o.to == "marian") {
+    MarianExportOptions mo;
+    if (o.format() == "realmt" && !o.vocabs.empty()) mo.spm = o.vocabs.front();
+    const std::vector<std::string> vocabs = write_marian(m, o.output, mo);
+    std::string list;
+    for (const std::string& v : vocabs) list += " " + v;
+    return format("{} ({}) -> Marian model {}, vocabulary{}, decoder config {}.decoder.yml", m.origin, shape, o.output,
+                  list, o.output);
+  }
   if (o.to == "ctranslate2") {
     Ct2Options co;
     co.max_positions = o.max_positions;
@@ -55,7 +70,7 @@ std::string run_conversion(const ConvertOptions& o) {
     return format("{} ({}) -> CTranslate2 model directory {}", m.origin, shape, o.output);
   }
   write_realmt(m, o.output);
-  return format("{} ({}) -> {}", m.origin, shape, o.output);
+  return format("{} ({}) -> {}", m.origin, shape, models::checkpoint_file(o.output));
 }
 
 }  // namespace realmt::convert

@@ -2,6 +2,7 @@
 //   realmt-convert --from hf opus-mt-en-fr/ -o enfr.realmt
 //   realmt-convert --from marian opus.npz --vocabs opus.vocab.yml -o enfr.realmt
 //   realmt-convert --from realmt enfr.realmt --to ctranslate2 -o enfr-ct2/ [--vocabs v.spm]
+//   realmt-convert --from realmt model.safetensors --to marian -o model.npz --vocabs v.spm
 #pragma once
 
 #include <string>
@@ -15,7 +16,7 @@ namespace realmt::convert {
 
 struct ConvertOptions {
   std::vector<std::string> from;    // FORMAT PATH: hf DIR | marian MODEL.npz | realmt CHECKPOINT
-  std::string to = "realmt";        // realmt (a checkpoint file) | ctranslate2 (a model directory)
+  std::string to = "realmt";        // realmt (a checkpoint file) | ctranslate2 (a model directory) | marian (.npz)
   std::string output;               // the checkpoint or directory to write
   std::vector<std::string> vocabs;  // marian: the .yml vocabularies; realmt-trained -> ctranslate2: the .spm
   int64_t max_positions = 1024;     // ctranslate2: rows of the position tables

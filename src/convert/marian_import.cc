@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 
+#include "convert/marian_names.h"
 #include "convert/npy.h"
 #include "convert/zip_reader.h"
 #include "core/error.h"
@@ -170,39 +171,10 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
   if (!c.target_output_tied()) add("output.weight", add_row(transposed(get("decoder_ff_logit_out_W")), 0.0f));
   // The added entry's logit is -1e9 (+ h . 0): no probability, as in Marian, and finite.
   add("output.bias", add_row(flat(get("decoder_ff_logit_out_b")), -1e9f));
-  auto attention = [&](const std::string& mp, const std::string& rm, bool self) {
-    if (self) {
-      add(rm + ".qkv.weight", join_columns({get(mp + "_Wq"), get(mp + "_Wk"), get(mp + "_Wv")}));
-      add(rm + ".qkv.bias", ops::concat({flat(get(mp + "_bq")), flat(get(mp + "_bk")), flat(get(mp + "_bv"))}, 0));
-    } else {
-      add(rm + ".q.weight", get(mp + "_Wq"));
-      add(rm + ".q.bias", flat(get(mp + "_bq")));
-      add(rm + ".kv.weight", join_columns({get(mp + "_Wk"), get(mp + "_Wv")}));
-      add(rm + ".kv.bias", ops::concat({flat(get(mp + "_bk")), flat(get(mp + "_bv"))}, 0));
-    }
-    add(rm + ".o.weight", get(mp + "_Wo"));
-    add(rm + ".o.bias", flat(get(mp + "_bo")));
-    add(rm + ".norm.gamma", flat(get(mp + "_Wo_ln_scale")));
-    add(rm + ".norm.beta", flat(get(mp + "_Wo_ln_bias")));
-  };
-  auto ffn = [&](const std::string& mp, const std::string& rm) {
-    add(rm + ".w1.weight", get(mp + "_W1"));
-    add(rm + ".w1.bias", flat(get(mp + "_b1")));
-    add(rm + ".w2.weight", get(mp + "_W2"));
-    add(rm + ".w2.bias", flat(get(mp + "_b2")));
-    add(rm + ".norm.gamma", flat(get(mp + "_ffn_ln_scale")));
-    add(rm + ".norm.beta", flat(get(mp + "_ffn_ln_bias")));
-  };
-  for (int i = 0; i < c.enc_depth; ++i) {
-    const std::string mp = "encoder_l" + std::to_string(i + 1), rm = "encoder.layers." + std::to_string(i);
-    attention(mp + "_self", rm + ".self_attn", true);
-    ffn(mp + "_ffn", rm + ".ffn");
-  }
-  for (int i = 0; i < c.dec_depth; ++i) {
-    const std::string mp = "decoder_l" + std::to_string(i + 1), rm = "decoder.layers." + std::to_string(i);
-    attention(mp + "_self", rm + ".self_attn", true);
-    attention(mp + "_context", rm + ".cross_attn", false);
-    ffn(mp + "_ffn", rm + ".ffn");
+  for (const MarianParameter& p : marian_layer_parameters(c)) {
+    std::vector<Tensor> parts;
+    for (const std::string& name : p.marian) parts.push_back(p.vector ? flat(get(name)) : get(name));
+    add(p.realmt, parts.size() == 1 ? parts[0] : p.vector ? ops::concat(parts, 0) : join_columns(parts));
   }
   check_parameters(m);
   return m;

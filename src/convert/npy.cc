@@ -86,4 +86,39 @@ std::string npy_to_text(const NpyArray& a, const std::string& name) {
   return a.data.substr(0, end);
 }
 
+namespace {
+
+// magic, version 1.0, the header's length, the header dict padded with spaces to a multiple of
+// 64 bytes in all and ended by a newline (numpy's layout), then the data.
+std::string npy(const std::string& descr, const std::vector<int64_t>& shape, const void* data, size_t bytes) {
+  std::string dims;
+  for (int64_t d : shape) dims += std::to_string(d) + ", ";
+  if (shape.size() > 1) dims.resize(dims.size() - 2);
+  else if (shape.size() == 1) dims.resize(dims.size() - 1);
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
+  const size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  REALMT_CHECK(header.size() < 65536, ".npy header of {} bytes", header.size());
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out.push_back(static_cast<char>(header.size() & 0xff));
+  out.push_back(static_cast<char>(header.size() >> 8));
+  out += header;
+  out.append(static_cast<const char*>(data), bytes);
+  return out;
+}
+
+}  // namespace
+
+std::string npy_f32(const Tensor& t) {
+  REALMT_CHECK(t.dtype() == DType::kF32 && t.device().type == DeviceType::kCpu, "npy_f32: an f32 host tensor, got {}",
+               t);
+  return npy("<f4", t.shape().vec(), t.raw(), t.nbytes());
+}
+
+std::string npy_text(const std::string& text) {
+  const std::string bytes = text + '\0';
+  return npy("<i1", {static_cast<int64_t>(bytes.size())}, bytes.data(), bytes.size());
+}
+
 }  // namespace realmt::convert

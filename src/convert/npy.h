@@ -23,5 +23,9 @@ NpyArray parse_npy(const std::string& bytes, const std::string& name);
 Tensor npy_to_f32(const NpyArray& a, const std::string& name);
 // An 8-bit array's bytes as text (Marian's "special:model.yml"), up to the first NUL.
 std::string npy_to_text(const NpyArray& a, const std::string& name);
+// The .npy bytes (format 1.0, C order) of an f32 tensor ('<f4', its shape), and of text as an
+// int8 array ('<i1', one NUL after the text: how Marian stores its config).
+std::string npy_f32(const Tensor& t);
+std::string npy_text(const std::string& text);
 
 }  // namespace realmt::convert

@@ -4,6 +4,7 @@
 
 #include "graph/elementwise.h"
 #include "graph/embedding.h"
+#include "graph/masked_fill.h"
 #include "graph/unary.h"
 #include "layers/init.h"
 #include "ops/cast.h"
@@ -53,10 +54,11 @@ Tensor Embedding::positions(int64_t first, int64_t count, DType dtype, Device de
   return cache_.narrow0(first, first + count);
 }
 
-graph::Var Embedding::operator()(const Tensor& ids, int64_t first_position) const {
+graph::Var Embedding::operator()(const Tensor& ids, int64_t first_position, const Tensor& zero_rows) const {
   REALMT_CHECK(ids.rank() == 2 && ids.dtype() == DType::kI32, "embedding expects i32 ids [B, T], got {}", ids);
   graph::Var e = graph::embedding(weight(), ids);
   if (options_.scale) e = graph::scale(e, std::sqrt(double(dim_)));
+  if (zero_rows.defined()) e = graph::masked_fill(e, zero_rows, 0.0);
   const Tensor pos = positions(first_position, ids.dim(1), dtype(), device());
   return graph::add(e, graph::Var(pos));  // [B, T, D] + [T, D]
 }

@@ -46,7 +46,9 @@ class Embedding {
             const EmbeddingOptions& options = {});
 
   // ids i32 [B, T] (positions start at `first_position`, for incremental decoding) -> [B, T, D].
-  graph::Var operator()(const Tensor& ids, int64_t first_position = 0) const;
+  // zero_rows (u8 [B, T, 1], optional): where it is non-zero the token's embedding is a zero
+  // vector (the position is still added; no gradient reaches the table there).
+  graph::Var operator()(const Tensor& ids, int64_t first_position = 0, const Tensor& zero_rows = Tensor()) const;
   const graph::Var& weight() const { return (*params_)[weight_]; }
   // Makes the int8 copy (per row) of w, the table as f32 [V, D] (its parameter's value), for the
   // output projection; the f32 table stays for lookups.

@@ -36,6 +36,9 @@ void ModelConfig::declare(OptionSet& o) {
   o.add(g, "unk-id", &unk_id, "Unknown-piece id of the model's vocabulary");
   o.add(g, "eos-id", &eos_id, "End-of-sentence id of the model's vocabulary");
   o.add(g, "decoder-start-id", &decoder_start_id, "First decoder input id (realmt's <s>; Marian: pad)");
+  o.add(g, "decoder-start-zero", &decoder_start_zero,
+        "The decoder starts from a zero vector (plus its position) as Marian's, not from <s>'s embedding: needed "
+        "to export the model to Marian");
   o.add_enum(g, "transformer-norm", &norm, "Layer norm placement: post (needed by ADMIN) or pre");
   o.add_enum(g, "residual-attention-encoder", &residual_attention_encoder,
              "RealFormer residual attention in encoder self-attention");

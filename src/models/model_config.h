@@ -56,6 +56,9 @@ struct ModelConfig {
   int unk_id = 1;                         // unknown piece
   int eos_id = 3;                         // end of sentence (appended to sources, ends outputs)
   int decoder_start_id = 2;               // the decoder's first input (realmt's <s>; never produced)
+  // The decoder's first input is a zero vector (plus its position) instead of the start id's
+  // embedding, as in Marian: a model that can be exported to Marian (realmt-convert --to marian).
+  bool decoder_start_zero = false;
   Norm norm = Norm::kPost;                // post (Post-LN; needed by ADMIN) | pre (Pre-LN)
   // RealFormer chains: none | sum | mean
   layers::ResidualMode residual_attention_encoder = layers::ResidualMode::kMean;

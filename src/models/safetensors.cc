@@ -4,9 +4,12 @@
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "common/atomic_file.h"
 
@@ -114,8 +117,27 @@ std::optional<DType> parse_safetensors_dtype(const std::string& name) {
   return std::nullopt;
 }
 
-void save_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
+std::string checkpoint_file(const std::string& path) {
+  for (std::string_view marian : {".npz", ".bin"})  // Marian's two model formats
+    if (path.size() > marian.size() && path.compare(path.size() - marian.size(), marian.size(), marian) == 0)
+      return path.substr(0, path.size() - marian.size()) + ".safetensors";
+  return path;
+}
+
+std::string existing_checkpoint_file(const std::string& path) {
+  const std::string file = checkpoint_file(path);
+  if (file == path || std::filesystem::exists(file)) return file;
+  char magic[4] = {};
+  if (std::ifstream in(path, std::ios::binary); in.read(magic, 4) && std::string_view(magic, 4) == "PK\x03\x04")
+    REALMT_FAIL("{} is a Marian model (an .npz archive), not a realmt checkpoint, and {} does not exist: convert it "
+                "with realmt-convert --from marian {} --vocabs VOCAB.yml -o {}",
+                path, file, path, file);
+  return path;
+}
+
+void save_safetensors(const std::string& given, const std::vector<std::pair<std::string, Tensor>>& tensors,
                       const std::map<std::string, std::string>& metadata) {
+  const std::string path = checkpoint_file(given);
   Json header = Json::object();
   if (!metadata.empty()) header[kMetadataKey] = metadata;
   uint64_t offset = 0;
@@ -272,7 +294,7 @@ uint64_t read_header(const InputFile& in, SafetensorsFile& file,
 }  // namespace
 
 SafetensorsFile load_safetensors_header(const std::string& path) {
-  auto in = std::make_shared<const InputFile>(path);
+  auto in = std::make_shared<const InputFile>(existing_checkpoint_file(path));
   SafetensorsFile file;
   file.data_start_ = 8 + read_header(*in, file, file.entries_);
   file.in_ = std::move(in);
@@ -280,7 +302,7 @@ SafetensorsFile load_safetensors_header(const std::string& path) {
 }
 
 SafetensorsFile load_safetensors(const std::string& path) {
-  InputFile in(path);
+  InputFile in(existing_checkpoint_file(path));
   SafetensorsFile file;
   const uint64_t n = read_header(in, file, file.entries_);
   const uint64_t data_bytes = in.size() - 8 - n;

@@ -30,6 +30,16 @@ const char* safetensors_dtype_name(DType dtype);
 // The DType of a safetensors dtype string; nullopt for the ones realmt does not hold.
 std::optional<DType> parse_safetensors_dtype(const std::string& name);
 
+// The file realmt's safetensors go to (and are read from) for a model path: the path itself, but
+// for a path ending in .npz or .bin, Marian's model file names (realmt-train --model model.npz
+// keeps Marian's names), the same name ending in .safetensors: no file named .npz holds
+// safetensors (realmt-convert --to marian writes real Marian .npz files).
+std::string checkpoint_file(const std::string& path);
+// For reading: checkpoint_file(path) when that file exists; else the path itself (a checkpoint
+// an older realmt wrote under .npz is still read). A Marian .npz (a zip) is refused, naming
+// realmt-convert --from marian.
+std::string existing_checkpoint_file(const std::string& path);
+
 // Writes the tensors in the given order (header entries and data alike), atomically
 // (common/atomic_file.h). Tensors may live on any device; they are copied to the host one
 // at a time. Names must be unique and not "__metadata__". The header gets "__metadata__"

@@ -139,9 +139,9 @@ Transformer::Stream Transformer::epilogue(const Stream& s, const Var& y, const V
 }
 
 Var Transformer::embed(const layers::Embedding& table, const Tensor& ids, int64_t first_position,
-                       const ForwardContext& ctx) const {
+                       const ForwardContext& ctx, const Tensor& zero_rows) const {
   REALMT_CHECK(!ctx.gen || !quantized_, "an int8-quantized model only decodes");
-  Var e = table(ids, first_position);
+  Var e = table(ids, first_position, zero_rows);
   return ctx.gen && config_.dropout > 0 ? graph::dropout(e, config_.dropout, *ctx.gen) : e;
 }
 
@@ -153,6 +153,15 @@ Tensor Transformer::padding_mask(const Tensor& ids) const {
     m[i] = p[i] == config_.pad_id ? -std::numeric_limits<float>::infinity() : 0.0f;
   const Tensor t = Tensor::from_vector(m, {ids.dim(0), ids.dim(1)});
   return ops::cast(t, embedding_.dtype()).to(embedding_.device());
+}
+
+Tensor Transformer::start_rows(const Tensor& ids) const {
+  if (!config_.decoder_start_zero) return Tensor();
+  const Tensor h = ids.to(Device::cpu());
+  const int32_t* p = h.data<int32_t>();
+  std::vector<uint8_t> m(static_cast<size_t>(h.numel()));
+  for (int64_t i = 0; i < h.numel(); ++i) m[static_cast<size_t>(i)] = p[i] == config_.decoder_start_id ? 1 : 0;
+  return Tensor::from_vector(m, {ids.dim(0), ids.dim(1), 1}).to(embedding_.device());
 }
 
 Encoded Transformer::encode(const Tensor& src, const ForwardContext& ctx) const {
@@ -213,7 +222,7 @@ Var Transformer::run_decoder(const Var& embedded, const Encoded& enc, const Forw
 Var Transformer::decode(const Encoded& enc, const Tensor& tgt_in, const ForwardContext& ctx) const {
   REALMT_CHECK(tgt_in.rank() == 2 && tgt_in.dtype() == DType::kI32, "decode expects i32 ids [B, T], got {}",
                tgt_in);
-  return run_decoder(embed(embedding_, tgt_in.to(device()), 0, ctx), enc, ctx, nullptr);
+  return run_decoder(embed(embedding_, tgt_in.to(device()), 0, ctx, start_rows(tgt_in)), enc, ctx, nullptr);
 }
 
 Var Transformer::logits(const Var& hidden) const {
@@ -276,7 +285,8 @@ Tensor Transformer::step_hidden(DecoderState& s, const Tensor& last_tokens) cons
   graph::NoGradGuard no_grad;
   const int64_t n = last_tokens.numel();
   REALMT_CHECK(n == s.rows, "decoder step: {} tokens for {} hypotheses", n, s.rows);
-  const Var x = embed(embedding_, last_tokens.reshape({n, 1}).to(device()), s.position, ForwardContext{});
+  const Tensor ids = last_tokens.reshape({n, 1});
+  const Var x = embed(embedding_, ids.to(device()), s.position, ForwardContext{}, start_rows(ids));
   Encoded rows;
   rows.mask = s.mask.narrow0(0, n);
   const Var h = run_decoder(x, rows, ForwardContext{}, &s);

@@ -181,13 +181,16 @@ class Transformer {
   graph::Var run_decoder(const graph::Var& embedded, const Encoded& enc, const ForwardContext& ctx,
                          DecoderState* state) const;
   ops::OutputWeight output_weight() const;
+  // zero_rows: see layers::Embedding (the decoder's start_rows).
   graph::Var embed(const layers::Embedding& table, const Tensor& ids, int64_t first_position,
-                   const ForwardContext& ctx) const;
+                   const ForwardContext& ctx, const Tensor& zero_rows = Tensor()) const;
   const layers::Embedding& source_table() const {
     return config_.source_target_tied() ? embedding_ : source_embedding_;
   }
   const layers::Embedding& output_table() const { return config_.target_output_tied() ? embedding_ : output_table_; }
   Tensor padding_mask(const Tensor& ids) const;
+  // decoder_start_zero: u8 [B, T, 1], 1 where ids hold the decoder start id; else undefined.
+  Tensor start_rows(const Tensor& ids) const;
 
   ModelConfig config_;
   bool post_norm_ = true, admin_ = true, quantized_ = false;

@@ -200,11 +200,13 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
 
     // Selection: per sentence its best `slots` expansions over its rows' candidates (ranked by
     // cost + log-probability, ties to the lower row, then the lower token: ops::topk's order over
-    // [rows x V]); at its length limit, eos for every hypothesis.
+    // [rows x V]); at its length limit, eos for every hypothesis (Marian's rule: the best
+    // expansions as any step, all of which finish).
+    const bool marian_limit = o.length_rule == LengthRule::kMarian;
     std::vector<Expansion> chosen;
     for (size_t p = 0; p < active.size(); ++p) {
       const Sentence& s = sent[active[p]];
-      if (t + 1 >= s.limit) {
+      if (t + 1 >= s.limit && !marian_limit) {
         for (size_t j = 0; j < s.live.size(); ++j)
           chosen.push_back({active[p], static_cast<int>(j), eos, cand.eos[s.live[j].row]});
         continue;
@@ -285,9 +287,10 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
       h.log_prob += e.log_prob;
       const float* align = want_alignment ? cross.data() + h.row * cross_cols : nullptr;
       h.node = history.add(h.node, e.token, e.log_prob, model_lp.data() + c * M, align, s.source_len);
-      if (e.token == eos) {
-        Hypothesis f = history.trace(h.node);
-        const double n = static_cast<double>(f.tokens.size() + 1);
+      if (e.token == eos || t + 1 >= s.limit) {  // eos, or cut at the limit (Marian's rule)
+        const bool cut = e.token != eos;
+        Hypothesis f = history.trace(h.node, !cut);
+        const double n = static_cast<double>(f.tokens.size() + (cut ? 0 : 1));
         f.score = o.normalize == 0.0 ? h.cost : h.cost / std::pow(n, o.normalize);
         f.log_prob = h.log_prob;
         s.finished.push_back(std::move(f));

@@ -64,6 +64,9 @@ void TranslateOptions::declare(OptionSet& o) {
         "Source sentences longer than this many subwords (eos counted) are not translated: their line is "
         "empty, with a warning (see max-length-crop)");
   o.add("Search", "max-length-crop", &max_length_crop, "Crop source sentences longer than max-length");
+  o.add_enum("Search", "length-rule", &length_rule,
+             "At the length limit: realmt (floor(max-length-factor x source length) tokens, the last one eos) or "
+             "marian (Marian's: the ceiling, any token at the last position, the output cut there without eos)");
   o.add("Search", "repeat-guard", &repeat_guard,
         "Loop guard: no token that makes an n-gram of this many subwords occur a third time (0: off)");
   o.add_enum("Search", "beam-mode", &beam_mode,
@@ -107,6 +110,7 @@ SearchOptions TranslateOptions::search() const {
   s.word_penalty = word_penalty;
   s.max_length_factor = max_length_factor;
   s.repeat_ngram = repeat_guard;
+  s.length_rule = length_rule;
   s.n_best = n_best ? beam_size : 1;
   s.allow_unk = allow_unk;
   s.alignment = parse_alignment_choice(alignment).kind;

@@ -72,6 +72,7 @@ struct TranslateOptions {
   int64_t max_length = 1000;        // source subwords (eos counted) at most, as Marian
   bool max_length_crop = false;     // crop longer sources instead of leaving their line empty
   int repeat_guard = 4;             // SearchOptions::repeat_ngram (0: off)
+  LengthRule length_rule = LengthRule::kRealmt;  // SearchOptions::length_rule
   bool n_best = false;  // print the whole beam as a Moses-style n-best list
   std::string alignment = "none";   // none | hard | soft | threshold; alone: 1 (hard)
   bool allow_unk = false;

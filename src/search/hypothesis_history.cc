@@ -17,7 +17,7 @@ int32_t HypothesisHistory::add(int32_t parent, int32_t token, float log_prob, co
   return static_cast<int32_t>(nodes_.size() - 1);
 }
 
-Hypothesis HypothesisHistory::trace(int32_t node) const {
+Hypothesis HypothesisHistory::trace(int32_t node, bool ends_with_eos) const {
   std::vector<int32_t> path;
   for (int32_t i = node; i >= 0; i = nodes_[i].parent) path.push_back(i);
   std::reverse(path.begin(), path.end());
@@ -25,7 +25,7 @@ Hypothesis HypothesisHistory::trace(int32_t node) const {
   h.model_log_probs.assign(models_, 0.0);
   for (size_t p = 0; p < path.size(); ++p) {
     const Node& n = nodes_[path[p]];
-    if (p + 1 < path.size()) h.tokens.push_back(n.token);  // the last node is the eos
+    if (p + 1 < path.size() || !ends_with_eos) h.tokens.push_back(n.token);
     h.token_log_probs.push_back(n.log_prob);
     for (size_t m = 0; m < models_; ++m) h.model_log_probs[m] += model_log_probs_[path[p] * models_ + m];
     if (n.alignment >= 0)

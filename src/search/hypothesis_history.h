@@ -24,8 +24,9 @@ class HypothesisHistory {
   int32_t parent(int32_t node) const { return nodes_[node].parent; }  // -1 for a first token
 
   // The hypothesis ending at `node` (its eos node): tokens without the eos; per-token and
-  // per-model log-probabilities and alignment rows from the first token on.
-  Hypothesis trace(int32_t node) const;
+  // per-model log-probabilities and alignment rows from the first token on. ends_with_eos
+  // false: `node` is a last token that is not eos (a translation cut at the length limit), kept.
+  Hypothesis trace(int32_t node, bool ends_with_eos = true) const;
 
  private:
   struct Node {

@@ -11,8 +11,8 @@
 namespace realmt::search {
 
 models::ModelConfig read_model_config(const std::string& path) {
-  REALMT_CHECK(std::filesystem::exists(path), "model not found: {}; train one with realmt-train",
-               path);
+  REALMT_CHECK(std::filesystem::exists(models::existing_checkpoint_file(path)),
+               "model not found: {}; train one with realmt-train", path);
   // The header alone: the weights are read (and verified) by load_model.
   const models::SafetensorsFile f = models::load_safetensors_header(path);
   models::check_checkpoint_format(path, f.metadata);

@@ -12,6 +12,11 @@
 // token only eos is allowed, so every hypothesis ends with eos. pad and <s> are never produced;
 // <unk> only with allow_unk. With min_length m, eos is allowed from the (m+1)-th token on
 // (min_length = max_length - 1 fixes every output's length: the benchmarks use it).
+// LengthRule::kMarian (--length-rule marian) is Marian's instead: L = min(max_length,
+// ceil(max_length_factor * S)), any token may be chosen at the L-th position, and every
+// hypothesis chosen there finishes, ending in eos or not (a translation cut at the limit, its
+// length L without eos). Marian takes S from the widest source of its mini-batch; realmt from each
+// sentence (Marian with mini-batch 1, the CLI's default).
 //
 // Beam (BeamMode::kShrink, Marian's). Each sentence starts with `beam_size` slots. Every step
 // takes the sentence's best `slots` expansions; those ending in eos are finished and give up
@@ -37,6 +42,10 @@
 namespace realmt::search {
 
 enum class AlignmentKind { kNone, kHard, kSoft };
+enum class LengthRule { kRealmt, kMarian };  // see Length above
+constexpr auto enum_names(LengthRule) {
+  return std::to_array<EnumName<LengthRule>>({{LengthRule::kRealmt, "realmt"}, {LengthRule::kMarian, "marian"}});
+}
 enum class BeamMode { kShrink, kFull };  // see above
 constexpr auto enum_names(BeamMode) {
   return std::to_array<EnumName<BeamMode>>({{BeamMode::kShrink, "shrink"}, {BeamMode::kFull, "full"}});
@@ -73,6 +82,7 @@ struct SearchOptions {
   double max_length_factor = 3.0;  // output length limit relative to the source length
   int64_t max_length = 1000;       // absolute output length limit in tokens (eos included)
   int64_t min_length = 0;  // eos is not allowed before this many tokens (the length limit wins)
+  LengthRule length_rule = LengthRule::kRealmt;  // what happens at the length limit (see Length)
   int n_best = 1;          // hypotheses returned per sentence (1 <= n_best <= beam_size)
   bool allow_unk = false;  // whether <unk> may be produced
   // Loop guard: a token that would make an n-gram of this many subwords occur a third time in

@@ -43,6 +43,9 @@ void ServerOptions::declare(OptionSet& o) {
         "Loop guard: no token that makes an n-gram of this many subwords occur a third time (0: off)");
   o.add("Search", "max-length-factor", &max_length_factor,
         "Output length limit as a multiple of the source length");
+  o.add_enum("Search", "length-rule", &length_rule,
+             "At the length limit: realmt (the last token eos) or marian (Marian's: the ceiling, the output cut "
+             "there)");
   o.add("Search", "max-length", &max_length,
         "Source subwords (eos counted) a sentence at most, as Marian; longer ones get 413 like max-sentence-tokens");
   o.add("Search", "allow-unk", &allow_unk, "Allow <unk> in translations");
@@ -142,6 +145,7 @@ HttpConfig ServerOptions::http_config() const {
   c.search.word_penalty = word_penalty;
   c.search.max_length_factor = max_length_factor;
   c.search.repeat_ngram = repeat_guard;
+  c.search.length_rule = length_rule;
   c.search.allow_unk = allow_unk;
   c.search.weights = model.weights;
   c.scheduler.max_batch_sentences = model.mini_batch;

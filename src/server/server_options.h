@@ -36,6 +36,7 @@ struct ServerOptions {
   double word_penalty = 0.0;
   double max_length_factor = 3.0;
   int repeat_guard = 4;  // SearchOptions::repeat_ngram (0: off)
+  search::LengthRule length_rule = search::LengthRule::kRealmt;  // SearchOptions::length_rule
   int64_t max_length = 1000;  // source subwords, eos counted (Marian's input limit)
   bool allow_unk = false;
   // Batching across requests

@@ -9,6 +9,7 @@
 #include <charconv>
 
 #include "common/atomic_file.h"
+#include "models/safetensors.h"
 #include "training/trainer_impl.h"
 
 namespace realmt::training {
@@ -44,7 +45,8 @@ std::string decoder_config_yaml(const std::string& model_path, const TrainOption
 }
 
 void Trainer::Impl::write_decoder_config(const std::string& model_path) const {
-  write_file_atomic(model_path + ".decoder.yml", decoder_config_yaml(model_path, o));
+  // Marian's config name (model.npz.decoder.yml) listing the file the model is in (model.safetensors).
+  write_file_atomic(model_path + ".decoder.yml", decoder_config_yaml(models::checkpoint_file(model_path), o));
 }
 
 }  // namespace realmt::training

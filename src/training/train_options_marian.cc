@@ -8,6 +8,7 @@
 #include "common/options.h"
 #include "core/error.h"
 #include "core/log.h"
+#include "models/safetensors.h"
 #include "training/train_options.h"
 
 namespace realmt::training {
@@ -312,9 +313,10 @@ void TrainOptions::apply_marian(const OptionSet& set) {
   if (set.was_set("cost-type") && cost_type != CostType::kCeMeanWords && !set.origin("cost-type").starts_with("task"))
     log::warn("{}: cost-type {}: realmt trains on the per-token mean (ce-mean-words); cost-type only sets how the "
               "training line shows the cost", set.program(), enum_name(cost_type));
-  if (model.ends_with(".npz") || model.ends_with(".bin"))
-    log::info("{}: model {}: realmt writes safetensors checkpoints under Marian's file names; Marian's tools "
-              "cannot read them", set.program(), model);
+  if (models::checkpoint_file(model) != model)
+    log::info("{}: model {}: realmt's checkpoints are safetensors files, written as {} (Marian's other names "
+              "likewise: {}.decoder.yml lists it); realmt-convert --to marian writes a Marian .npz of a model "
+              "without residual attention", set.program(), model, models::checkpoint_file(model), model);
   if (seed == 0) {
     seed = static_cast<int64_t>(std::random_device{}() & 0x7fffffff) + 1;
     log::info("{}: seed 0: using the random seed {}", set.program(), seed);

@@ -13,6 +13,7 @@
 #include "distributed/communicator.h"
 #include "distributed/replicas.h"
 #include "models/checkpoint.h"
+#include "models/safetensors.h"
 #include "models/transformer.h"
 #include "search/model_loader.h"
 #include "training/admin_profile.h"
@@ -328,7 +329,8 @@ void Trainer::Impl::save(bool also_iter) {
   if (also_iter && !o.overwrite) save_model(base + ".iter" + std::to_string(progress.updates) + ext);
   kill_here_if_asked(progress.updates);
   models::save_arenas(state_path(), state_arenas(), params.names(), m);
-  log->line("saved " + o.model + " and " + state_path() + " at update " + std::to_string(progress.updates));
+  log->line("saved " + models::checkpoint_file(o.model) + " and " + state_path() + " at update " +
+            std::to_string(progress.updates));
 }
 
 std::vector<models::NamedArena> Trainer::Impl::state_arenas() const {
@@ -372,7 +374,7 @@ void Trainer::Impl::validate_now() {
   if (!o.quiet_translation) c.log = [this](const std::string& text) { log->line(text); };
   // valid-script scores the weights being validated: the smoothed ones are in the model now.
   c.save_model = [this](const std::string& path) { models::save_parameters(path, model->params(), model_metadata()); };
-  c.dev_model_path = o.model + ".dev" + ext;  // Marian's <model>.dev<ext>
+  c.dev_model_path = models::checkpoint_file(o.model + ".dev" + ext);  // Marian's <model>.dev<ext>
   const auto metrics = validator->run(*model, o.valid_metrics, c);
   std::vector<ValidResult> results;
   for (size_t i = 0; i < o.valid_metrics.size(); ++i) {

@@ -1,5 +1,8 @@
 #include "models/checkpoint.h"
 
+#include <filesystem>
+#include <fstream>
+
 #include "core/runtime.h"
 #include "models/safetensors.h"
 #include "test_util.h"
@@ -57,6 +60,29 @@ TEST_F(Checkpoint, ParametersRoundTripWithMetadata) {
   EXPECT_EQ(all_values(dst_), all_values(src_));
   // The file is plain safetensors under the parameters' own names, in their order.
   EXPECT_EQ(load_safetensors(path_).names, src_.names());
+}
+
+// Marian's model names (realmt-train --model model.npz): the safetensors go to model.safetensors,
+// never under .npz, and the .npz name still loads them; a real Marian .npz is refused by name.
+TEST_F(Checkpoint, MarianNamesAreWrittenAsSafetensorsFiles) {
+  EXPECT_EQ(checkpoint_file("run/model.npz"), "run/model.safetensors");
+  EXPECT_EQ(checkpoint_file("model.npz.best-bleu.npz"), "model.npz.best-bleu.safetensors");
+  EXPECT_EQ(checkpoint_file("model.bin"), "model.safetensors");
+  EXPECT_EQ(checkpoint_file("model.safetensors"), "model.safetensors");
+  EXPECT_EQ(checkpoint_file("model.pt"), "model.pt");
+  save_parameters(dir_.file("model.npz"), src_);
+  EXPECT_FALSE(std::filesystem::exists(dir_.file("model.npz")));
+  EXPECT_TRUE(std::filesystem::exists(dir_.file("model.safetensors")));
+  load_parameters(dir_.file("model.npz"), dst_);
+  EXPECT_EQ(all_values(dst_), all_values(src_));
+  // A Marian model (a zip) without a realmt checkpoint beside it.
+  std::ofstream(dir_.file("marian.npz"), std::ios::binary) << std::string("PK\x03\x04", 4) << "rest";
+  try {
+    load_parameters(dir_.file("marian.npz"), dst_);
+    ADD_FAILURE() << "a Marian .npz was read as a checkpoint";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("realmt-convert --from marian"), std::string::npos) << e.what();
+  }
 }
 
 // Saving copies device memory to the host; loading copies into device slots.

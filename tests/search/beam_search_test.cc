@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "core/allocator.h"
@@ -327,6 +328,63 @@ TEST(BeamSearch, OptionErrorsNameTheOption) {
   o.weights = {};
   EXPECT_THROW(search.search({{4, 99}}, o), Error);
   EXPECT_TRUE(search.search({}, o).empty());
+}
+
+}  // namespace
+}  // namespace realmt::search
+
+namespace realmt::search {
+namespace {
+
+// log p(y_1 .. y_n | x) without eos after y_n: a translation Marian's length rule cuts.
+double prefix_log_prob(const models::Transformer& model, const std::vector<int32_t>& source,
+                       const std::vector<int32_t>& target) {
+  graph::NoGradGuard no_grad;
+  std::vector<int32_t> src = source, in{2};
+  src.push_back(3);
+  in.insert(in.end(), target.begin(), target.end() - 1);
+  const int64_t s = static_cast<int64_t>(src.size()), t = static_cast<int64_t>(in.size());
+  const models::Encoded enc = model.encode(Tensor::from_vector(src, {1, s}), models::ForwardContext{});
+  const Tensor logp = ops::log_softmax(
+      model.logits(model.decode(enc, Tensor::from_vector(in, {1, t}), models::ForwardContext{})).value());
+  double sum = 0;
+  for (int64_t j = 0; j < t; ++j) sum += logp.at(j * model.config().vocab_size + target[static_cast<size_t>(j)]);
+  return sum;
+}
+
+// Marian's length rule (LengthRule::kMarian): at the limit L = ceil(factor x S) every token may
+// be chosen and every chosen hypothesis finishes, so a beam as wide as the search space returns
+// the 13 outputs that end in eos within L tokens and the 27 of L words cut without eos, each
+// scored by its own log-probability over its length (L for the cut ones).
+TEST(BeamSearch, MarianLengthRuleCutsAtTheCeilingOfTheLimit) {
+  const auto model = tiny_model(31);
+  const std::vector<int32_t> source{4};  // S = 2 with eos; factor 1.25: L = ceil(2.5) = 3
+  std::map<std::vector<int32_t>, double> want;
+  for (const auto& y : all_targets(3)) {
+    if (y.size() == 3)
+      want[y] = prefix_log_prob(*model, source, y) / std::pow(3.0, 0.6);
+    else
+      want[y] = normalized_score(full_log_prob(*model, source, y), static_cast<int64_t>(y.size()) + 1, 0.6, 0.0);
+  }
+  SearchOptions o;
+  o.beam_size = o.n_best = 40;
+  o.max_length_factor = 1.25;
+  o.normalize = 0.6;
+  o.length_rule = LengthRule::kMarian;
+  const auto got = BeamSearch({model.get()}).search({source}, o);
+  ASSERT_EQ(got[0].size(), 40u);
+  double previous = 1e9;
+  for (const Hypothesis& h : got[0]) {
+    ASSERT_TRUE(want.count(h.tokens)) << "an output longer than the limit, or one twice";
+    EXPECT_NEAR(h.score, want[h.tokens], 1e-4);
+    EXPECT_LE(h.score, previous + 1e-9) << "ranked best first";
+    previous = h.score;
+    want.erase(h.tokens);
+  }
+  // realmt's rule: floor(2.5) = 2 tokens, the last one eos: only outputs of at most one word.
+  o.length_rule = LengthRule::kRealmt;
+  const auto realmt = BeamSearch({model.get()}).search({source}, o);
+  for (const Hypothesis& h : realmt[0]) EXPECT_LE(h.tokens.size(), 1u);
 }
 
 }  // namespace

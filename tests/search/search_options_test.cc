@@ -36,6 +36,7 @@ TEST(SearchOptions, EqualitySeesEveryField) {
       [](SearchOptions& o) { o.max_length_factor = 2.0; },
       [](SearchOptions& o) { o.max_length = 200; },
       [](SearchOptions& o) { o.min_length = 3; },
+      [](SearchOptions& o) { o.length_rule = LengthRule::kMarian; },
       [](SearchOptions& o) { o.n_best = 2; },
       [](SearchOptions& o) { o.allow_unk = true; },
       [](SearchOptions& o) { o.repeat_ngram = 0; },
