@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <sstream>
 #include <unordered_map>
 
 #include "core/error.h"
@@ -69,6 +70,21 @@ std::string join(const std::vector<std::string>& v) {
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> parse_spm_flags(const std::string& text, const std::string& option) {
+  std::vector<std::pair<std::string, std::string>> flags;
+  std::istringstream words(text);
+  std::string w;
+  while (words >> w) {
+    REALMT_CHECK(w.starts_with("--") && w.size() > 2,
+                 "{} '{}': '{}' is not a SentencePiece training flag (write --name=value, as spm_train's)", option,
+                 text, w);
+    const size_t eq = w.find('=');
+    if (eq == std::string::npos) flags.emplace_back(w.substr(2), "true");
+    else flags.emplace_back(w.substr(2, eq - 2), w.substr(eq + 1));
+  }
+  return flags;
+}
+
 VocabTrainReport train_vocab(const VocabTrainOptions& o) {
   REALMT_CHECK(!o.inputs.empty(), "vocab: no input files given (--input FILE...)");
   REALMT_CHECK(!o.output.empty(), "vocab: no output model given (--output FILE.spm)");
@@ -90,10 +106,10 @@ VocabTrainReport train_vocab(const VocabTrainOptions& o) {
       {"shuffle_input_sentence", "true"},
       {"normalization_rule_name", o.normalization},
       {"num_threads", std::to_string(o.threads)},
-      {"pad_id", std::to_string(kPadId)},
+      {"pad_id", std::to_string(o.marian_ids ? -1 : kPadId)},
       {"unk_id", std::to_string(kUnkId)},
-      {"bos_id", std::to_string(kBosId)},
-      {"eos_id", std::to_string(kEosId)},
+      {"bos_id", std::to_string(o.marian_ids ? -1 : kBosId)},
+      {"eos_id", std::to_string(o.marian_ids ? 0 : kEosId)},
       {"pad_piece", kPadPiece},
       {"unk_piece", kUnkPiece},
       {"bos_piece", kBosPiece},
@@ -101,6 +117,7 @@ VocabTrainReport train_vocab(const VocabTrainOptions& o) {
       {"minloglevel", "1"},
   };
   if (!o.user_symbols.empty()) args["user_defined_symbols"] = join(o.user_symbols);
+  for (const auto& [key, value] : o.flags) args[key] = value;
   sentencepiece::SetRandomGeneratorSeed(o.seed);
   std::string model;
   const auto status = sentencepiece::SentencePieceTrainer::Train(args, &it, &model);
@@ -123,13 +140,14 @@ VocabTrainReport train_vocab(const VocabTrainOptions& o) {
   sentencepiece::SentencePieceProcessor sp;
   REALMT_CHECK(sp.LoadFromSerializedProto(model).ok(), "vocab: the trained model does not load");
   report.vocab_size = sp.GetPieceSize();
+  log::info("vocab: {} pieces from {} lines ({} empty skipped) -> {}", report.vocab_size,
+            report.lines_read, report.empty_lines, o.output);
+  if (!o.listing) return report;
   std::filesystem::path listing(o.output);
   listing.replace_extension(".vocab");
   std::ofstream vocab_out(listing);
   REALMT_CHECK(vocab_out.good(), "vocab: cannot write {}", listing.string());
   for (int i = 0; i < sp.GetPieceSize(); ++i) vocab_out << sp.IdToPiece(i) << '\t' << sp.GetScore(i) << '\n';
-  log::info("vocab: {} pieces from {} lines ({} empty skipped) -> {}", report.vocab_size,
-            report.lines_read, report.empty_lines, o.output);
   return report;
 }
 

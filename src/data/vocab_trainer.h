@@ -1,9 +1,11 @@
 // Trains a joint SentencePiece vocabulary with libsentencepiece. The model gets realmt's fixed
-// special ids (vocab.h: pad=0 unk=1 bos=2 eos=3), so Vocab loads it without complaint.
+// special ids (vocab.h: pad=0 unk=1 bos=2 eos=3), so Vocab loads it without complaint, or
+// Marian's (eos=0 unk=1, no bos nor pad: Vocab adds those two).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace realmt::data {
@@ -21,7 +23,15 @@ struct VocabTrainOptions {
   std::string normalization = "nmt_nfkc"; // nmt_nfkc | nfkc | nmt_nfkc_cf | nfkc_cf | identity
   int threads = 2;
   uint32_t seed = 1;                // sampling is reproducible for the same seed and inputs
+  bool marian_ids = false;          // Marian's special ids (</s> 0, <unk> 1) instead of realmt's
+  bool listing = true;              // also write the .vocab listing
+  // Further SentencePiece trainer flags (spm_train's names), applied last: they win.
+  std::vector<std::pair<std::string, std::string>> flags;
 };
+
+// "--key=value --flag ..." (Marian's sentencepiece-options) as flags; a bare --flag is "true".
+// Fails naming `option` on a word that is not a --flag.
+std::vector<std::pair<std::string, std::string>> parse_spm_flags(const std::string& text, const std::string& option);
 
 struct VocabTrainReport {
   int64_t lines_read = 0;   // lines offered to the trainer (empty lines are not offered)
