@@ -36,9 +36,9 @@ std::vector<std::string> read_word_list(const std::string& path) {
   try {
     y = YAML::LoadFile(path);  // JSON is YAML too
   } catch (const YAML::Exception& e) {
-    REALMT_FAIL("vocab {}: not a YAML or JSON map {{piece: id}}: {}", path, e.what());
+    REALMT_FAIL("vocab {}: not a YAML or JSON map of piece: id: {}", path, e.what());
   }
-  REALMT_CHECK(y.IsMap() && y.size() > 0, "vocab {}: a YAML or JSON map {{piece: id}} is needed", path);
+  REALMT_CHECK(y.IsMap() && y.size() > 0, "vocab {}: a YAML or JSON map of piece: id is needed", path);
   std::vector<std::string> table(y.size());
   std::vector<bool> seen(y.size(), false);
   for (const auto& kv : y) {

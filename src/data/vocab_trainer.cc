@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "data/line_reader.h"
+#include "data/rng.h"
 #include "data/vocab.h"
 
 namespace realmt::data {
@@ -62,6 +63,35 @@ class FileIterator : public sentencepiece::SentenceIterator {
   bool done_ = false;
 };
 
+// Feeds the trainer a sample held in memory.
+class SampleIterator : public sentencepiece::SentenceIterator {
+ public:
+  explicit SampleIterator(const std::vector<std::string>& lines) : lines_(lines) {}
+  bool done() const override { return i_ >= lines_.size(); }
+  void Next() override { ++i_; }
+  const std::string& value() const override { return lines_[i_]; }
+  sentencepiece::util::Status status() const override { return {}; }
+
+ private:
+  const std::vector<std::string>& lines_;
+  size_t i_ = 0;
+};
+
+// At most n of the iterator's lines, each line as likely as any other (reservoir sampling, as
+// Marian samples sentencepiece-max-lines; SentencePiece's own sampling needs n > 100).
+std::vector<std::string> sample_lines(FileIterator& it, int64_t n, uint64_t seed) {
+  std::vector<std::string> sample;
+  Rng rng(seed);
+  for (uint64_t seen = 0; !it.done(); it.Next(), ++seen) {
+    if (static_cast<int64_t>(sample.size()) < n) {
+      sample.push_back(it.value());
+    } else if (const uint64_t k = rng.below(seen + 1); k < static_cast<uint64_t>(n)) {
+      sample[k] = it.value();
+    }
+  }
+  return sample;
+}
+
 std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
@@ -102,8 +132,7 @@ VocabTrainReport train_vocab(const VocabTrainOptions& o) {
       {"model_type", o.model_type},
       {"vocab_size", std::to_string(o.vocab_size)},
       {"character_coverage", std::to_string(o.character_coverage)},
-      {"input_sentence_size", std::to_string(o.sampled_lines)},
-      {"shuffle_input_sentence", "true"},
+      {"input_sentence_size", "0"},  // sampled here (sample_lines)
       {"normalization_rule_name", o.normalization},
       {"num_threads", std::to_string(o.threads)},
       {"pad_id", std::to_string(o.marian_ids ? -1 : kPadId)},
@@ -120,7 +149,11 @@ VocabTrainReport train_vocab(const VocabTrainOptions& o) {
   for (const auto& [key, value] : o.flags) args[key] = value;
   sentencepiece::SetRandomGeneratorSeed(o.seed);
   std::string model;
-  const auto status = sentencepiece::SentencePieceTrainer::Train(args, &it, &model);
+  std::vector<std::string> sample;
+  if (o.sampled_lines > 0) sample = sample_lines(it, o.sampled_lines, o.seed);
+  SampleIterator sampled(sample);
+  sentencepiece::SentenceIterator* lines = o.sampled_lines > 0 ? static_cast<sentencepiece::SentenceIterator*>(&sampled) : &it;
+  const auto status = sentencepiece::SentencePieceTrainer::Train(args, lines, &model);
   REALMT_CHECK(status.ok(), "vocab: SentencePiece training on {} failed: {}", join(o.inputs),
                status.ToString());
   REALMT_CHECK(report.lines_read > 0, "vocab: the inputs {} hold no non-empty line",
@@ -140,7 +173,8 @@ VocabTrainReport train_vocab(const VocabTrainOptions& o) {
   sentencepiece::SentencePieceProcessor sp;
   REALMT_CHECK(sp.LoadFromSerializedProto(model).ok(), "vocab: the trained model does not load");
   report.vocab_size = sp.GetPieceSize();
-  log::info("vocab: {} pieces from {} lines ({} empty skipped) -> {}", report.vocab_size,
+  report.lines_sampled = o.sampled_lines > 0 ? static_cast<int64_t>(sample.size()) : report.lines_read;
+  log::info("vocab: {} pieces from {} of {} lines ({} empty skipped) -> {}", report.vocab_size, report.lines_sampled,
             report.lines_read, report.empty_lines, o.output);
   if (!o.listing) return report;
   std::filesystem::path listing(o.output);

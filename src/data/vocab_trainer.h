@@ -17,7 +17,7 @@ struct VocabTrainOptions {
                                     // piece<TAB>score is written beside it
   int vocab_size = 32000;           // pieces, special ones included
   double character_coverage = 1.0;  // share of characters the pieces must cover (0.9995 for CJK)
-  int64_t sampled_lines = 10000000; // lines sampled for training (0: all lines)
+  int64_t sampled_lines = 10000000; // lines sampled for training (0: all lines); a uniform sample
   std::vector<std::string> user_symbols;  // extra symbols always kept whole (e.g. <sep>)
   std::string model_type = "unigram";     // unigram | bpe | char | word
   std::string normalization = "nmt_nfkc"; // nmt_nfkc | nfkc | nmt_nfkc_cf | nfkc_cf | identity
@@ -36,6 +36,7 @@ std::vector<std::pair<std::string, std::string>> parse_spm_flags(const std::stri
 struct VocabTrainReport {
   int64_t lines_read = 0;   // lines offered to the trainer (empty lines are not offered)
   int64_t empty_lines = 0;  // empty lines skipped
+  int64_t lines_sampled = 0;  // lines the trainer got: at most sampled_lines of lines_read
   int32_t vocab_size = 0;   // pieces in the written model
 };
 
