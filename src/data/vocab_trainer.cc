@@ -115,19 +115,10 @@ std::vector<std::pair<std::string, std::string>> parse_spm_flags(const std::stri
   return flags;
 }
 
-VocabTrainReport train_vocab(const VocabTrainOptions& o) {
-  REALMT_CHECK(!o.inputs.empty(), "vocab: no input files given (--input FILE...)");
-  REALMT_CHECK(!o.output.empty(), "vocab: no output model given (--output FILE.spm)");
-  REALMT_CHECK(o.vocab_size > 4 + int(o.user_symbols.size()),
-               "vocab: vocab size {} leaves no room beside the 4 special symbols", o.vocab_size);
-  REALMT_CHECK(o.character_coverage > 0 && o.character_coverage <= 1,
-               "vocab: character coverage must be in (0, 1], got {}", o.character_coverage);
-  for (const auto& s : o.user_symbols) {
-    REALMT_CHECK(s.find(',') == std::string::npos && !s.empty(),
-                 "vocab: special symbol '{}' must be non-empty and contain no comma", s);
-  }
-  VocabTrainReport report;
-  FileIterator it(o.inputs, report);
+namespace {
+
+// The trainer's flags: realmt's choices, then the caller's flags (which win).
+std::unordered_map<std::string, std::string> trainer_args(const VocabTrainOptions& o) {
   std::unordered_map<std::string, std::string> args = {
       {"model_type", o.model_type},
       {"vocab_size", std::to_string(o.vocab_size)},
@@ -147,12 +138,32 @@ VocabTrainReport train_vocab(const VocabTrainOptions& o) {
   };
   if (!o.user_symbols.empty()) args["user_defined_symbols"] = join(o.user_symbols);
   for (const auto& [key, value] : o.flags) args[key] = value;
+  return args;
+}
+
+}  // namespace
+
+VocabTrainReport train_vocab(const VocabTrainOptions& o) {
+  REALMT_CHECK(!o.inputs.empty(), "vocab: no input files given (--input FILE...)");
+  REALMT_CHECK(!o.output.empty(), "vocab: no output model given (--output FILE.spm)");
+  REALMT_CHECK(o.vocab_size > 4 + int(o.user_symbols.size()),
+               "vocab: vocab size {} leaves no room beside the 4 special symbols", o.vocab_size);
+  REALMT_CHECK(o.character_coverage > 0 && o.character_coverage <= 1,
+               "vocab: character coverage must be in (0, 1], got {}", o.character_coverage);
+  for (const auto& s : o.user_symbols) {
+    REALMT_CHECK(s.find(',') == std::string::npos && !s.empty(),
+                 "vocab: special symbol '{}' must be non-empty and contain no comma", s);
+  }
+  VocabTrainReport report;
+  FileIterator it(o.inputs, report);
+  const std::unordered_map<std::string, std::string> args = trainer_args(o);
   sentencepiece::SetRandomGeneratorSeed(o.seed);
   std::string model;
   std::vector<std::string> sample;
   if (o.sampled_lines > 0) sample = sample_lines(it, o.sampled_lines, o.seed);
   SampleIterator sampled(sample);
-  sentencepiece::SentenceIterator* lines = o.sampled_lines > 0 ? static_cast<sentencepiece::SentenceIterator*>(&sampled) : &it;
+  sentencepiece::SentenceIterator* lines = &it;
+  if (o.sampled_lines > 0) lines = &sampled;
   const auto status = sentencepiece::SentencePieceTrainer::Train(args, lines, &model);
   REALMT_CHECK(status.ok(), "vocab: SentencePiece training on {} failed: {}", join(o.inputs),
                status.ToString());

@@ -123,7 +123,8 @@ void TrainOptions::validate() const {
   REALMT_CHECK(!separate_vocabs() || !model_config.source_target_tied(),
                "vocabs {} and {}: two different vocabularies cannot share one embedding table ({}); give one "
                "vocabulary for both sides or untie the source: tied-embeddings-all false, tied-embeddings-src false",
-               vocabs[0], vocabs.back(), model_config.tied_embeddings_all ? "tied-embeddings-all" : "tied-embeddings-src");
+               vocabs[0], vocabs.back(),
+               model_config.tied_embeddings_all ? "tied-embeddings-all" : "tied-embeddings-src");
   REALMT_CHECK(sentencepiece_max_lines >= 0, "sentencepiece-max-lines must be >= 0 (0: all lines), got {}",
                sentencepiece_max_lines);
   REALMT_CHECK(vocabs.size() == 1 || vocabs.size() == train_sets.size(),
