@@ -6,10 +6,9 @@
 # Changed from the recipe, and only these: the model is tiny (enc-depth, dec-depth, heads,
 # dim-emb, transformer-dim-ffn), the frequencies and the warm-up are in tens of updates, --after
 # stops the run (the recipe waits for early stopping), mini-batch-words sizes the batches (what
-# mini-batch-fit does in Marian has no effect in realmt), the recipe's marian-vocab step is left
-# out (realmt-train creates the missing .yml from the train-sets, as Marian does), GPUS is "cpu"
-# when no GPU is used, and BPE post-processing (sed/detruecase/detokenizer) is left out of the
-# pipes.
+# mini-batch-fit does in Marian has no effect in realmt), GPUS is "cpu" when no GPU is used, and
+# BPE post-processing (sed/detruecase/detokenizer) is left out of the pipes. The recipe's
+# marian-vocab step is `realmt-data marian-vocab`.
 # Checked: every option is accepted and means what it means in Marian (the effective config, the
 # log lines, the files), and the recipe's own shell pipeline that picks the best checkpoint from
 # valid.log works on realmt's valid.log.
@@ -41,6 +40,13 @@ for name, n in (("corpus.bpe", 2000), ("valid.bpe", 40), ("test2014.bpe", 25)):
     open(f"data/{name}.en", "w").write("".join(a + "\n" for a, _ in p))
     open(f"data/{name}.de", "w").write("".join(b + "\n" for _, b in p))
 PY
+# ---- the recipe's common vocabulary ---------------------------------------------------------------
+if [ ! -e "model/vocab.ende.yml" ]
+then
+    cat data/corpus.bpe.en data/corpus.bpe.de | realmt-data marian-vocab --max-size 36000 > model/vocab.ende.yml
+fi
+[[ "$(head -2 model/vocab.ende.yml)" == $'</s>: 0\n<unk>: 1' && $(wc -l < model/vocab.ende.yml) -eq 26 ]] \
+  || fail "marian-vocab: $(head -4 model/vocab.ende.yml)"
 # The recipe's validate.sh prints a BLEU score of the translations it is given.
 cat > scripts/validate.sh <<'SH'
 #!/bin/bash

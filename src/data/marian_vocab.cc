@@ -84,8 +84,7 @@ std::vector<std::string> tokens_by_count(const std::vector<std::string>& inputs)
 
 }  // namespace
 
-int64_t create_word_list(const std::vector<std::string>& inputs, const std::string& output, int64_t max_size) {
-  REALMT_CHECK(!inputs.empty(), "vocab {}: no text files to create it from", output);
+std::string word_list_yaml(const std::vector<std::string>& inputs, int64_t max_size, int64_t* ids) {
   std::vector<std::string> pieces = {"</s>", "<unk>"};
   for (std::string& t : tokens_by_count(inputs)) {
     if (max_size > 0 && static_cast<int64_t>(pieces.size()) >= max_size) break;
@@ -95,16 +94,24 @@ int64_t create_word_list(const std::vector<std::string>& inputs, const std::stri
   e << YAML::BeginMap;
   for (size_t i = 0; i < pieces.size(); ++i) e << YAML::Key << pieces[i] << YAML::Value << i;
   e << YAML::EndMap;
+  if (ids) *ids = static_cast<int64_t>(pieces.size());
+  return std::string(e.c_str()) + "\n";
+}
+
+int64_t create_word_list(const std::vector<std::string>& inputs, const std::string& output, int64_t max_size) {
+  REALMT_CHECK(!inputs.empty(), "vocab {}: no text files to create it from", output);
+  int64_t ids = 0;
+  const std::string yaml = word_list_yaml(inputs, max_size, &ids);
   const std::string tmp = output + ".tmp";
   {
     std::ofstream out(tmp);
     REALMT_CHECK(out.good(), "vocab: cannot write {}", tmp);
-    out << e.c_str() << '\n';
+    out << yaml;
     out.flush();
     REALMT_CHECK(out.good(), "vocab: writing {} failed (disk full?)", tmp);
   }
   std::filesystem::rename(tmp, output);
-  return static_cast<int64_t>(pieces.size());
+  return ids;
 }
 
 }  // namespace realmt::data
