@@ -1,5 +1,6 @@
-// The subword vocabulary: a SentencePiece model (.spm), trained by `realmt-data vocab` or brought
-// by the user. Inside realmt every vocabulary has these fixed special ids:
+// The subword vocabulary: a SentencePiece model (.spm), trained by `realmt-data vocab` or
+// realmt-train (for a missing --vocabs file) or brought by the user, or a Marian word list (below).
+// Inside realmt every vocabulary has these fixed special ids:
 //
 //   id 0  <pad>   kPadId  padding in batches (never produced by encode)
 //   id 1  <unk>   kUnkId  unknown piece
