@@ -1,5 +1,6 @@
 // realmt-data: WMT data tooling. Dispatches to the subcommands in src/data/commands.h; each
 // parses its options with OptionSet (realmt-data COMMAND --help).
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 
@@ -17,9 +18,10 @@ namespace {
 void usage(std::ostream& out) {
   out << "usage: realmt-data COMMAND [options]   (realmt-data COMMAND --help for its options)\n\n"
          "commands:\n";
-  for (const auto& c : realmt::data::commands()) {
-    out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
-  }
+  size_t width = 0;  // the longest name and two spaces
+  for (const auto& c : realmt::data::commands()) width = std::max(width, std::strlen(c.name) + 2);
+  for (const auto& c : realmt::data::commands())
+    out << "  " << c.name << std::string(width - std::strlen(c.name), ' ') << c.summary << "\n";
 }
 
 }  // namespace

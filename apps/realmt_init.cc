@@ -14,6 +14,7 @@
 #include "models/transformer.h"
 #include "training/admin_profile.h"
 #include "training/train_options.h"
+#include "training/vocab_setup.h"
 
 int main(int argc, char** argv) {
   using namespace realmt;
@@ -22,8 +23,10 @@ int main(int argc, char** argv) {
     OptionSet set("realmt-init", "ADMIN initialisation: profile omega on a real training batch, write the checkpoint");
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
-    const data::Vocab vocab(o.vocabs[0]);
+    training::create_missing_vocabs(o);  // as realmt-train: a missing --vocabs file is created first
+    const data::Vocab vocab = data::Vocab::pair(o.vocabs.front(), o.vocabs.back());
     o.model_config.vocab_size = vocab.size();
+    o.model_config.target_vocab_size = vocab.is_pair() ? vocab.target_size() : 0;
     models::Transformer model(o.model_config);
     model.allocate(Device::cpu());
     model.init(static_cast<uint64_t>(o.seed));

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Marian's published transformer recipe (marian-examples, transformer/run-me.sh) run with realmt:
-# the same command lines, options and file names, on a small synthetic corpus, with a
-# SentencePiece vocabulary trained by spm_train's defaults (as a Marian user brings one).
+# the same command lines, options and file names, on a small synthetic corpus of pre-segmented
+# text, with the recipe's word-list vocabulary model/vocab.ende.yml (Marian's {piece: id}).
 #
 # Changed from the recipe, and only these: the model is tiny (enc-depth, dec-depth, heads,
 # dim-emb, transformer-dim-ffn), the frequencies and the warm-up are in tens of updates, --after
 # stops the run (the recipe waits for early stopping), mini-batch-words sizes the batches (what
-# mini-batch-fit does in Marian has no effect in realmt), the vocabulary is a .spm (Marian's
-# marian-vocab .yml format is not realmt's), GPUS is "cpu" when no GPU is used, and BPE
-# post-processing (sed/detruecase/detokenizer) is left out of the pipes.
+# mini-batch-fit does in Marian has no effect in realmt), GPUS is "cpu" when no GPU is used, and
+# BPE post-processing (sed/detruecase/detokenizer) is left out of the pipes. The recipe's
+# marian-vocab step is `realmt-data marian-vocab`.
 # Checked: every option is accepted and means what it means in Marian (the effective config, the
 # log lines, the files), and the recipe's own shell pipeline that picks the best checkpoint from
 # valid.log works on realmt's valid.log.
@@ -16,12 +16,11 @@ set -euo pipefail
 bin="$1"
 GPUS="${REALMT_RECIPE_GPUS:-cpu}"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+trap '[[ -n "${KEEP_TMP:-}" ]] || rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 cd "$tmp"
 export PATH="$bin:$PATH"
 export OMP_NUM_THREADS=1  # a tiny model: threads only contend on a shared machine
-command -v spm_train > /dev/null || { echo "SKIP: spm_train not installed (tools/install-deps)"; exit 77; }
 
 mkdir -p data model scripts
 python3 - <<'PY'
@@ -41,11 +40,13 @@ for name, n in (("corpus.bpe", 2000), ("valid.bpe", 40), ("test2014.bpe", 25)):
     open(f"data/{name}.en", "w").write("".join(a + "\n" for a, _ in p))
     open(f"data/{name}.de", "w").write("".join(b + "\n" for _, b in p))
 PY
-# spm_train's defaults: unk 0, bos 1, eos 2, no pad; realmt maps its ids from the model's.
-cat data/corpus.bpe.en data/corpus.bpe.de > data/vocab-train.txt
-spm_train --input=data/vocab-train.txt --model_prefix=model/vocab.ende --vocab_size=32 --hard_vocab_limit=false --model_type=word \
-  --minloglevel=2 > /dev/null 2>&1 || fail "spm_train"
-mv model/vocab.ende.model model/vocab.ende.spm
+# ---- the recipe's common vocabulary ---------------------------------------------------------------
+if [ ! -e "model/vocab.ende.yml" ]
+then
+    cat data/corpus.bpe.en data/corpus.bpe.de | realmt-data marian-vocab --max-size 36000 > model/vocab.ende.yml
+fi
+[[ "$(head -2 model/vocab.ende.yml)" == $'</s>: 0\n<unk>: 1' && $(wc -l < model/vocab.ende.yml) -eq 26 ]] \
+  || fail "marian-vocab: $(head -4 model/vocab.ende.yml)"
 # The recipe's validate.sh prints a BLEU score of the translations it is given.
 cat > scripts/validate.sh <<'SH'
 #!/bin/bash
@@ -57,7 +58,7 @@ train=(realmt-train
     --model model/model.npz --type transformer
     --train-sets data/corpus.bpe.en data/corpus.bpe.de
     --max-length 100
-    --vocabs model/vocab.ende.spm model/vocab.ende.spm
+    --vocabs model/vocab.ende.yml model/vocab.ende.yml
     --mini-batch-fit -w 10000 --maxi-batch 1000
     --early-stopping 10 --cost-type=ce-mean-words
     --valid-freq 50 --save-freq 50 --disp-freq 10
@@ -99,10 +100,12 @@ done
 for name in workspace mini-batch-fit sync-sgd; do
   grep -q "$name has no effect in realmt" train.err || fail "no note for $name: $(head -20 train.err)"
 done
-# Marian's files: the model, the checkpoints (no --overwrite), the decoder config, the logs. The
-# checkpoints are safetensors, named so (model.npz -> model.safetensors): no .npz holds them.
-for f in model/model.safetensors model/model.iter50.safetensors model/model.iter100.safetensors \
-         model/model.npz.decoder.yml model/train.log model/valid.log data/valid.bpe.en.output; do
+# Marian's files: the vocabulary, the model, the checkpoints (no --overwrite), the decoder config,
+# the logs. The checkpoints are safetensors, named so (model.npz -> model.safetensors): no .npz
+# holds them.
+for f in model/vocab.ende.yml model/model.safetensors model/model.iter50.safetensors \
+         model/model.iter100.safetensors model/model.npz.decoder.yml model/train.log model/valid.log \
+         data/valid.bpe.en.output; do
   [[ -s "$f" ]] || fail "missing $f: $(ls model data)"
 done
 [[ -z "$(ls model/*.npz 2> /dev/null)" ]] || fail "safetensors written under .npz names: $(ls model)"
@@ -137,7 +140,7 @@ cat data/test2014.bpe.en \
 [[ $(grep -cE '^\[[0-9-]+ [0-9:]+\] Best translation [0-9]+ : ' decode.err) -eq 25 ]] || fail "$(cat decode.err)"
 grep -qE '^\[[0-9-]+ [0-9:]+\] Total time: [0-9]+\.[0-9]{5}s wall' decode.err || fail "$(tail -1 decode.err)"
 # -c supplied the vocabularies; -b 12 -n mean beam 12 and normalize 1.
-realmt-translate -m model/model.iter$ITER.npz -v model/vocab.ende.spm -b 12 --normalize 1 --quiet \
+realmt-translate -m model/model.iter$ITER.npz -v model/vocab.ende.yml -b 12 --normalize 1 --quiet \
   < data/test2014.bpe.en > check.txt
 cmp -s check.txt data/test2014.de.output || fail "-c decoder.yml -b 12 -n differs from explicit options"
 

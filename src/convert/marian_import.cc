@@ -9,6 +9,7 @@
 #include "convert/npy.h"
 #include "convert/zip_reader.h"
 #include "core/error.h"
+#include "data/marian_vocab.h"
 #include "ops/concat.h"
 
 namespace realmt::convert {
@@ -16,35 +17,11 @@ namespace {
 
 // Marian's .yml vocabulary {piece: id} as pieces by id (ids 0..n-1, each once).
 std::vector<std::string> read_yml_vocab(const std::string& path) {
-  REALMT_CHECK(std::filesystem::is_regular_file(path), "vocabulary {} not found", path);
-  const std::string ext = std::filesystem::path(path).extension().string();
-  REALMT_CHECK(ext == ".yml" || ext == ".yaml" || ext == ".json",
+  REALMT_CHECK(data::is_word_list_path(path),
                "{}: a Marian vocabulary (.yml {{piece: id}}) is needed to read a Marian model's ids; the .spm files "
                "are given to realmt-translate afterwards",
                path);
-  YAML::Node y;
-  try {
-    y = YAML::LoadFile(path);
-  } catch (const YAML::Exception& e) {
-    REALMT_FAIL("{}: not a YAML vocabulary: {}", path, e.what());
-  }
-  REALMT_CHECK(y.IsMap() && y.size() > 0, "{}: a YAML map {{piece: id}} is needed", path);
-  std::vector<std::string> table(y.size());
-  std::vector<bool> seen(y.size(), false);
-  for (const auto& kv : y) {
-    const std::string piece = kv.first.as<std::string>();
-    int64_t id = -1;
-    try {
-      id = kv.second.as<int64_t>();
-    } catch (const YAML::Exception&) {
-      REALMT_FAIL("{}: the id of '{}' is not an integer", path, piece);
-    }
-    REALMT_CHECK(id >= 0 && id < static_cast<int64_t>(table.size()) && !seen[static_cast<size_t>(id)],
-                 "{}: ids must be 0..{} and each once; '{}' has {}", path, table.size() - 1, piece, id);
-    seen[static_cast<size_t>(id)] = true;
-    table[static_cast<size_t>(id)] = piece;
-  }
-  return table;
+  return data::read_word_list(path);
 }
 
 int find_piece(const std::vector<std::string>& table, const std::string& piece, const std::string& path) {

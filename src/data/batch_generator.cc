@@ -27,10 +27,8 @@ BatchGenerator::BatchGenerator(BatchGeneratorOptions options) : options_(std::mo
   REALMT_CHECK(o.prefetch >= 0, "prefetch must not be negative, got {}", o.prefetch);
   REALMT_CHECK(!o.vocab_path.empty(), "the data loader needs a vocabulary (.spm); train one with "
                "realmt-data vocab");
-  src_vocab_ = std::make_shared<Vocab>(o.vocab_path);
-  tgt_vocab_ = o.tgt_vocab_path.empty() || o.tgt_vocab_path == o.vocab_path
-                   ? src_vocab_
-                   : std::make_shared<Vocab>(o.tgt_vocab_path);
+  const std::string& tgt_vocab = o.tgt_vocab_path.empty() ? o.vocab_path : o.tgt_vocab_path;
+  vocab_ = std::make_shared<Vocab>(Vocab::pair(o.vocab_path, tgt_vocab));
   corpus_ = std::make_unique<CorpusIndex>(o.src_path, o.tgt_path, o.temp_dir);
   REALMT_CHECK(!corpus_->usable().empty(), "{}: no usable sentence pair (all {} lines have an "
                "empty side)", corpus_->name(), corpus_->lines());
@@ -54,8 +52,8 @@ void BatchGenerator::encode_lines(const uint32_t* lines, size_t n, std::vector<S
   for (size_t i = 0; i < n; ++i) {
     corpus_->read(lines[i], src, tgt);
     out[i].line = lines[i];
-    src_vocab_->encode(src, out[i].src);
-    tgt_vocab_->encode(tgt, out[i].tgt);
+    vocab_->encode(src, out[i].src);
+    vocab_->encode_target(tgt, out[i].tgt);
   }
 }
 

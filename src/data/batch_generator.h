@@ -38,8 +38,8 @@ namespace realmt::data {
 struct BatchGeneratorOptions {
   std::string src_path;          // source side, or a TSV file (source<TAB>target) when tgt_path is empty
   std::string tgt_path;          // target side (plain or gzip)
-  std::string vocab_path;        // joint SentencePiece model for both sides
-  std::string tgt_vocab_path;    // separate target model; empty: vocab_path
+  std::string vocab_path;        // the vocabulary (.spm or word list) of both sides, or the source's
+  std::string tgt_vocab_path;    // the target side's (Vocab::pair); empty: vocab_path
   int64_t mini_batch_words = 0;  // Marian's mini-batch-words: token budget a batch, see BatchLimits
   int64_t mini_batch = 64;       // Marian's mini-batch: pairs a batch at most (0: no limit)
   int64_t maxi_batch = 100;      // Marian's maxi-batch: pool size in mini-batches
@@ -86,8 +86,7 @@ class BatchGenerator {
   void restore(const std::string& state);
 
   BatchGeneratorStats stats() const;
-  const Vocab& src_vocab() const { return *src_vocab_; }
-  const Vocab& tgt_vocab() const { return *tgt_vocab_; }
+  const Vocab& vocab() const { return *vocab_; }  // both sides (a pair with two vocabularies)
   const BatchGeneratorOptions& options() const { return options_; }
 
  private:
@@ -119,7 +118,7 @@ class BatchGenerator {
 
   BatchGeneratorOptions options_;
   std::unique_ptr<CorpusIndex> corpus_;
-  std::shared_ptr<Vocab> src_vocab_, tgt_vocab_;
+  std::shared_ptr<Vocab> vocab_;
 
   // Producer side (only the producer touches these while it runs).
   std::vector<uint32_t> order_;

@@ -8,6 +8,8 @@ const std::vector<Command>& commands() {
       {"clean", "drop empty, over-long, badly proportioned and duplicate pairs; normalize Unicode",
        run_clean},
       {"vocab", "train a joint SentencePiece vocabulary (pad=0 unk=1 bos=2 eos=3)", run_vocab},
+      {"marian-vocab", "Marian's marian-vocab: a word-list vocabulary (.yml) of pre-segmented text on stdin",
+       run_marian_vocab},
       {"split", "train/dev/test split by source sentence", run_split},
       {"stats", "lines, words, subword tokens, length histograms, vocabulary coverage", run_stats},
       {"mo2pairs", "English-French pairs from gettext .mo catalogs (for tools/fetch-corpus)",

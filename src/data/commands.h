@@ -22,6 +22,7 @@ const std::vector<Command>& commands();
 int run_sgm2txt(const Args& args);
 int run_clean(const Args& args);
 int run_vocab(const Args& args);
+int run_marian_vocab(const Args& args);
 int run_split(const Args& args);
 int run_stats(const Args& args);
 int run_mo2pairs(const Args& args);

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "data/marian_vocab.h"
 
 namespace realmt::data {
 
@@ -21,6 +22,12 @@ struct Vocab::Tables {
   std::string target_path;
   TableSpecialIds ids;
   bool joint = true;
+};
+
+// A word list's pieces by model id and ids by piece.
+struct Vocab::Words {
+  std::vector<std::string> pieces;
+  std::unordered_map<std::string, int32_t> ids;
 };
 
 namespace {
@@ -41,6 +48,7 @@ std::unordered_map<std::string, int32_t> index_of(const std::vector<std::string>
 }
 
 constexpr const char* kSpaces = " \t\n\v\f\r";
+constexpr const char* kRolePieces[4] = {kPadPiece, kUnkPiece, kBosPiece, kEosPiece};
 
 // ">>fra<<" when `text` starts with a target-language tag: ">>" up to the first "<<" (Hugging
 // Face's remove_language_code); empty otherwise.
@@ -109,25 +117,46 @@ Vocab Vocab::from_tables(const std::string& source_spm, const std::string& targe
 TableSpecialIds Vocab::ids() const { return tables_ ? tables_->ids : TableSpecialIds{kPadId, kUnkId, kEosId, kBosId}; }
 
 int32_t Vocab::target_size() const {
+  if (target_) return target_->size();
   return tables_ ? static_cast<int32_t>(tables_->target.size()) : size();
 }
 
-Vocab::Vocab(const std::string& path)
-    : path_(path), sp_(std::make_unique<sentencepiece::SentencePieceProcessor>()) {
+Vocab::Vocab(const std::string& path) : path_(path) {
   REALMT_CHECK(std::filesystem::is_regular_file(path),
-               "vocab not found: {}; train one with realmt-data vocab", path);
-  const std::string ext = std::filesystem::path(path).extension().string();
-  REALMT_CHECK(ext != ".yml" && ext != ".yaml" && ext != ".json",
-               "vocab {}: a Marian {} vocabulary (word list); realmt needs a SentencePiece model (.spm or .model): "
-               "train one with realmt-data vocab, or use the .spm the Marian model was trained with",
-               path, ext);
-  const auto status = sp_->Load(path);
-  REALMT_CHECK(status.ok(),
-               "vocab {} is not a SentencePiece model (.spm or .model), which realmt needs (SentencePiece says: {})",
-               path, status.ToString());
+               "vocab not found: {}; train one with realmt-data vocab (realmt-train trains a missing .spm and "
+               "creates a missing .yml from the train-sets)",
+               path);
+  if (is_word_list_path(path)) {
+    words_ = std::make_unique<Words>();
+    words_->pieces = read_word_list(path);
+    words_->ids = index_of(words_->pieces);
+  } else {
+    sp_ = std::make_unique<sentencepiece::SentencePieceProcessor>();
+    const auto status = sp_->Load(path);
+    REALMT_CHECK(status.ok(),
+                 "vocab {} is not a SentencePiece model (.spm or .model) nor a word list (.yml, .yaml, .json), which "
+                 "realmt needs (SentencePiece says: {})",
+                 path, status.ToString());
+  }
+  map_roles();
+}
+
+Vocab Vocab::pair(const std::string& source, const std::string& target) {
+  Vocab v(source);
+  if (target != source) v.target_ = std::make_unique<Vocab>(target);
+  return v;
+}
+
+void Vocab::map_roles() {
   // realmt ids 0..3 are the roles pad, unk, bos, eos; then the model's other pieces in order.
-  const int32_t pieces = sp_->GetPieceSize();
-  const int32_t roles[4] = {sp_->pad_id(), sp_->unk_id(), sp_->bos_id(), sp_->eos_id()};
+  const int32_t pieces = model_size();
+  int32_t roles[4] = {-1, -1, -1, -1};
+  if (sp_) {
+    const int32_t ids[4] = {sp_->pad_id(), sp_->unk_id(), sp_->bos_id(), sp_->eos_id()};
+    std::copy(ids, ids + 4, roles);
+  } else {
+    for (int32_t r = 0; r < 4; ++r) roles[r] = model_id(kRolePieces[r]).value_or(-1);
+  }
   from_model_.assign(static_cast<size_t>(pieces), -1);
   for (int32_t r = 0; r < 4; ++r) {
     const int32_t m = roles[r] >= 0 && roles[r] < pieces ? roles[r] : -1;
@@ -139,6 +168,25 @@ Vocab::Vocab(const std::string& path)
     from_model_[static_cast<size_t>(m)] = static_cast<int32_t>(to_model_.size());
     to_model_.push_back(m);
   }
+}
+
+int32_t Vocab::model_size() const {
+  return sp_ ? sp_->GetPieceSize() : static_cast<int32_t>(words_->pieces.size());
+}
+
+std::string Vocab::model_piece(int32_t m) const {
+  return sp_ ? sp_->IdToPiece(m) : words_->pieces[static_cast<size_t>(m)];
+}
+
+std::optional<int32_t> Vocab::model_id(std::string_view piece) const {
+  if (words_) {
+    const auto it = words_->ids.find(std::string(piece));
+    if (it == words_->ids.end()) return std::nullopt;
+    return it->second;
+  }
+  const int m = sp_->PieceToId(piece);
+  if (sp_->IdToPiece(m) != piece) return std::nullopt;  // PieceToId gives unk's id for a piece the model lacks
+  return m;
 }
 
 std::string Vocab::special_ids() const {
@@ -176,6 +224,14 @@ void Vocab::append_text_ids(std::string_view text, std::vector<int32_t>& ids) co
     }
     return;
   }
+  if (words_) {
+    // Pre-segmented text, as Marian's default vocabulary: a token the list lacks is unk.
+    for (const std::string& t : split_tokens(text)) {
+      const std::optional<int32_t> m = model_id(t);
+      ids.push_back(m ? from_model_[static_cast<size_t>(*m)] : kUnkId);
+    }
+    return;
+  }
   std::vector<int> out;
   const auto status = sp_->Encode(text, &out);
   REALMT_CHECK(status.ok(), "cannot encode text with {}: {}", path_, status.ToString());
@@ -188,9 +244,9 @@ std::optional<int32_t> Vocab::source_piece_id(std::string_view piece) const {
     if (it == tables_->source_ids.end()) return std::nullopt;
     return it->second;
   }
-  const int m = sp_->PieceToId(piece);
-  if (sp_->IdToPiece(m) != piece) return std::nullopt;  // PieceToId gives unk's id for a piece the model lacks
-  return from_model_[static_cast<size_t>(m)];
+  const std::optional<int32_t> m = model_id(piece);
+  if (!m) return std::nullopt;
+  return from_model_[static_cast<size_t>(*m)];
 }
 
 std::vector<std::string> Vocab::language_tags() const {
@@ -200,8 +256,8 @@ std::vector<std::string> Vocab::language_tags() const {
       if (is_language_tag(p)) tags.push_back(p);
     return tags;
   }
-  for (int32_t m = 0; m < sp_->GetPieceSize(); ++m)
-    if (is_language_tag(sp_->IdToPiece(m))) tags.push_back(sp_->IdToPiece(m));
+  for (int32_t m = 0; m < model_size(); ++m)
+    if (is_language_tag(model_piece(m))) tags.push_back(model_piece(m));
   return tags;
 }
 
@@ -224,6 +280,7 @@ std::vector<int32_t> Vocab::encode(std::string_view text) const {
 }
 
 std::vector<int32_t> Vocab::encode_target(std::string_view text) const {
+  if (target_) return target_->encode(text);
   if (!tables_ || (tables_->joint && !tables_->target_sp)) return encode(text);
   std::vector<std::string> pieces;
   const auto& sp = tables_->target_sp ? *tables_->target_sp : *sp_;
@@ -237,7 +294,14 @@ std::vector<int32_t> Vocab::encode_target(std::string_view text) const {
   return ids;
 }
 
+void Vocab::encode_target(std::string_view text, std::vector<int32_t>& ids) const {
+  if (target_) return target_->encode(text, ids);
+  if (!tables_) return encode(text, ids);
+  ids = encode_target(text);
+}
+
 std::vector<std::string> Vocab::encode_pieces(std::string_view text) const {
+  if (words_) return split_tokens(text);
   std::vector<std::string> pieces;
   const auto status = sp_->Encode(text, &pieces);
   REALMT_CHECK(status.ok(), "cannot encode text with {}: {}", path_, status.ToString());
@@ -261,8 +325,20 @@ std::string Vocab::decode_tables(const std::vector<int32_t>& ids) const {
   return marks_to_spaces(text);
 }
 
+std::string Vocab::decode_words(const std::vector<int32_t>& ids) const {
+  std::string text;
+  for (int32_t id : ids) {
+    if (id == kEosId) break;
+    if (id == kPadId || id == kBosId) continue;
+    text += (text.empty() ? "" : " ") + piece(id);
+  }
+  return text;
+}
+
 std::string Vocab::decode(const std::vector<int32_t>& ids) const {
   if (tables_) return decode_tables(ids);
+  if (target_) return target_->decode(ids);
+  if (words_) return decode_words(ids);
   std::vector<int> kept;
   kept.reserve(ids.size());
   for (int32_t id : ids) {
@@ -282,6 +358,13 @@ int32_t Vocab::size() const {
 }
 
 std::string Vocab::fingerprint() const {
+  if (target_) {
+    return fingerprint_side() + " " + target_->fingerprint();
+  }
+  return fingerprint_side();
+}
+
+std::string Vocab::fingerprint_side() const {
   // FNV-1a, 64 bits, over every piece (with its terminating NUL) and the bits of its score.
   uint64_t h = 14695981039346656037ull;
   auto mix = [&](const void* data, size_t n) {
@@ -301,14 +384,14 @@ std::string Vocab::fingerprint() const {
   }
   // In realmt's id order (roles the model lacks: their piece and score 0).
   for (int32_t id = 0; id < size(); ++id) {
-    const std::string p = piece(id);
-    mix(p.c_str(), p.size() + 1);
     const int32_t m = to_model_[static_cast<size_t>(id)];
-    const float score = m < 0 ? 0.0f : sp_->GetScore(m);
+    const std::string p = m < 0 ? kRolePieces[id] : model_piece(m);  // this side's, also in a pair
+    mix(p.c_str(), p.size() + 1);
+    const float score = m < 0 || !sp_ ? 0.0f : sp_->GetScore(m);
     mix(&score, sizeof score);
   }
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return "spm-fnv1a64:" + std::to_string(size()) + ":" + hex;
+  return (sp_ ? "spm-fnv1a64:" : "words-fnv1a64:") + std::to_string(size()) + ":" + hex;
 }
 
 std::string Vocab::piece(int32_t id) const {
@@ -317,10 +400,10 @@ std::string Vocab::piece(int32_t id) const {
                  target_size());
     return tables_->target[static_cast<size_t>(id)];
   }
+  if (target_) return target_->piece(id);
   REALMT_CHECK(id >= 0 && id < size(), "id {} is outside vocab {} (size {})", id, path_, size());
-  static const char* kRolePieces[4] = {kPadPiece, kUnkPiece, kBosPiece, kEosPiece};
   const int32_t m = to_model_[static_cast<size_t>(id)];
-  return m < 0 ? kRolePieces[id] : sp_->IdToPiece(m);
+  return m < 0 ? kRolePieces[id] : model_piece(m);
 }
 
 int32_t Vocab::id_of(std::string_view piece) const {
@@ -329,9 +412,12 @@ int32_t Vocab::id_of(std::string_view piece) const {
     return it == tables_->source_ids.end() ? tables_->ids.unk : it->second;
   }
   // An added role is found by realmt's name for it (the model cannot know it).
-  static const char* kRolePieces[4] = {kPadPiece, kUnkPiece, kBosPiece, kEosPiece};
   for (int32_t r = 0; r < 4; ++r)
     if (to_model_[static_cast<size_t>(r)] < 0 && piece == kRolePieces[r]) return r;
+  if (words_) {
+    const std::optional<int32_t> m = model_id(piece);
+    return m ? from_model_[static_cast<size_t>(*m)] : kUnkId;
+  }
   return from_model_[static_cast<size_t>(sp_->PieceToId(piece))];
 }
 

@@ -1,5 +1,6 @@
-// The subword vocabulary: a SentencePiece model (.spm), trained by `realmt-data vocab` or brought
-// by the user. Inside realmt every vocabulary has these fixed special ids:
+// The subword vocabulary: a SentencePiece model (.spm), trained by `realmt-data vocab` or
+// realmt-train (for a missing --vocabs file) or brought by the user, or a Marian word list (below).
+// Inside realmt every vocabulary has these fixed special ids:
 //
 //   id 0  <pad>   kPadId  padding in batches (never produced by encode)
 //   id 1  <unk>   kUnkId  unknown piece
@@ -13,6 +14,17 @@
 // other pieces follow from id 4 in the model's order. A model realmt-data vocab trained
 // (pad=0 unk=1 bos=2 eos=3) maps to itself; a model with spm_train's defaults (unk=0 bos=1
 // eos=2) gets size() = pieces + 1. The embedding table has size() rows.
+//
+// Marian's word-list vocabularies (.yml, .yaml, .json: {piece: id}, data/marian_vocab.h) read
+// pre-segmented text: the pieces are the text's space-separated tokens (a token the list lacks is
+// unk) and decode() joins the pieces with spaces, as Marian's default vocabulary does. Their ids
+// are mapped as a SentencePiece model's: the roles by Marian's pieces "<pad>", "<unk>", "<s>",
+// "</s>" (a list marian-vocab wrote has </s> 0 and <unk> 1, so pad and bos are added), then the
+// other pieces in the list's order.
+//
+// Marian's --vocabs src tgt with two different files is a pair (Vocab::pair): the source side's
+// vocabulary for encode(), the target side's for encode_target(), decode(), piece() and
+// target_size(); each side has realmt's special ids.
 //
 // A converted Marian or Hugging Face model (realmt-convert) brings its own ids instead: an id table
 // (Marian's vocab.yml, Hugging Face's vocab.json; one for both sides or one a side) lists the
@@ -61,8 +73,11 @@ struct TableSpecialIds {
 
 class Vocab {
  public:
-  // Loads a .spm file; fails with a clear message when it is missing or not a SentencePiece model.
+  // Loads a .spm file or a word list (.yml, .yaml, .json); fails with a clear message when it is
+  // missing or not a SentencePiece model.
   explicit Vocab(const std::string& path);
+  // One vocabulary a side (see above); equal paths give Vocab(source).
+  static Vocab pair(const std::string& source, const std::string& target);
   // A converted model's vocabulary (see above). target_table empty: the source table serves both
   // sides. Fails naming the file when a SentencePiece model cannot be loaded.
   static Vocab from_tables(const std::string& source_spm, const std::string& target_spm,
@@ -77,6 +92,7 @@ class Vocab {
   void encode(std::string_view text, std::vector<int32_t>& ids) const;
   // The same for target-side text (scoring): differs from encode() only with separate tables.
   std::vector<int32_t> encode_target(std::string_view text) const;
+  void encode_target(std::string_view text, std::vector<int32_t>& ids) const;
   // Subword pieces of `text` (for inspection and stats).
   std::vector<std::string> encode_pieces(std::string_view text) const;
   // Text of target-side `ids`: pad and bos (the decoder start) are skipped, decoding stops at the
@@ -93,11 +109,13 @@ class Vocab {
   std::string language_tag(std::string_view language) const;
   int32_t id_of(std::string_view piece) const;  // unk when the piece is not in the model (source side)
   bool has_tables() const { return tables_ != nullptr; }
+  bool is_pair() const { return target_ != nullptr; }  // a vocabulary a side (pair())
   // The special ids: realmt's (kPadId ...) or the tables'.
   TableSpecialIds ids() const;
   const std::string& path() const { return path_; }
   // "spm-fnv1a64:<pieces>:<16 hex digits>": a hash of every piece and its score in id order
-  // ("table-fnv1a64:<ids>:<hex>" with tables: a hash of the tables' pieces).
+  // ("words-fnv1a64:..." for a word list, "table-fnv1a64:<ids>:<hex>" with tables: a hash of the
+  // tables' pieces; a pair: the source's and the target's, a space between).
   // Equal for the same vocabulary wherever its file lies; checkpoints record it
   // (models/checkpoint.h) so that a model is never used with another vocabulary of its size.
   std::string fingerprint() const;
@@ -106,10 +124,19 @@ class Vocab {
 
  private:
   struct Tables;
+  struct Words;
   Vocab() = default;
   std::string path_;
-  std::unique_ptr<sentencepiece::SentencePieceProcessor> sp_;
+  std::unique_ptr<sentencepiece::SentencePieceProcessor> sp_;  // a SentencePiece model, or
+  std::unique_ptr<Words> words_;                               // a word list
   std::unique_ptr<Tables> tables_;
+  std::unique_ptr<Vocab> target_;  // a pair's target side
+  void map_roles();  // fills to_model_ and from_model_
+  int32_t model_size() const;
+  std::string model_piece(int32_t m) const;
+  std::optional<int32_t> model_id(std::string_view piece) const;  // none: the model lacks the piece
+  std::string decode_words(const std::vector<int32_t>& ids) const;
+  std::string fingerprint_side() const;  // this side's fingerprint (without a pair's target)
   std::optional<int32_t> source_piece_id(std::string_view piece) const;  // none: the source side lacks it
   void append_text_ids(std::string_view text, std::vector<int32_t>& ids) const;
   std::string decode_tables(const std::vector<int32_t>& ids) const;

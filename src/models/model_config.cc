@@ -11,8 +11,8 @@ void ModelConfig::declare(OptionSet& o) {
   dim_vocabs = {static_cast<int>(vocab_size)};
   if (target_vocab_size > 0 && target_vocab_size != vocab_size) dim_vocabs.push_back(static_cast<int>(target_vocab_size));
   o.add(g, "dim-vocabs", &dim_vocabs,
-        "Size of the joint vocabulary (training takes it from the SentencePiece model; Marian's one-a-side list is "
-        "accepted; a converted model may have two sizes)");
+        "Vocabulary sizes, one a side: training takes them from the vocabularies and sizes the ones it creates "
+        "with them (a missing .spm: 32000 when 0); a converted model may have two sizes");
   o.add(g, "enc-depth", &enc_depth, "Number of encoder layers");
   o.add(g, "dec-depth", &dec_depth, "Number of decoder layers");
   o.add(g, "dim-emb", &dim_emb, "Model (embedding) dimension D");

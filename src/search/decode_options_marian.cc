@@ -61,7 +61,8 @@ void declare_marian_decoder_options(OptionSet& o, DecoderProgram program) {
       .add_no_effect("data-threads", Kind::kValue, "input is read and encoded by one thread", {"8"})
       .add_unavailable("input-types", Kind::kList, {"sequence"}, "inputs are sequences of subwords")
       .add_unavailable("no-spm-encode", Kind::kFlag, {},
-                       "realmt encodes text with the SentencePiece model; give text, not pieces (spm_decode them)")
+                       "a .spm vocabulary encodes text; give text (spm_decode pieces), or translate pre-segmented "
+                       "text with a model trained on a word-list vocabulary (.yml)")
       .add_unavailable("fp16", Kind::kFlag, {}, f32)
       .add_unavailable("precision", Kind::kList, {"float32", "f32"}, f32)
       .add_unavailable("tsv", Kind::kFlag, {}, "give the source and the target as separate files")

@@ -80,12 +80,8 @@ data::Vocab load_vocab(const std::vector<std::string>& vocab_paths, const std::s
                vocab_paths.size());
   const models::Metadata metadata = models::load_safetensors_header(model_path).metadata;
   std::vector<std::string> source = table_of(metadata, models::kVocabTableKey, model_path);
-  if (source.empty()) {
-    REALMT_CHECK(vocab_paths.front() == vocab_paths.back(),
-                 "vocabs: {} was trained with one joint vocabulary; give it once or once a side (got {} and {})",
-                 model_path, vocab_paths.front(), vocab_paths.back());
-    return data::Vocab(vocab_paths.front());
-  }
+  // A realmt model: its vocabulary, or one a side (checked against the model by check_vocab_matches).
+  if (source.empty()) return data::Vocab::pair(vocab_paths.front(), vocab_paths.back());
   std::vector<std::string> target = table_of(metadata, models::kVocabTargetTableKey, model_path);
   const data::TableSpecialIds ids{config.pad_id, config.unk_id, config.eos_id, config.decoder_start_id};
   return data::Vocab::from_tables(vocab_paths.front(), vocab_paths.back(), std::move(source), std::move(target), ids);

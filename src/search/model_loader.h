@@ -24,8 +24,8 @@ models::ModelConfig read_model_config(const std::string& path);
 // so the f32 model never exists in memory (models::Transformer::allocate_int8).
 std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device,
                                                 Quantize quantize = Quantize::kNone);
-// The vocabulary of the checkpoint at `model_path`: the SentencePiece model given (once, or once
-// a side with equal files) for a realmt-trained model; for a converted model (its metadata has
+// The vocabulary of the checkpoint at `model_path`: the vocabulary given (once, or once a side:
+// data::Vocab::pair) for a realmt-trained model; for a converted model (its metadata has
 // models::kVocabTableKey), its id tables with the source and target SentencePiece models given
 // (one path: both sides). Errors name the files and say what to give.
 data::Vocab load_vocab(const std::vector<std::string>& vocab_paths, const std::string& model_path,

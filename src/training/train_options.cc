@@ -10,7 +10,14 @@ namespace realmt::training {
 void TrainOptions::declare(OptionSet& o) {
   std::string g = "Data";
   o.add(g, "train-sets", &train_sets, "Training corpus: source and target files (plain or .gz), or one TSV file");
-  o.add(g, "vocabs", &vocabs, "Joint SentencePiece model (.spm) for both sides: once, or once a side (v.spm v.spm)");
+  o.add(g, "vocabs", &vocabs,
+        "Vocabularies: one for both sides, or one a side (two different files: untied embeddings); a SentencePiece "
+        "model (.spm) or a Marian word list (.yml, .json) for pre-segmented text. A missing file is created from "
+        "the train-sets (.spm: SentencePiece trained with dim-vocabs pieces, 32000 when 0)");
+  o.add(g, "sentencepiece-options", &sentencepiece_options,
+        "Creating a .spm vocabulary: further SentencePiece training flags (--key=value ..., spm_train's names)");
+  o.add(g, "sentencepiece-max-lines", &sentencepiece_max_lines,
+        "Creating a .spm vocabulary: lines sampled from the train-sets (0: all)");
   o.add(g, "valid-sets", &valid_sets, "Validation corpus: source and target files");
   o.add(g, "model", &model, "Checkpoint path; training state, metrics and decoder config are written beside it");
   o.add(g, "pretrained-model", &pretrained_model, "Initial weights (e.g. realmt-init's output) instead of random");
@@ -109,13 +116,17 @@ void TrainOptions::declare(OptionSet& o) {
 void TrainOptions::validate() const {
   REALMT_CHECK(train_sets.size() == 1 || train_sets.size() == 2,
                "train-sets: give the source and target files, or one TSV file (got {} files)", train_sets.size());
-  REALMT_CHECK(!vocabs.empty(), "vocabs: give the joint SentencePiece model (.spm); train one with realmt-data vocab");
-  for (const auto& v : vocabs)
-    REALMT_CHECK(v == vocabs[0],
-                 "vocabs: realmt models share one joint vocabulary (tied-embeddings-all), got {} and {}; give one "
-                 ".spm for both sides (v.spm v.spm)",
-                 vocabs[0], v);
+  REALMT_CHECK(!vocabs.empty(), "vocabs: give the vocabulary (.spm, or .yml for pre-segmented text); a missing "
+               ".spm is trained on the train-sets");
   REALMT_CHECK(vocabs.size() <= 2, "vocabs: one vocabulary a side (source and target), got {}", vocabs.size());
+  // As Marian: one embedding table for both sides needs one vocabulary.
+  REALMT_CHECK(!separate_vocabs() || !model_config.source_target_tied(),
+               "vocabs {} and {}: two different vocabularies cannot share one embedding table ({}); give one "
+               "vocabulary for both sides or untie the source: tied-embeddings-all false, tied-embeddings-src false",
+               vocabs[0], vocabs.back(),
+               model_config.tied_embeddings_all ? "tied-embeddings-all" : "tied-embeddings-src");
+  REALMT_CHECK(sentencepiece_max_lines >= 0, "sentencepiece-max-lines must be >= 0 (0: all lines), got {}",
+               sentencepiece_max_lines);
   REALMT_CHECK(vocabs.size() == 1 || vocabs.size() == train_sets.size(),
                "vocabs: {} vocabularies for {} train-sets files (one a side, as in Marian)", vocabs.size(),
                train_sets.size());
@@ -177,6 +188,7 @@ data::BatchGeneratorOptions TrainOptions::loader_options() const {
   d.src_path = train_sets.at(0);
   d.tgt_path = train_sets.size() > 1 ? train_sets[1] : "";
   d.vocab_path = vocabs.at(0);
+  d.tgt_vocab_path = vocabs.back();
   d.mini_batch_words = mini_batch_words;
   d.mini_batch = mini_batch;
   d.maxi_batch = maxi_batch;

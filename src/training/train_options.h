@@ -69,7 +69,12 @@ struct MarianAliases {
 struct TrainOptions {
   // Data
   std::vector<std::string> train_sets;   // source and target files, or one TSV file
-  std::vector<std::string> vocabs;       // the joint SentencePiece model (.spm), once or once a side
+  std::vector<std::string> vocabs;       // once (both sides) or once a side: .spm, or a Marian word list
+                                         // (.yml, .yaml, .json) for pre-segmented text; a missing file is
+                                         // created from the train-sets (training/vocab_setup.h)
+  std::string sentencepiece_options;     // creating a .spm: further spm_train flags (--key=value ...)
+  int64_t sentencepiece_max_lines = 2000000;  // creating a .spm: lines sampled from the train-sets (0: all)
+  std::vector<int64_t> created_vocab_sizes;   // creating a vocabulary: dim-vocabs as given (empty: not given)
   std::vector<std::string> valid_sets;   // source and target files for validation
   std::string model = "model.safetensors";  // where checkpoints go (state files beside it)
   std::string pretrained_model;          // initial weights (e.g. from realmt-init); "" = random init
@@ -146,6 +151,8 @@ struct TrainOptions {
   // Binds every option; registers the Marian mapping and validate() to run after parsing.
   void declare(OptionSet& options);
   void validate() const;  // after parsing: combinations and ranges, naming the option
+  // Whether the two sides have different vocabularies (two different vocabs files).
+  bool separate_vocabs() const { return vocabs.size() == 2 && vocabs[0] != vocabs[1]; }
   // The data loader's options for train-sets (realmt-train and realmt-init read the same order).
   data::BatchGeneratorOptions loader_options() const;
   // The compute precision: precision's first item (the others must be f32).
@@ -157,6 +164,7 @@ struct TrainOptions {
   void apply_marian(const OptionSet& options);
   void apply_lr_decay_inv_sqrt();
   void apply_optimizer_params();
+  void apply_vocabs(const OptionSet& options);
 };
 
 }  // namespace realmt::training

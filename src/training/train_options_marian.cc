@@ -20,7 +20,6 @@ using Kind = OptionSet::Kind;
 void declare_no_effect(OptionSet& o) {
   const char* fit = "batches hold mini-batch-words target tokens (set it to size them); nothing is fitted to a workspace";
   const char* corpus = "realmt shuffles an index of the corpus in memory, never the text in temporary files";
-  const char* spm = "realmt-train does not train vocabularies; train one with realmt-data vocab";
   const char* ranks = "every rank holds the whole model and all-reduces gradients (NCCL on GPUs, MPI on CPUs)";
   // The last argument: Marian's defaults (what a --dump-config holds); only other values are noted.
   o.add_no_effect("workspace", Kind::kValue, "memory is allocated on demand by a caching allocator", {"2048"})
@@ -41,8 +40,6 @@ void declare_no_effect(OptionSet& o) {
       .add_no_effect("data-threads", Kind::kValue,
                      "realmt encodes the corpus with one thread (far faster than training)", {"8"})
       .add_no_effect("multi-loss-type", Kind::kValue, "realmt trains one loss", {"sum"})
-      .add_no_effect("sentencepiece-options", Kind::kValue, spm, {""})
-      .add_no_effect("sentencepiece-max-lines", Kind::kValue, spm, {"2000000"})
       .add_no_effect("no-nccl", Kind::kFlag, ranks)
       .add_no_effect("sharding", Kind::kValue, ranks, {"global"})
       .add_no_effect("sync-freq", Kind::kValue, ranks, {"200u"})
@@ -83,7 +80,8 @@ void declare_unavailable(OptionSet& o) {
       .add_unavailable("transformer-rnn-projection", Kind::kFlag, {},
                        "the decoder's autoregressive layer is self-attention; RNN layers are not implemented")
       .add_unavailable("no-spm-encode", Kind::kFlag, {},
-                       "realmt encodes text with the SentencePiece model; give text, not pieces (spm_decode them)")
+                       "a .spm vocabulary encodes text; for pre-segmented text give a word-list vocabulary (.yml), "
+                       "which splits it on spaces")
       .add_unavailable("early-stopping-epsilon", Kind::kList, {"0"},
                        "any improvement resets the stalled count (Marian's default 0)")
       .add_unavailable("transformer-pool", Kind::kFlag, {}, "the decoder always attends to the encoder")
@@ -241,6 +239,20 @@ void TrainOptions::apply_optimizer_params() {
   while (p.size() < 3) p.push_back(adam[p.size()]);
 }
 
+// dim-vocabs sizes the vocabularies realmt-train creates (an existing one decides its own size, as
+// in Marian). Two different vocabularies untie the source embeddings, as Marian's default; asked
+// for (tied-embeddings-all, tied-embeddings-src, also by --task) validate() refuses them.
+void TrainOptions::apply_vocabs(const OptionSet& set) {
+  created_vocab_sizes.clear();
+  if (set.was_set("dim-vocabs"))
+    created_vocab_sizes.assign(model_config.dim_vocabs.begin(), model_config.dim_vocabs.end());
+  if (!separate_vocabs()) return;
+  if (!set.was_set("tied-embeddings-all")) model_config.tied_embeddings_all = false;
+  if (!model_config.source_target_tied())
+    log::info("{}: vocabs {} and {}: separate source and target embedding tables ({})", set.program(), vocabs[0],
+              vocabs[1], model_config.tied_embeddings ? "the target's tied to the output layer" : "and an output layer");
+}
+
 void TrainOptions::apply_marian(const OptionSet& set) {
   const MarianAliases& m = marian;
   if (m.after_epochs > 0 || m.after_batches > 0) {
@@ -301,9 +313,7 @@ void TrainOptions::apply_marian(const OptionSet& set) {
   if (set.was_set("transformer-postprocess-emb") && m.postprocess_emb.find('d') == std::string::npos)
     log::warn("{}: transformer-postprocess-emb '{}': realmt applies transformer-dropout to the embeddings", set.program(),
               m.postprocess_emb);
-  if (set.was_set("dim-vocabs"))
-    log::info("{}: dim-vocabs has no effect with a SentencePiece vocabulary (as in Marian): the model has one "
-              "embedding a piece of the .spm", set.program());
+  apply_vocabs(set);
   REALMT_CHECK(!m.tsv || train_sets.size() == 1, "tsv: give one train-sets file of source<TAB>target lines");
   REALMT_CHECK(m.num_devices <= 1,
                "num-devices {}: realmt trains on one device a process; start {} processes with mpirun", m.num_devices,

@@ -21,6 +21,7 @@
 #include "training/optimizer.h"
 #include "training/train_log.h"
 #include "training/validator.h"
+#include "training/vocab_setup.h"
 
 namespace realmt::training {
 
@@ -40,9 +41,14 @@ Trainer::Impl::Impl(TrainOptions options)
   REALMT_CHECK(precision == Precision::kF32 || device.is_cuda(),
                "precision {} needs a CUDA device (e.g. devices: [0]); on the CPU use precision: f32",
                enum_name(precision));
+  // A vocabulary that does not exist yet is created first, as Marian (rank 0; the others wait).
+  if (lead()) create_missing_vocabs(o);
+  comm->barrier();
   data = std::make_unique<data::BatchGenerator>(o.loader_options());
-  // The vocabulary decides the embedding table's size.
-  o.model_config.vocab_size = data->src_vocab().size();
+  // The vocabularies decide the embedding tables' sizes.
+  const data::Vocab& vocab = data->vocab();
+  o.model_config.vocab_size = vocab.size();
+  o.model_config.target_vocab_size = vocab.is_pair() ? vocab.target_size() : 0;
   model = std::make_unique<models::Transformer>(o.model_config);
   model->allocate(device);
   MixedPrecisionOptions mpo;
@@ -71,7 +77,7 @@ Trainer::Impl::Impl(TrainOptions options)
     vo.script_path = o.valid_script_path;
     vo.script_args = o.valid_script_args;
     vo.translation_output = o.valid_translation_output;
-    validator = std::make_unique<Validator>(o.valid_sets[0], o.valid_sets[1], data->src_vocab(), vo);
+    validator = std::make_unique<Validator>(o.valid_sets[0], o.valid_sets[1], data->vocab(), vo);
     search::SearchOptions so = validator->search_options();
     so.beam_size = o.valid_beam_size;
     so.normalize = o.valid_normalize;
@@ -125,7 +131,7 @@ void Trainer::Impl::restore_rank_rng(const models::Metadata& m) {
 models::Metadata Trainer::Impl::model_metadata() const {
   return {{models::kConfigKey, model->config().to_yaml()},
           {"realmt.updates", std::to_string(progress.updates)},
-          {models::kVocabKey, data->src_vocab().fingerprint()}};
+          {models::kVocabKey, data->vocab().fingerprint()}};
 }
 
 void Trainer::Impl::start() {
@@ -145,7 +151,7 @@ void Trainer::Impl::start() {
   }
   if (!o.pretrained_model.empty()) {
     const models::Metadata m = models::load_parameters(o.pretrained_model, model->params());
-    search::check_vocab_fingerprint(data->src_vocab(), m, o.pretrained_model);
+    search::check_vocab_fingerprint(data->vocab(), m, o.pretrained_model);
     if (lead()) log->line("initialised from " + o.pretrained_model);
   } else {
     model->init(o.seed);
@@ -198,7 +204,7 @@ void Trainer::Impl::resume() {
   const graph::ParameterSet& params = model->params();
   bool ema_in_state = true;
   const models::Metadata m = load_state(&ema_in_state);
-  search::check_vocab_fingerprint(data->src_vocab(), m, state_path());
+  search::check_vocab_fingerprint(data->vocab(), m, state_path());
   restore_progress(m);
   if (ema && !ema_in_state) {
     // Only for such an older state: the model file holds the smoothed weights of the same save
@@ -321,7 +327,7 @@ void Trainer::Impl::save(bool also_iter) {
     m["realmt.skipped_updates"] = std::to_string(ls->skipped());
   }
   m[models::kDataPositionKey] = data->state();
-  m[models::kVocabKey] = data->src_vocab().fingerprint();
+  m[models::kVocabKey] = data->vocab().fingerprint();
   // Resume reads only the state file (raw weights, moments, smoothed weights, progress),
   // written last and atomically: a crash at any point leaves a consistent state from this save
   // or the last, whatever the model files beside it hold.

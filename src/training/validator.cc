@@ -51,7 +51,7 @@ Validator::Validator(const std::string& src_path, const std::string& tgt_path, c
   data::SentencePair line;
   const int64_t max_length = options.max_length;
   while (reader.next(line)) {
-    Pair p{vocab.encode(line.src), vocab.encode(line.tgt)};
+    Pair p{vocab.encode(line.src), vocab.encode_target(line.tgt)};
     // Validation keeps every pair; over-long ones are cropped (valid-max-length, as Marian).
     if (max_length > 0) {
       if (static_cast<int64_t>(p.src.size()) > max_length) p.src.resize(max_length);

@@ -51,7 +51,7 @@ void expect_same(const std::vector<Batch>& a, const std::vector<Batch>& b) {
 
 TEST_F(BatchGeneratorTest, BatchesAreWellFormedAndHonourTheTokenBudget) {
   BatchGenerator g(options_);
-  const Vocab& v = g.src_vocab();
+  const Vocab& v = g.vocab();
   const auto batches = epoch(g);
   ASSERT_GT(batches.size(), 10u);
   for (const Batch& b : batches) {

@@ -49,7 +49,33 @@ TEST(MarianOptions, VocabsOncePerSide) {
   TrainOptions o;
   EXPECT_TRUE(parse(o, {"-t", "a.en", "a.fr", "--vocabs", "v.spm", "v.spm"}));
   EXPECT_EQ(o.vocabs, (std::vector<std::string>{"v.spm", "v.spm"}));
-  EXPECT_HAS(usage_error({"-t", "a.en", "a.fr", "-v", "en.spm", "fr.spm"}), "one joint vocabulary");
+  // Two different vocabularies: untied source embeddings, as Marian's default; asked to tie them
+  // (also by --task's tied-embeddings-all), refused naming both files.
+  TrainOptions two;
+  EXPECT_TRUE(parse(two, {"-t", "a.en", "a.fr", "-v", "en.spm", "fr.yml"}));
+  EXPECT_TRUE(two.separate_vocabs());
+  EXPECT_FALSE(two.model_config.tied_embeddings_all);
+  EXPECT_TRUE(o.model_config.tied_embeddings_all);  // one vocabulary: realmt's default stays
+  const std::string tied = usage_error({"-t", "a.en", "a.fr", "-v", "en.spm", "fr.spm", "--tied-embeddings-all"});
+  EXPECT_HAS(tied, "en.spm");
+  EXPECT_HAS(tied, "fr.spm");
+  EXPECT_HAS(usage_error({"-t", "a.en", "a.fr", "-v", "en.spm", "fr.spm", "--task", "transformer-base"}),
+             "tied-embeddings-all");
+  EXPECT_HAS(usage_error({"-t", "a.en", "a.fr", "-v", "en.spm", "fr.spm", "--tied-embeddings-src"}),
+             "tied-embeddings-src");
+}
+
+TEST(MarianOptions, SentencePieceCreationOptionsTakeEffect) {
+  TrainOptions o;
+  EXPECT_TRUE(parse(o, with_data({"--sentencepiece-options", "--normalization_rule_tsv=n.tsv",
+                                  "--sentencepiece-max-lines", "500", "--dim-vocabs", "8000", "4000"})));
+  EXPECT_EQ(o.sentencepiece_options, "--normalization_rule_tsv=n.tsv");
+  EXPECT_EQ(o.sentencepiece_max_lines, 500);
+  EXPECT_EQ(o.created_vocab_sizes, (std::vector<int64_t>{8000, 4000}));
+  TrainOptions d;
+  EXPECT_TRUE(parse(d, with_data({})));
+  EXPECT_EQ(d.sentencepiece_max_lines, 2000000);  // Marian's default
+  EXPECT_TRUE(d.created_vocab_sizes.empty());     // not given: Marian's 32000 for a .spm
 }
 
 TEST(MarianOptions, RecipeKeysAreAcceptedWithTheirMeaning) {
