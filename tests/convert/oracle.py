@@ -272,6 +272,21 @@ def part_hf_layouts(args, hf, work, torch_model, want):
         check(sorted(got) == sorted(want) and all((got[k] == rounded[k]).all() for k in want),
               "hf: the %s checkpoint converts to the f32 tensors rounded to %s" % (name, name))
 
+    # config.json with every field this transformers' MarianConfig writes (to_diff_dict drops
+    # the defaults; to_dict keeps them all): realmt-convert's table knows each one.
+    from transformers import MarianConfig
+
+    def full_config(d):
+        torch_model.save_pretrained(d)
+        with open(os.path.join(d, "config.json"), "w") as f:
+            json.dump(MarianConfig.from_pretrained(d).to_dict(), f)
+    d, _ = convert("hf-full-config", full_config)
+    r = subprocess.run([os.path.join(args.bin, "realmt-convert"), "--from", "hf", d, "-o", d + "-2.realmt"],
+                       capture_output=True, text=True)
+    check(r.returncode == 0 and "does not know" not in r.stderr,
+          "hf: every field of MarianConfig().to_dict() is in realmt-convert's config table%s"
+          % (" (" + r.stderr.strip() + ")" if "does not know" in r.stderr else ""))
+
     d, got = convert("hf-shards", lambda d: torch_model.save_pretrained(d, max_shard_size="100KB"))
     with open(os.path.join(d, "model.safetensors.index.json")) as f:
         shards = set(json.load(f)["weight_map"].values())
