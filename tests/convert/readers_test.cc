@@ -253,11 +253,11 @@ TEST(TorchReader, HostilePicklesAreErrors) {
 }
 
 TEST(Npy, HostileHeadersAreErrors) {
-  for (const auto& [descr, shape] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& c : std::vector<std::pair<std::string, std::string>>{
            {"<fx", "2,"}, {"<f4", "4611686018427387904, 4"}, {"<f4", "1, 1, 1, 1, 1, 1, 1, 1, 1"},
            {"<f4", "99999999999999999999999"}}) {
-    std::string e = error_of([&] { parse_npy(npy(descr, shape, std::string(8, '\0')), "hostile"); });
-    EXPECT_NE(e.find("hostile"), std::string::npos) << descr << " " << shape << ": " << e;
+    std::string e = error_of([&] { parse_npy(npy(c.first, c.second, std::string(8, '\0')), "hostile"); });
+    EXPECT_NE(e.find("hostile"), std::string::npos) << c.first << " " << c.second << ": " << e;
   }
 }
 
