@@ -77,11 +77,18 @@ HfWeights read_sharded(const std::string& dir, const std::string& index_name,
     REALMT_CHECK(fs::is_regular_file(path), "{}: shard {} not found (named by {})", dir, shard, index_name);
     HfWeights one;
     add(path, one);
+    auto once = [&](const std::string& name) {
+      REALMT_CHECK(!w.tensors.count(name) && !w.skipped.count(name),
+                   "{}: tensor '{}' is in two shards (the second: {})", dir, name, shard);
+    };
     for (auto& [name, t] : one.tensors) {
-      REALMT_CHECK(!w.tensors.count(name), "{}: tensor '{}' is in two shards (the second: {})", dir, name, shard);
+      once(name);
       w.tensors.emplace(name, std::move(t));
     }
-    w.skipped.merge(one.skipped);
+    for (auto& [name, dtype] : one.skipped) {
+      once(name);
+      w.skipped.emplace(name, dtype);
+    }
     for (const auto& [tensor, s] : shard_of)
       REALMT_CHECK(s != shard || w.tensors.count(tensor) || w.skipped.count(tensor),
                    "{}: {} puts tensor '{}' in shard {}, which lacks it", dir, index_name, tensor, shard);

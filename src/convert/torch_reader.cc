@@ -380,6 +380,10 @@ std::map<std::string, Tensor> read_torch_state_dict(const std::string& path,
     if (k->kind != Obj::Kind::kStr || v->kind != Obj::Kind::kTensor) continue;
     const TensorRef& t = v->tensor;
     StorageType st;
+    // A key given twice (possible in a pickle, found by torch_pickle_fuzz) ends as Python's dict
+    // has it: the later value replaces the earlier, whichever list it went to.
+    out.erase(k->s);
+    if (skipped) skipped->erase(k->s);
     if (!storage_type(t.storage_type, st)) {  // integer and bool buffers
       if (skipped) (*skipped)[k->s] = t.storage_type;
       continue;
@@ -390,7 +394,7 @@ std::map<std::string, Tensor> read_torch_state_dict(const std::string& path,
       REALMT_CHECK(m != nullptr, "{}: tensor '{}': storage {} missing", path, k->s, t.key);
       it = storages.emplace(t.key, zip.read(*m)).first;
     }
-    out.insert_or_assign(k->s, rebuild(t, st, it->second, format("{}: tensor '{}'", path, k->s)));
+    out.emplace(k->s, rebuild(t, st, it->second, format("{}: tensor '{}'", path, k->s)));
   }
   return out;
 }

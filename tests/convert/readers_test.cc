@@ -252,6 +252,23 @@ TEST(TorchReader, HostilePicklesAreErrors) {
   }
 }
 
+// Found by torch_pickle_fuzz (fuzz/corpus/torch_pickle_fuzz/finding-duplicate-key): a key given
+// twice, a float tensor then an integer one, was both returned and listed as skipped. As in
+// Python's dict, the later value wins.
+TEST(TorchReader, ADuplicateKeyKeepsTheLaterValue) {
+  TempDir dir;
+  std::string p = state_dict_pickle();
+  const std::string n = b("X\x01\x00\x00\x00n");
+  p.replace(p.find(n), n.size(), b("X\x01\x00\x00\x00w"));  // {"w": float tensor, "w": long tensor}
+  const float storage[6] = {0, 1, 2, 3, 4, 5};
+  const std::string path = dir.write(
+      "dup.bin", make_zip({{"archive/data.pkl", p}, {"archive/data/0", std::string(reinterpret_cast<const char*>(storage), 24)},
+                           {"archive/data/1", std::string(8, '\0')}}));
+  std::map<std::string, std::string> skipped;
+  EXPECT_TRUE(read_torch_state_dict(path, &skipped).empty());
+  EXPECT_EQ(skipped, (std::map<std::string, std::string>{{"w", "LongStorage"}}));
+}
+
 TEST(Npy, HostileHeadersAreErrors) {
   for (const auto& c : std::vector<std::pair<std::string, std::string>>{
            {"<fx", "2,"}, {"<f4", "4611686018427387904, 4"}, {"<f4", "1, 1, 1, 1, 1, 1, 1, 1, 1"},
