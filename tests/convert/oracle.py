@@ -278,8 +278,9 @@ def part_hf_layouts(args, hf, work, torch_model, want):
 
     def full_config(d):
         torch_model.save_pretrained(d)
+        full = MarianConfig.from_pretrained(d).to_dict()
         with open(os.path.join(d, "config.json"), "w") as f:
-            json.dump(MarianConfig.from_pretrained(d).to_dict(), f)
+            json.dump(full, f)
     d, _ = convert("hf-full-config", full_config)
     r = subprocess.run([os.path.join(args.bin, "realmt-convert"), "--from", "hf", d, "-o", d + "-2.realmt"],
                        capture_output=True, text=True)
