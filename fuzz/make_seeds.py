@@ -125,3 +125,108 @@ for kind in ("13a", "intl", "zh", "char"):
     put("bleu_%s_fuzz" % kind, "empty-lines.txt", "\n\n\n")
 put("ter_fuzz", "pairs.txt", "\x00" + "d e f g h a b c\na b c d e f g h\nthe cat sat\nthe cat sat\n")
 put("ter_fuzz", "options.txt", "\x0f" + "\n".join(lines) + "\n")
+
+# ---- realmt-convert: zip archives, .npy arrays, torch.save pickles ----------------------------
+put("safetensors_fuzz", "hf-buffers.safetensors", safetensors(
+    [("model.position_ids", "I64", [2], struct.pack("<2q", 0, 1)), ("mask", "BOOL", [2], b"\x01\x00"),
+     ("w", "F16", [1], b"\x00\x3c")], {"format": "pt"}, checksums=False))
+
+
+def npy(descr, shape, raw, version=1):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    pre = 10 if version == 1 else 12
+    header += " " * ((64 - (pre + len(header) + 1) % 64) % 64) + "\n"
+    size = struct.pack("<H", len(header)) if version == 1 else struct.pack("<I", len(header))
+    return b"\x93NUMPY" + bytes([version, 0]) + size + header.encode() + raw
+
+
+put("npy_fuzz", "f4.npy", npy("<f4", "(2, 3)", f32(1, 2, 3, 4, 5, 6)))
+put("npy_fuzz", "f2.npy", npy("<f2", "(2,)", b"\x00\x3c\x00\x40"))
+put("npy_fuzz", "f8-v2.npy", npy("<f8", "()", struct.pack("<d", 0.5), version=2))
+put("npy_fuzz", "text.npy", npy("|i1", "(12,)", b"dim-emb: 8\n\0"))
+
+
+def zip_archive(members, zip64=False):
+    """members: list of (name, bytes, deflate); a ZIP64 extra field in the central directory when asked."""
+    out, cd = b"", b""
+    for name, data, deflate in members:
+        body = zlib.compress(data)[2:-4] if deflate else data
+        crc, method, off = zlib.crc32(data) & 0xFFFFFFFF, 8 if deflate else 0, len(out)
+        n = name.encode()
+        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, method, 0, 0, crc, len(body), len(data), len(n), 0)
+        out += n + body
+        extra = struct.pack("<HHQQQ", 1, 24, len(data), len(body), off) if zip64 else b""
+        big = 0xFFFFFFFF
+        cd += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45, 20, 0, method, 0, 0, crc,
+                          big if zip64 else len(body), big if zip64 else len(data), len(n), len(extra), 0, 0, 0, 0,
+                          big if zip64 else off) + n + extra
+    return out + cd + struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(members), len(members), len(cd), len(out), 0)
+
+
+put("zip_fuzz", "npz.zip", zip_archive([("w.npy", npy("<f4", "(2,)", f32(1, 2)), False),
+                                        ("special:model.yml.npy", npy("|i1", "(4,)", b"a: 1"), True)]))
+put("zip_fuzz", "zip64.zip", zip_archive([("a", b"zip64 sizes", False), ("b", b"x" * 300, True)], zip64=True))
+put("zip_fuzz", "empty.zip", zip_archive([]))
+
+
+def torch_pickles():
+    """torch.save's data.pkl of a state dict, made by Python's own pickler (protocols 2 and 4) with
+    stand-ins for torch's globals, as torch.save does it: tensors reduce to
+    torch._utils._rebuild_tensor_v2 over a persistent storage id."""
+    import collections
+    import pickle
+    import sys
+    import types
+    saved = {k: sys.modules.get(k) for k in ("torch", "torch._utils")}
+    torch, utils = types.ModuleType("torch"), types.ModuleType("torch._utils")
+    sys.modules["torch"], sys.modules["torch._utils"] = torch, utils
+    try:
+        def _rebuild_tensor_v2(*args):
+            pass
+        _rebuild_tensor_v2.__module__, _rebuild_tensor_v2.__qualname__ = "torch._utils", "_rebuild_tensor_v2"
+        utils._rebuild_tensor_v2 = _rebuild_tensor_v2
+        storages = {}
+        for kind in ("FloatStorage", "HalfStorage", "BFloat16Storage", "LongStorage", "BoolStorage"):
+            storages[kind] = type(kind, (), {"__module__": "torch"})
+            setattr(torch, kind, storages[kind])
+
+        class Storage:
+            def __init__(self, kind, key, numel):
+                self.id = ("storage", storages[kind], key, "cpu", numel)
+
+        class Tensor:
+            def __init__(self, storage, offset, size, stride):
+                self.args = (storage, offset, size, stride, False, collections.OrderedDict())
+
+            def __reduce__(self):
+                return (_rebuild_tensor_v2, self.args)
+
+        class Pickler(pickle.Pickler):
+            def persistent_id(self, obj):
+                return obj.id if isinstance(obj, Storage) else None
+
+        sd = collections.OrderedDict()
+        sd["w"] = Tensor(Storage("FloatStorage", "0", 16), 0, (3, 2), (1, 3))  # a transpose
+        sd["h"] = Tensor(Storage("HalfStorage", "1", 32), 4, (2, 2), (2, 1))
+        sd["b"] = Tensor(Storage("BFloat16Storage", "2", 32), 0, (4,), (1,))
+        sd["model.position_ids"] = Tensor(Storage("LongStorage", "3", 8), 0, (1, 8), (8, 1))
+        sd["mask"] = Tensor(Storage("BoolStorage", "3", 64), 0, (2,), (1,))
+        sd._metadata = collections.OrderedDict()
+        out = []
+        for protocol in (2, 4):
+            import io
+            f = io.BytesIO()
+            Pickler(f, protocol=protocol).dump(sd)
+            out.append(f.getvalue())
+        return out
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+
+
+for protocol, data in zip((2, 4), torch_pickles()):
+    put("torch_pickle_fuzz", "state_dict-protocol%d.pkl" % protocol, data)
+put("torch_pickle_fuzz", "list.pkl", b"\x80\x02]q\x00(K\x01K\x02e.")

@@ -1,7 +1,8 @@
 // The safetensors reader and the checkpoint checks on arbitrary files: header-only and full
 // loads, every tensor's bytes touched and read alone from the header-only file (the same bytes),
 // format/checksum/NaN verification (the same verdict streamed from the file as in memory), the
-// stored model config.
+// stored model config; and the lenient read of foreign files (dtypes realmt does not hold listed
+// as skipped: never readable, and a strict read refuses exactly the files that have some).
 #include <cstring>
 #include <string>
 
@@ -15,7 +16,26 @@ using namespace realmt;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = fuzz::as_file(data, size, "safetensors");
+  bool lenient_ok = false, has_foreign = false;
   try {
+    const models::SafetensorsFile lenient = models::load_safetensors(path, {.list_foreign_dtypes = true});
+    lenient_ok = true;
+    has_foreign = !lenient.skipped.empty();
+    for (const auto& [name, dtype] : lenient.skipped) REALMT_FUZZ_CHECK(!lenient.contains(name) && !dtype.empty());
+    for (const std::string& name : lenient.names) REALMT_FUZZ_CHECK(lenient.get(name).defined());
+  } catch (const Error&) {
+  }
+  try {
+    if (!lenient_ok || has_foreign) {
+      bool strict_ok = true;
+      try {
+        models::load_safetensors_header(path);
+      } catch (const Error&) {
+        strict_ok = false;
+      }
+      REALMT_FUZZ_CHECK(!strict_ok);
+      return 0;
+    }
     const models::SafetensorsFile header = models::load_safetensors_header(path);
     const models::SafetensorsFile file = models::load_safetensors(path);
     REALMT_FUZZ_CHECK(header.names == file.names && header.metadata == file.metadata);

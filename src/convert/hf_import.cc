@@ -3,11 +3,14 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.h"
+#include "convert/hf_config.h"
 #include "convert/torch_reader.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "models/safetensors.h"
 #include "ops/cast.h"
 #include "ops/concat.h"
@@ -27,23 +30,90 @@ Json read_json(const std::string& path) {
   }
 }
 
-// The weights by name, as f32 host tensors.
-std::map<std::string, Tensor> read_weights(const std::string& dir) {
-  const std::string st = dir + "/model.safetensors", bin = dir + "/pytorch_model.bin";
-  if (fs::is_regular_file(st)) {
-    const models::SafetensorsFile f = models::load_safetensors(st);
-    std::map<std::string, Tensor> out;
-    for (const std::string& name : f.names) {
-      const Tensor t = f.get(name);
-      if (t.dtype() == DType::kF32 || t.dtype() == DType::kF16 || t.dtype() == DType::kBF16 || t.dtype() == DType::kF64)
-        out.emplace(name, t.dtype() == DType::kF32 ? t : ops::cast(t, DType::kF32));
-    }
-    return out;
+// The weights by name as f32 host tensors (f16, bf16 and f64 converted at load), and the tensors
+// left out because realmt does not read their dtype (integer and bool buffers), by name -> dtype.
+struct HfWeights {
+  std::map<std::string, Tensor> tensors;
+  std::map<std::string, std::string> skipped;
+};
+
+void add_safetensors(const std::string& path, HfWeights& w) {
+  const models::SafetensorsFile f = models::load_safetensors(path, {.list_foreign_dtypes = true});
+  for (const auto& [name, dtype] : f.skipped) w.skipped[name] = dtype;
+  for (const std::string& name : f.names) {
+    const Tensor t = f.get(name);
+    if (t.dtype() == DType::kF32 || t.dtype() == DType::kF16 || t.dtype() == DType::kBF16 || t.dtype() == DType::kF64)
+      w.tensors.insert_or_assign(name, t.dtype() == DType::kF32 ? t : ops::cast(t, DType::kF32));
+    else
+      w.skipped[name] = models::safetensors_dtype_name(t.dtype());
   }
-  if (fs::is_regular_file(bin)) return read_torch_state_dict(bin);
-  REALMT_CHECK(!fs::is_regular_file(dir + "/model.safetensors.index.json"),
-               "{}: sharded weights (model.safetensors.index.json) are not read; save the model unsharded", dir);
-  REALMT_FAIL("{}: neither model.safetensors nor pytorch_model.bin found: not a Hugging Face model directory", dir);
+}
+
+void add_torch(const std::string& path, HfWeights& w) {
+  for (auto& [name, t] : read_torch_state_dict(path, &w.skipped)) w.tensors.insert_or_assign(name, std::move(t));
+}
+
+// A sharded checkpoint: the index's weight_map {tensor: shard file}; every shard is read, and each
+// tensor the index names must be in its shard (with the dtype it has there, or skipped).
+HfWeights read_sharded(const std::string& dir, const std::string& index_name,
+                       void (*add)(const std::string&, HfWeights&)) {
+  const std::string index = dir + "/" + index_name;
+  const Json j = read_json(index);
+  REALMT_CHECK(j.is_object() && j.contains("weight_map") && j["weight_map"].is_object() && !j["weight_map"].empty(),
+               "{}: a non-empty object 'weight_map' {{tensor: shard file}} is needed", index);
+  std::map<std::string, std::string> shard_of;
+  std::set<std::string> shards;
+  for (const auto& [tensor, shard] : j["weight_map"].items()) {
+    REALMT_CHECK(shard.is_string(), "{}: the shard of tensor '{}' is {}, not a file name", index, tensor, shard.dump());
+    const fs::path p(shard.get<std::string>());
+    REALMT_CHECK(!p.empty() && p.is_relative() && p.lexically_normal().string().rfind("..", 0) != 0,
+                 "{}: shard '{}' of tensor '{}' is not a file in the model directory", index, p.string(), tensor);
+    shard_of[tensor] = p.string();
+    shards.insert(p.string());
+  }
+  HfWeights w;
+  for (const std::string& shard : shards) {
+    const std::string path = dir + "/" + shard;
+    REALMT_CHECK(fs::is_regular_file(path), "{}: shard {} not found (named by {})", dir, shard, index_name);
+    HfWeights one;
+    add(path, one);
+    auto once = [&](const std::string& name) {
+      REALMT_CHECK(!w.tensors.count(name) && !w.skipped.count(name),
+                   "{}: tensor '{}' is in two shards (the second: {})", dir, name, shard);
+    };
+    for (auto& [name, t] : one.tensors) {
+      once(name);
+      w.tensors.emplace(name, std::move(t));
+    }
+    for (auto& [name, dtype] : one.skipped) {
+      once(name);
+      w.skipped.emplace(name, dtype);
+    }
+    for (const auto& [tensor, s] : shard_of)
+      REALMT_CHECK(s != shard || w.tensors.count(tensor) || w.skipped.count(tensor),
+                   "{}: {} puts tensor '{}' in shard {}, which lacks it", dir, index_name, tensor, shard);
+  }
+  return w;
+}
+
+// Hugging Face's order of preference: safetensors before pickles, whole files before shards.
+HfWeights read_weights(const std::string& dir) {
+  HfWeights w;
+  if (fs::is_regular_file(dir + "/model.safetensors")) {
+    add_safetensors(dir + "/model.safetensors", w);
+    return w;
+  }
+  if (fs::is_regular_file(dir + "/model.safetensors.index.json"))
+    return read_sharded(dir, "model.safetensors.index.json", add_safetensors);
+  if (fs::is_regular_file(dir + "/pytorch_model.bin")) {
+    add_torch(dir + "/pytorch_model.bin", w);
+    return w;
+  }
+  if (fs::is_regular_file(dir + "/pytorch_model.bin.index.json"))
+    return read_sharded(dir, "pytorch_model.bin.index.json", add_torch);
+  REALMT_FAIL("{}: none of model.safetensors, model.safetensors.index.json, pytorch_model.bin, "
+              "pytorch_model.bin.index.json found: not a Hugging Face model directory",
+              dir);
 }
 
 // vocab.json {piece: id} as pieces by id; ids must be 0..n-1, each once.
@@ -63,88 +133,53 @@ std::vector<std::string> read_table(const std::string& path) {
   return table;
 }
 
-template <typename T>
-T field(const Json& c, const std::string& key, const T& fallback, const std::string& path) {
-  if (!c.contains(key) || c[key].is_null()) return fallback;
-  try {
-    return c[key].get<T>();
-  } catch (const Json::exception& e) {
-    REALMT_FAIL("{}: field '{}' has the wrong type: {}", path, key, e.what());
-  }
-}
-
 class Weights {
  public:
-  Weights(std::map<std::string, Tensor> w, std::string dir) : w_(std::move(w)), dir_(std::move(dir)) {}
-  bool has(const std::string& name) const { return w_.count(name) > 0; }
-  // The first of `names` present.
+  Weights(HfWeights w, std::string dir) : w_(std::move(w)), dir_(std::move(dir)) {}
+  bool has(const std::string& name) const { return w_.tensors.count(name) > 0; }
+  // The first of `names` present; a needed tensor of a dtype realmt does not read is named with it.
   const Tensor& get(std::initializer_list<std::string> names) const {
     for (const std::string& n : names) {
-      const auto it = w_.find(n);
-      if (it != w_.end()) return it->second;
+      const auto it = w_.tensors.find(n);
+      if (it != w_.tensors.end()) {
+        used_.insert(n);
+        return it->second;
+      }
+    }
+    for (const std::string& n : names) {
+      const auto it = w_.skipped.find(n);
+      REALMT_CHECK(it == w_.skipped.end(), "{}: tensor '{}' has dtype {}, where a floating tensor (f32, f16, bf16, "
+                   "f64) is needed", dir_, n, it->second);
     }
     REALMT_FAIL("{}: the weights lack tensor '{}'", dir_, *names.begin());
   }
   const Tensor& get(const std::string& name) const { return get({name}); }
+  // A debug line for each tensor the conversion did not use (buffers such as position ids).
+  void log_unused() const {
+    for (const auto& [name, t] : w_.tensors)
+      if (!used_.count(name)) log::debug("{}: tensor '{}' ({}) not used", dir_, name, t.shape().str());
+    for (const auto& [name, dtype] : w_.skipped)
+      log::debug("{}: tensor '{}' ({}) skipped: realmt reads floating tensors and does not use it", dir_, name,
+                 dtype);
+  }
 
  private:
-  std::map<std::string, Tensor> w_;
+  HfWeights w_;
   std::string dir_;
+  mutable std::set<std::string> used_;
 };
 
 }  // namespace
 
 ConvertedModel import_hf(const std::string& dir) {
   const std::string cpath = dir + "/config.json";
-  const Json c = read_json(cpath);
-  const std::string type = field<std::string>(c, "model_type", "", cpath);
-  REALMT_CHECK(type == "marian",
-               "{}: model_type '{}': realmt-convert reads Hugging Face MarianMTModel directories (model_type marian)",
-               cpath, type);
-  for (const char* unsupported : {"normalize_before", "add_final_layer_norm", "normalize_embedding"})
-    REALMT_CHECK(!field<bool>(c, unsupported, false, cpath), "{}: {} true is not a Marian model realmt reads", cpath,
-                 unsupported);
-  auto need = [&](const std::string& key) {
-    REALMT_CHECK(c.contains(key) && c[key].is_number_integer(), "{}: integer field '{}' missing", cpath, key);
-    return c[key].get<int64_t>();
-  };
+  HfConfig h = read_hf_config(cpath);
   ConvertedModel m;
   m.origin = "hf:" + fs::path(dir).lexically_normal().string();
+  m.config = h.model;
   models::ModelConfig& mc = m.config;
-  mc.dim_emb = need("d_model");
-  mc.enc_depth = static_cast<int>(need("encoder_layers"));
-  mc.dec_depth = static_cast<int>(need("decoder_layers"));
-  mc.heads = static_cast<int>(need("encoder_attention_heads"));
-  REALMT_CHECK(need("decoder_attention_heads") == mc.heads,
-               "{}: encoder_attention_heads {} and decoder_attention_heads {} differ; realmt has one head count",
-               cpath, mc.heads, need("decoder_attention_heads"));
-  mc.dim_ffn = need("encoder_ffn_dim");
-  REALMT_CHECK(need("decoder_ffn_dim") == mc.dim_ffn,
-               "{}: encoder_ffn_dim {} and decoder_ffn_dim {} differ; realmt has one feed-forward size", cpath,
-               mc.dim_ffn, need("decoder_ffn_dim"));
-  const std::string act = field<std::string>(c, "activation_function", "gelu", cpath);
-  if (act == "swish" || act == "silu") mc.ffn_activation = ops::Activation::kSwish;
-  else if (act == "gelu") mc.ffn_activation = ops::Activation::kGelu;
-  else if (act == "relu") mc.ffn_activation = ops::Activation::kRelu;
-  else REALMT_FAIL("{}: activation_function '{}' (realmt has swish, gelu and relu)", cpath, act);
-  mc.vocab_size = need("vocab_size");
-  const int64_t target_vocab = field<int64_t>(c, "decoder_vocab_size", mc.vocab_size, cpath);
-  mc.target_vocab_size = target_vocab == mc.vocab_size ? 0 : target_vocab;
-  mc.dropout = field<double>(c, "dropout", 0.1, cpath);
-  mc.dropout_attention = field<double>(c, "attention_dropout", 0.0, cpath);
-  mc.dropout_ffn = field<double>(c, "activation_dropout", 0.0, cpath);
-  mc.norm = models::Norm::kPost;
-  mc.admin_init = models::AdminInit::kNone;
-  mc.residual_attention_encoder = mc.residual_attention_decoder = mc.residual_attention_cross =
-      layers::ResidualMode::kNone;
-  mc.positions = layers::Positions::kSinusoidalHalves;
-  mc.scale_embeddings = field<bool>(c, "scale_embedding", false, cpath);
-  mc.layer_norm_eps = 1e-5;  // torch.nn.LayerNorm's default, which MarianMTModel uses
-  const bool share = field<bool>(c, "share_encoder_decoder_embeddings", true, cpath);
-  const bool tie = field<bool>(c, "tie_word_embeddings", true, cpath);
-  mc.tied_embeddings_all = share && tie;
-  mc.tied_embeddings_src = share && !tie;
-  mc.tied_embeddings = !share && tie;
+  const bool share = h.share, tie = h.tie;
+  const int64_t target_vocab = h.target_vocab;
 
   // Vocabulary tables and special ids.
   m.source_table = read_table(dir + "/vocab.json");
@@ -155,15 +190,15 @@ ConvertedModel import_hf(const std::string& dir) {
   REALMT_CHECK(static_cast<int64_t>(m.target_pieces().size()) == target_vocab,
                "{}: the target vocabulary has {} pieces, config.json's decoder_vocab_size is {}", dir,
                m.target_pieces().size(), target_vocab);
-  mc.pad_id = static_cast<int>(need("pad_token_id"));
-  mc.eos_id = static_cast<int>(c["eos_token_id"].is_array() ? c["eos_token_id"][0].get<int64_t>() : need("eos_token_id"));
-  mc.decoder_start_id = static_cast<int>(field<int64_t>(c, "decoder_start_token_id", mc.pad_id, cpath));
   mc.unk_id = -1;
   for (size_t i = 0; i < m.source_table.size(); ++i)
     if (m.source_table[i] == "<unk>") mc.unk_id = static_cast<int>(i);
   REALMT_CHECK(mc.unk_id >= 0, "{}/vocab.json has no <unk>", dir);
-  mc.dim_vocabs.clear();
-  mc.validate();
+  try {
+    mc.validate();
+  } catch (const Error& e) {
+    REALMT_FAIL("{}: {}", cpath, e.what());
+  }
 
   // Weights: PyTorch's Linear holds W [out, in] (y = x W^T + b); realmt's layers W [in, out].
   const Weights w(read_weights(dir), dir);
@@ -224,6 +259,7 @@ ConvertedModel import_hf(const std::string& dir) {
     ffn(hf, rm + ".ffn");
   }
   check_parameters(m);
+  w.log_unused();
   return m;
 }
 

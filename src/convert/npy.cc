@@ -1,5 +1,6 @@
 #include "convert/npy.h"
 
+#include <cctype>
 #include <cstring>
 #include <regex>
 
@@ -18,6 +19,7 @@ NpyArray parse_npy(const std::string& b, const std::string& name) {
   REALMT_CHECK(b.size() >= 10 && b.compare(0, 6, "\x93NUMPY") == 0, "{}: not a .npy array", name);
   const int major = static_cast<unsigned char>(b[6]);
   size_t header_len = 0, start = 0;
+  REALMT_CHECK(major >= 1 && major <= 3, "{}: .npy format version {} (realmt reads 1 to 3)", name, major);
   if (major == 1) {
     header_len = static_cast<unsigned char>(b[8]) | (static_cast<size_t>(static_cast<unsigned char>(b[9])) << 8);
     start = 10;
@@ -27,6 +29,8 @@ NpyArray parse_npy(const std::string& b, const std::string& name) {
     start = 12;
   }
   REALMT_CHECK(start + header_len <= b.size(), "{}: truncated .npy header", name);
+  // numpy's own limit: longer headers are not written by it (and std::regex recurses per character).
+  REALMT_CHECK(header_len <= 10000, "{}: .npy header of {} bytes (at most 10000 are read)", name, header_len);
   const std::string header = b.substr(start, header_len);
   NpyArray a;
   std::smatch m;
@@ -40,15 +44,24 @@ NpyArray parse_npy(const std::string& b, const std::string& name) {
                "{}: .npy header without shape: {}", name, header);
   const std::string dims = m[1];
   const std::regex number("[0-9]+");
-  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), number); it != std::sregex_iterator(); ++it)
+  uint64_t numel = 1;
+  bool overflow = false;
+  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), number); it != std::sregex_iterator(); ++it) {
+    REALMT_CHECK(it->length() <= 18 && a.shape.size() < static_cast<size_t>(kMaxDims),
+                 "{}: .npy shape ({}) too large", name, dims);
     a.shape.push_back(std::stoll(it->str()));
-  size_t item = 0;
-  REALMT_CHECK(a.descr.size() >= 3, "{}: unknown dtype '{}'", name, a.descr);
-  item = std::stoul(a.descr.substr(2));
+    overflow = overflow || __builtin_mul_overflow(numel, static_cast<uint64_t>(a.shape.back()), &numel);
+  }
+  REALMT_CHECK(a.descr.size() >= 3 && a.descr.size() <= 4 && std::isdigit(static_cast<unsigned char>(a.descr[2])) &&
+                   std::isdigit(static_cast<unsigned char>(a.descr.back())),
+               "{}: unknown dtype '{}'", name, a.descr);
+  const size_t item = std::stoul(a.descr.substr(2));
   REALMT_CHECK(a.descr[0] != '>' || item == 1, "{}: big-endian arrays ({}) are not read", name, a.descr);
-  const uint64_t bytes = static_cast<uint64_t>(a.numel()) * item;
-  REALMT_CHECK(b.size() - start - header_len == bytes, "{}: {} data bytes for shape of {} elements of {} bytes", name,
-               b.size() - start - header_len, a.numel(), item);
+  uint64_t bytes = 0;
+  overflow = overflow || __builtin_mul_overflow(numel, item, &bytes);
+  REALMT_CHECK(!overflow && b.size() - start - header_len == bytes,
+               "{}: {} data bytes for shape ({}) of elements of {} bytes", name, b.size() - start - header_len, dims,
+               item);
   a.data = b.substr(start + header_len);
   return a;
 }

@@ -14,9 +14,10 @@ namespace {
 
 // A Python object as far as a state dict needs: None, bools, ints, floats, strings and bytes,
 // tuples and lists, dicts, globals (module.name), the results of calling them (REDUCE), storage
-// ids (BINPERSID) and rebuilt tensors.
+// ids (BINPERSID) and rebuilt tensors. The Unpickler owns every object (an arena): a pickle can
+// make a list hold itself (APPEND of its own memo entry), which reference counting would leak.
 struct Obj;
-using Ref = std::shared_ptr<Obj>;
+using Ref = Obj*;
 struct TensorRef {
   std::string storage_type, key;
   int64_t offset = 0;
@@ -33,15 +34,16 @@ struct Obj {
   TensorRef tensor;
 };
 
-Ref make(Obj::Kind k) {
-  auto o = std::make_shared<Obj>();
-  o->kind = k;
-  return o;
-}
-
 class Unpickler {
  public:
   Unpickler(const std::string& data, const std::string& where) : d_(data), where_(where) {}
+
+  // The objects live as long as the Unpickler.
+  Ref make(Obj::Kind k) {
+    arena_.push_back(std::make_unique<Obj>());
+    arena_.back()->kind = k;
+    return arena_.back().get();
+  }
 
   Ref run() {
     while (true) {
@@ -62,11 +64,13 @@ class Unpickler {
         case 'J': push_int(static_cast<int32_t>(uint_le(4))); break;  // BININT
         case 0x8a: {  // LONG1: little-endian two's complement of n bytes
           const int n = byte();
-          int64_t v = 0;
+          REALMT_CHECK(n <= 8, "{}: LONG1 of {} bytes at byte {}: integers past 64 bits are not read", where_, n,
+                       pos_ - 2);
           const std::string b = take(n);
-          for (int k = n - 1; k >= 0; --k) v = (v << 8) | static_cast<unsigned char>(b[k]);
-          if (n > 0 && n < 8 && (static_cast<unsigned char>(b[n - 1]) & 0x80)) v -= int64_t(1) << (8 * n);
-          push_int(v);
+          uint64_t u = 0;  // unsigned: the shifts wrap, as two's complement needs
+          for (int k = n - 1; k >= 0; --k) u = (u << 8) | static_cast<unsigned char>(b[k]);
+          if (n > 0 && n < 8 && (static_cast<unsigned char>(b[n - 1]) & 0x80)) u -= uint64_t(1) << (8 * n);
+          push_int(static_cast<int64_t>(u));
           break;
         }
         case 'G': {  // BINFLOAT: big-endian double
@@ -223,8 +227,11 @@ class Unpickler {
     for (int k = n - 1; k >= 0; --k) o->items[k] = pop();
     push(o);
   }
+  // Python's pickler numbers memo entries 0, 1, 2, ...: an index past the next one is refused
+  // (it would let 4 bytes of input allocate gigabytes).
   void memo_put(uint64_t k) {
-    if (memo_.size() <= k) memo_.resize(k + 1);
+    REALMT_CHECK(k <= memo_.size(), "{}: pickle memo index {} skips past {}", where_, k, memo_.size());
+    if (k == memo_.size()) memo_.push_back(nullptr);
     memo_[k] = top();
   }
   void memo_get(uint64_t k) {
@@ -245,6 +252,9 @@ class Unpickler {
                    "{}: {} without a storage", where_, name);
       const auto& pid = args->items[0]->items;
       REALMT_CHECK(pid.size() >= 3, "{}: a storage id of {} fields", where_, pid.size());
+      REALMT_CHECK(args->items[2]->items.size() <= static_cast<size_t>(kMaxDims),
+                   "{}: a tensor of {} dimensions (at most {} are read)", where_, args->items[2]->items.size(),
+                   kMaxDims);
       auto t = make(Obj::Kind::kTensor);
       t->tensor.storage_type = pid[1]->s;
       t->tensor.key = pid[2]->s;
@@ -253,8 +263,10 @@ class Unpickler {
       t->tensor.stride = ints(args->items[3]);
       return t;
     }
-    if (name == "torch._utils._rebuild_parameter" || name == "torch._utils._rebuild_parameter_with_state")
-      return args->items.at(0);
+    if (name == "torch._utils._rebuild_parameter" || name == "torch._utils._rebuild_parameter_with_state") {
+      REALMT_CHECK(!args->items.empty(), "{}: {} without its tensor", where_, name);
+      return args->items[0];
+    }
     auto o = make(Obj::Kind::kCall);
     o->items = {f, args};
     return o;
@@ -265,6 +277,7 @@ class Unpickler {
   size_t pos_ = 0;
   std::vector<Ref> stack_, memo_;
   std::vector<size_t> marks_;
+  std::vector<std::unique_ptr<Obj>> arena_;
 };
 
 // Bytes per element and how to widen one to float, by storage class name.
@@ -292,18 +305,64 @@ float element(const char* p, DType dtype) {
 
 }  // namespace
 
-std::map<std::string, Tensor> read_torch_state_dict(const std::string& path) {
-  {
-    std::string magic(2, '\0');
-    FILE* f = std::fopen(path.c_str(), "rb");
-    REALMT_CHECK(f != nullptr, "cannot open {}", path);
-    const size_t n = std::fread(magic.data(), 1, 2, f);
-    std::fclose(f);
-    REALMT_CHECK(n == 2 && magic == "PK",
-                 "{}: not a zip archive: a torch.save file from before PyTorch 1.6 (legacy format), which realmt "
-                 "does not read; load and save it again with a recent PyTorch, or as model.safetensors",
-                 path);
+namespace {
+
+void check_torch_magic(const std::string& path) {
+  std::string magic(2, '\0');
+  FILE* f = std::fopen(path.c_str(), "rb");
+  REALMT_CHECK(f != nullptr, "cannot open {}", path);
+  const size_t n = std::fread(magic.data(), 1, 2, f);
+  std::fclose(f);
+  REALMT_CHECK(n == 2 && magic == "PK",
+               "{}: not a zip archive: a torch.save file from before PyTorch 1.6 (legacy format), which realmt "
+               "does not read; load and save it again with a recent PyTorch, or as model.safetensors",
+               path);
+}
+
+// Checks that the view (offset, sizes, strides) stays inside a storage of `elements` elements and
+// holds no more elements than it (an expanded view, stride 0, is refused: state dicts hold none),
+// before anything is allocated.
+void check_view(const TensorRef& t, uint64_t elements, const std::string& where) {
+  REALMT_CHECK(t.stride.size() == t.size.size(), "{}: {} sizes and {} strides", where, t.size.size(), t.stride.size());
+  REALMT_CHECK(t.offset >= 0, "{}: storage offset {}", where, t.offset);
+  uint64_t numel = 1, last = static_cast<uint64_t>(t.offset);
+  bool overflow = false;
+  for (size_t r = 0; r < t.size.size(); ++r) {
+    REALMT_CHECK(t.size[r] >= 0 && t.stride[r] >= 0, "{}: size {} or stride {} negative", where, t.size[r],
+                 t.stride[r]);
+    overflow = overflow || __builtin_mul_overflow(numel, static_cast<uint64_t>(t.size[r]), &numel);
+    uint64_t reach = 0;
+    if (t.size[r] > 0)
+      overflow = overflow || __builtin_mul_overflow(static_cast<uint64_t>(t.size[r] - 1),
+                                                    static_cast<uint64_t>(t.stride[r]), &reach) ||
+                 __builtin_add_overflow(last, reach, &last);
   }
+  REALMT_CHECK(!overflow && numel <= elements && (numel == 0 || last < elements),
+               "{}: its view (offset {}, {} elements) reads past its storage of {} elements", where, t.offset,
+               overflow ? std::string("more than 2^64") : std::to_string(numel), elements);
+}
+
+// The tensor `t` of `bytes` (its storage) as an f32 tensor.
+Tensor rebuild(const TensorRef& t, const StorageType& st, const std::string& bytes, const std::string& where) {
+  check_view(t, bytes.size() / st.bytes, where);
+  Tensor x = Tensor::empty(Shape(t.size), DType::kF32);
+  float* dst = x.data<float>();
+  const int64_t n = x.numel(), rank = static_cast<int64_t>(t.size.size());
+  std::vector<int64_t> idx(static_cast<size_t>(rank), 0);
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t off = t.offset;
+    for (int64_t r = 0; r < rank; ++r) off += idx[r] * t.stride[r];
+    dst[e] = element(bytes.data() + off * st.bytes, st.dtype);
+    for (int64_t r = rank - 1; r >= 0 && ++idx[r] == t.size[r]; --r) idx[r] = 0;
+  }
+  return x;
+}
+
+}  // namespace
+
+std::map<std::string, Tensor> read_torch_state_dict(const std::string& path,
+                                                    std::map<std::string, std::string>* skipped) {
+  check_torch_magic(path);
   const ZipReader zip(path);
   const ZipMember* pkl = nullptr;
   for (const ZipMember& m : zip.members())
@@ -311,7 +370,8 @@ std::map<std::string, Tensor> read_torch_state_dict(const std::string& path) {
   REALMT_CHECK(pkl != nullptr, "{}: no data.pkl member: not a torch.save archive", path);
   const std::string prefix = pkl->name.substr(0, pkl->name.size() - 8);  // "<name>/"
   const std::string pickle = zip.read(*pkl);
-  const Ref root = Unpickler(pickle, path + " (" + pkl->name + ")").run();
+  Unpickler unpickler(pickle, path + " (" + pkl->name + ")");
+  const Ref root = unpickler.run();
   REALMT_CHECK(root->kind == Obj::Kind::kDict, "{}: the pickle holds no dict (a whole model, not a state dict?)",
                path);
   std::map<std::string, Tensor> out;
@@ -320,29 +380,21 @@ std::map<std::string, Tensor> read_torch_state_dict(const std::string& path) {
     if (k->kind != Obj::Kind::kStr || v->kind != Obj::Kind::kTensor) continue;
     const TensorRef& t = v->tensor;
     StorageType st;
-    if (!storage_type(t.storage_type, st)) continue;  // integer buffers
+    // A key given twice (possible in a pickle, found by torch_pickle_fuzz) ends as Python's dict
+    // has it: the later value replaces the earlier, whichever list it went to.
+    out.erase(k->s);
+    if (skipped) skipped->erase(k->s);
+    if (!storage_type(t.storage_type, st)) {  // integer and bool buffers
+      if (skipped) (*skipped)[k->s] = t.storage_type;
+      continue;
+    }
     auto it = storages.find(t.key);
     if (it == storages.end()) {
       const ZipMember* m = zip.find(prefix + "data/" + t.key);
       REALMT_CHECK(m != nullptr, "{}: tensor '{}': storage {} missing", path, k->s, t.key);
       it = storages.emplace(t.key, zip.read(*m)).first;
     }
-    const std::string& bytes = it->second;
-    Tensor x = Tensor::empty(Shape(t.size), DType::kF32);
-    float* dst = x.data<float>();
-    const int64_t n = x.numel(), rank = static_cast<int64_t>(t.size.size());
-    REALMT_CHECK(static_cast<int64_t>(t.stride.size()) == rank, "{}: tensor '{}' has {} sizes and {} strides", path,
-                 k->s, rank, t.stride.size());
-    std::vector<int64_t> idx(static_cast<size_t>(rank), 0);
-    for (int64_t e = 0; e < n; ++e) {
-      int64_t off = t.offset;
-      for (int64_t r = 0; r < rank; ++r) off += idx[r] * t.stride[r];
-      REALMT_CHECK(off >= 0 && static_cast<uint64_t>(off + 1) * st.bytes <= bytes.size(),
-                   "{}: tensor '{}' reads past its storage", path, k->s);
-      dst[e] = element(bytes.data() + off * st.bytes, st.dtype);
-      for (int64_t r = rank - 1; r >= 0 && ++idx[r] == t.size[r]; --r) idx[r] = 0;
-    }
-    out.emplace(k->s, std::move(x));
+    out.emplace(k->s, rebuild(t, st, it->second, format("{}: tensor '{}'", path, k->s)));
   }
   return out;
 }

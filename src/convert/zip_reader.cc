@@ -47,7 +47,7 @@ ZipReader::ZipReader(const std::string& path) : path_(path), in_(std::make_uniqu
       le(tail, eocd - 20, 4) == kZip64Locator) {
     // ZIP64: the locator gives the ZIP64 end record, which has the 64-bit fields.
     const uint64_t z64 = le(tail, eocd - 20 + 8, 8);
-    REALMT_CHECK(z64 + 56 <= size, "{}: ZIP64 end record at {} outside the file", path, z64);
+    REALMT_CHECK(z64 <= size && 56 <= size - z64, "{}: ZIP64 end record at {} outside the file", path, z64);
     const std::string rec = read_bytes(*in_, z64, 56);
     REALMT_CHECK(le(rec, 0, 4) == kZip64End, "{}: bad ZIP64 end record", path);
     entries = le(rec, 32, 8);
@@ -76,9 +76,10 @@ ZipReader::ZipReader(const std::string& path) : path_(path), in_(std::make_uniqu
     while (x + 4 <= x_end) {
       const uint64_t id = le(cd, x, 2), len = le(cd, x + 2, 2);
       size_t v = x + 4;
+      const size_t field_end = std::min<size_t>(x + 4 + len, x_end);  // a length past the extra is cut
       if (id == 1) {
         for (uint64_t* field : {&m.size, &m.compressed_size, &m.header_offset})
-          if (*field == 0xffffffff && v + 8 <= x + 4 + len) {
+          if (*field == 0xffffffff && v + 8 <= field_end) {
             *field = le(cd, v, 8);
             v += 8;
           }
@@ -101,7 +102,8 @@ const ZipMember* ZipReader::find(const std::string& name) const {
 
 std::string ZipReader::read(const ZipMember& m) const {
   const uint64_t size = in_->size();
-  REALMT_CHECK(m.header_offset + 30 <= size, "{}: member '{}' outside the file", path_, m.name);
+  REALMT_CHECK(m.header_offset <= size && 30 <= size - m.header_offset, "{}: member '{}' outside the file", path_,
+               m.name);
   const std::string local = read_bytes(*in_, m.header_offset, 30);
   REALMT_CHECK(le(local, 0, 4) == kLocalHeader, "{}: member '{}' has no local header", path_, m.name);
   const uint64_t data = m.header_offset + 30 + le(local, 26, 2) + le(local, 28, 2);
@@ -113,6 +115,9 @@ std::string ZipReader::read(const ZipMember& m) const {
     REALMT_CHECK(m.size == m.compressed_size, "{}: stored member '{}' has two sizes", path_, m.name);
     out = std::move(raw);
   } else if (m.method == 8) {
+    // deflate expands at most 1032:1; a larger size is damage (and would allocate at will).
+    REALMT_CHECK(m.size / 1032 <= m.compressed_size, "{}: member '{}' claims {} bytes from {} deflated ones",
+                 path_, m.name, m.size, m.compressed_size);
     out.assign(m.size, '\0');
     z_stream z{};
     REALMT_CHECK(inflateInit2(&z, -MAX_WBITS) == Z_OK, "{}: zlib cannot start inflating", path_);

@@ -40,9 +40,19 @@ std::string shape_text(const Json& shape) {
   return os.str();
 }
 
-// Checks one header entry and returns it; every message names the file and the tensor.
+// Element sizes of the format's dtypes that realmt does not hold (SafetensorsReadOptions).
+size_t foreign_dtype_size(const std::string& name) {
+  static const std::map<std::string, size_t> sizes{{"BOOL", 1}, {"F8_E4M3", 1}, {"F8_E5M2", 1}, {"I16", 2},
+                                                   {"U16", 2},  {"U32", 4},     {"I64", 8},     {"U64", 8}};
+  const auto it = sizes.find(name);
+  return it == sizes.end() ? 0 : it->second;
+}
+
+// Checks one header entry and returns it; every message names the file and the tensor. With
+// `foreign` non-null, an entry of a dtype realmt does not hold is checked with its element size
+// and its dtype string is put in *foreign (the returned entry's dtype is then meaningless).
 SafetensorsEntry parse_entry(const std::string& path, const std::string& name, const Json& e,
-                             uint64_t data_bytes) {
+                             uint64_t data_bytes, std::string* foreign) {
   const std::string where = format("{}: tensor '{}'", path, name);
   REALMT_CHECK(e.is_object(), "{}: entry is {}, not an object with dtype, shape and data_offsets", where,
                e.type_name());
@@ -57,9 +67,12 @@ SafetensorsEntry parse_entry(const std::string& path, const std::string& name, c
   const Json& dtype = e["dtype"];
   REALMT_CHECK(dtype.is_string(), "{}: dtype is {}, not a string", where, dtype.dump());
   const auto parsed = parse_safetensors_dtype(dtype.get<std::string>());
-  REALMT_CHECK(parsed.has_value(), "{}: unknown dtype {} (realmt reads F32, F64, F16, BF16, I32, U8)", where,
-               dtype.dump());
-  out.dtype = *parsed;
+  const size_t foreign_size = foreign && !parsed ? foreign_dtype_size(dtype.get<std::string>()) : 0;
+  REALMT_CHECK(parsed.has_value() || foreign_size > 0,
+               "{}: unknown dtype {} (realmt reads F32, F64, F16, BF16, I32, U8, I8)", where, dtype.dump());
+  if (parsed) out.dtype = *parsed;
+  else *foreign = dtype.get<std::string>();
+  const uint64_t element_size = parsed ? dtype_size(*parsed) : foreign_size;
 
   const Json& shape = e["shape"];
   REALMT_CHECK(shape.is_array(), "{}: shape is {}, not an array", where, shape.dump());
@@ -87,7 +100,7 @@ SafetensorsEntry parse_entry(const std::string& path, const std::string& name, c
   REALMT_CHECK(out.end <= data_bytes, "{}: data_offsets [{}, {}] run past the end of the data buffer ({} bytes)",
                where, out.begin, out.end, data_bytes);
   uint64_t needed = 0;
-  overflow = overflow || __builtin_mul_overflow(numel, dtype_size(out.dtype), &needed);
+  overflow = overflow || __builtin_mul_overflow(numel, element_size, &needed);
   REALMT_CHECK(!overflow && needed == out.end - out.begin,
                "{}: data_offsets [{}, {}] hold {} bytes but shape {} of {} needs {}", where, out.begin, out.end,
                out.end - out.begin, shape_text(shape), dtype.get<std::string>(),
@@ -215,7 +228,8 @@ namespace {
 // Reads and checks the size field and the header of `in` (everything but the data buffer) into
 // `file`; returns the header size n (the data buffer starts at byte 8 + n).
 uint64_t read_header(const InputFile& in, SafetensorsFile& file,
-                     std::unordered_map<std::string, SafetensorsEntry>& entries) {
+                     std::unordered_map<std::string, SafetensorsEntry>& entries,
+                     const SafetensorsReadOptions& options) {
   const std::string& path = in.path();
   const uint64_t size = in.size();
   REALMT_CHECK(size >= 8, "{}: not a safetensors file: {} bytes, too short for the 8-byte header size", path,
@@ -255,6 +269,7 @@ uint64_t read_header(const InputFile& in, SafetensorsFile& file,
 
   file.path = path;
   std::vector<std::pair<std::string, const SafetensorsEntry*>> order;
+  std::unordered_map<std::string, SafetensorsEntry> foreign_entries;  // they tile the buffer too
   for (const auto& [name, value] : header.items()) {
     if (name == kMetadataKey) {
       REALMT_CHECK(value.is_object(), "{}: __metadata__ is {}, not an object of strings", path, value.type_name());
@@ -264,9 +279,13 @@ uint64_t read_header(const InputFile& in, SafetensorsFile& file,
       }
       continue;
     }
-    auto [it, inserted] = entries.emplace(name, parse_entry(path, name, value, data_bytes));
+    std::string foreign;
+    const SafetensorsEntry e =
+        parse_entry(path, name, value, data_bytes, options.list_foreign_dtypes ? &foreign : nullptr);
+    auto [it, inserted] = (foreign.empty() ? entries : foreign_entries).emplace(name, e);
     REALMT_ASSERT(inserted);
     order.emplace_back(name, &it->second);
+    if (!foreign.empty()) file.skipped.emplace(name, foreign);
   }
 
   // The entries must tile [0, data_bytes): sorted by offset, each begins where the last ended.
@@ -284,7 +303,7 @@ uint64_t read_header(const InputFile& in, SafetensorsFile& file,
     REALMT_CHECK(e->begin == covered, "{}: tensor '{}' begins at byte {} of the data buffer, leaving a gap after "
                  "byte {}", path, name, e->begin, covered);
     covered = e->end;
-    file.names.push_back(name);
+    if (!file.skipped.count(name)) file.names.push_back(name);
   }
   REALMT_CHECK(covered == data_bytes, "{}: the data buffer has {} bytes but the tensors cover {} (trailing bytes, "
                "or a file that is not safetensors)", path, data_bytes, covered);
@@ -293,18 +312,18 @@ uint64_t read_header(const InputFile& in, SafetensorsFile& file,
 
 }  // namespace
 
-SafetensorsFile load_safetensors_header(const std::string& path) {
+SafetensorsFile load_safetensors_header(const std::string& path, const SafetensorsReadOptions& options) {
   auto in = std::make_shared<const InputFile>(existing_checkpoint_file(path));
   SafetensorsFile file;
-  file.data_start_ = 8 + read_header(*in, file, file.entries_);
+  file.data_start_ = 8 + read_header(*in, file, file.entries_, options);
   file.in_ = std::move(in);
   return file;
 }
 
-SafetensorsFile load_safetensors(const std::string& path) {
+SafetensorsFile load_safetensors(const std::string& path, const SafetensorsReadOptions& options) {
   InputFile in(existing_checkpoint_file(path));
   SafetensorsFile file;
-  const uint64_t n = read_header(in, file, file.entries_);
+  const uint64_t n = read_header(in, file, file.entries_, options);
   const uint64_t data_bytes = in.size() - 8 - n;
 
   // One read of the whole buffer; 64-byte alignment suits every element type and SIMD loads.

@@ -54,6 +54,14 @@ struct SafetensorsEntry {
   uint64_t begin = 0, end = 0;  // byte offsets into the data buffer
 };
 
+// How to treat entries whose dtype the safetensors format has but realmt does not hold (BOOL, I16,
+// U16, U32, I64, U64, F8_E4M3, F8_E5M2): refused (the default: a realmt checkpoint never has
+// them), or checked like the others (size, tiling) and listed in SafetensorsFile::skipped, for
+// foreign files whose unused buffers (position ids, masks) may have them.
+struct SafetensorsReadOptions {
+  bool list_foreign_dtypes = false;
+};
+
 // A loaded, fully validated file. The whole data buffer is read into host memory once;
 // tensors returned by get() are CPU views of it (they keep it alive), except that a tensor
 // whose offset is not a multiple of its element size (possible in foreign files) is returned
@@ -62,6 +70,9 @@ struct SafetensorsFile {
   std::string path;
   std::map<std::string, std::string> metadata;  // "__metadata__"; empty when absent
   std::vector<std::string> names;               // in data order (= the order they were saved)
+  // With SafetensorsReadOptions::list_foreign_dtypes: the entries of dtypes realmt does not hold,
+  // name -> the header's dtype string ("I64"); not in `names`, not readable.
+  std::map<std::string, std::string> skipped;
 
   bool contains(const std::string& name) const { return entries_.count(name) > 0; }
   // Throws naming the file and the tensor when absent.
@@ -78,8 +89,8 @@ struct SafetensorsFile {
   uint64_t data_bytes() const { return data_ ? data_->bytes() : 0; }
 
  private:
-  friend SafetensorsFile load_safetensors(const std::string& path);
-  friend SafetensorsFile load_safetensors_header(const std::string& path);
+  friend SafetensorsFile load_safetensors(const std::string& path, const SafetensorsReadOptions& options);
+  friend SafetensorsFile load_safetensors_header(const std::string& path, const SafetensorsReadOptions& options);
   std::unordered_map<std::string, SafetensorsEntry> entries_;
   std::shared_ptr<Storage> data_;        // the data buffer, host memory (load_safetensors)
   std::shared_ptr<const InputFile> in_;  // the open file (load_safetensors_header)
@@ -92,11 +103,11 @@ struct SafetensorsFile {
 // data_offsets inside the buffer holding exactly numel * element size bytes), and that the
 // entries tile the data buffer. Any violation is a realmt::Error naming the file and, where
 // there is one, the tensor and the field.
-SafetensorsFile load_safetensors(const std::string& path);
+SafetensorsFile load_safetensors(const std::string& path, const SafetensorsReadOptions& options = {});
 
 // The same checks of the header alone (names, entries, metadata), without reading the data
 // buffer: for metadata and config look-ups, and for reading tensors one at a time (read()).
 // get() on the result throws.
-SafetensorsFile load_safetensors_header(const std::string& path);
+SafetensorsFile load_safetensors_header(const std::string& path, const SafetensorsReadOptions& options = {});
 
 }  // namespace realmt::models

@@ -212,6 +212,8 @@ def part_hf(args, hf, work, sentences, references):
     check(sorted(a) == sorted(b) and all((a[k] == b[k]).all() for k in a),
           "hf: pytorch_model.bin and model.safetensors convert to identical tensors")
 
+    part_hf_layouts(args, hf, work, torch_model, a)
+
     spms = [os.path.join(hf, "source.spm"), os.path.join(hf, "target.spm")]
     # realmt's output limit: floor(factor x source tokens with eos), eos included; generate's the
     # same with max_new_tokens. At the limit generate forces eos with log-probability 0 where realmt
@@ -244,6 +246,73 @@ def part_hf(args, hf, work, sentences, references):
             if g != w:
                 print("  sentence %d\n    realmt   %s\n    generate %s" % (i, " ".join(g), " ".join(w)))
     return model, tokenizer
+
+
+def part_hf_layouts(args, hf, work, torch_model, want):
+    """The same model as transformers saves it in f16 and bf16 (each converts to the f32 tensors
+    rounded to that dtype: realmt reads them as f32), and sharded: model.safetensors.index.json by
+    save_pretrained's max_shard_size, pytorch_model.bin.index.json with torch.save shards (each
+    converts to the unsharded model's tensors)."""
+    import torch
+    from safetensors.numpy import load_file
+
+    def convert(name, prepare):
+        d = os.path.join(work, name)
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.copytree(hf, d, ignore=shutil.ignore_patterns("model.safetensors"))
+        prepare(d)
+        out = d + ".realmt"
+        run([os.path.join(args.bin, "realmt-convert"), "--from", "hf", d, "-o", out])
+        return d, load_file(out)
+
+    for dtype in (torch.float16, torch.bfloat16):
+        name = str(dtype).replace("torch.", "")
+        _, got = convert("hf-" + name, lambda d: copy_model(torch_model).to(dtype).save_pretrained(d))
+        rounded = {k: torch.from_numpy(v).to(dtype).float().numpy() for k, v in want.items()}
+        check(sorted(got) == sorted(want) and all((got[k] == rounded[k]).all() for k in want),
+              "hf: the %s checkpoint converts to the f32 tensors rounded to %s" % (name, name))
+
+    # config.json with every field this transformers' MarianConfig writes (to_diff_dict drops
+    # the defaults; to_dict keeps them all): realmt-convert's table knows each one.
+    from transformers import MarianConfig
+
+    def full_config(d):
+        torch_model.save_pretrained(d)
+        full = MarianConfig.from_pretrained(d).to_dict()
+        with open(os.path.join(d, "config.json"), "w") as f:
+            json.dump(full, f)
+    d, _ = convert("hf-full-config", full_config)
+    r = subprocess.run([os.path.join(args.bin, "realmt-convert"), "--from", "hf", d, "-o", d + "-2.realmt"],
+                       capture_output=True, text=True)
+    check(r.returncode == 0 and "does not know" not in r.stderr,
+          "hf: every field of MarianConfig().to_dict() is in realmt-convert's config table%s"
+          % (" (" + r.stderr.strip() + ")" if "does not know" in r.stderr else ""))
+
+    d, got = convert("hf-shards", lambda d: torch_model.save_pretrained(d, max_shard_size="100KB"))
+    with open(os.path.join(d, "model.safetensors.index.json")) as f:
+        shards = set(json.load(f)["weight_map"].values())
+    check(len(shards) > 1 and sorted(got) == sorted(want) and all((got[k] == want[k]).all() for k in want),
+          "hf: model.safetensors.index.json over %d shards converts to the unsharded tensors" % len(shards))
+
+    def torch_shards(d, n=3):
+        sd = torch_model.state_dict()
+        names = sorted(sd)
+        index = {"metadata": {}, "weight_map": {}}
+        for i in range(n):
+            shard = "pytorch_model-%05d-of-%05d.bin" % (i + 1, n)
+            part = {k: sd[k].clone() for k in names[i::n]}
+            torch.save(part, os.path.join(d, shard))
+            index["weight_map"].update({k: shard for k in part})
+        with open(os.path.join(d, "pytorch_model.bin.index.json"), "w") as f:
+            json.dump(index, f)
+    _, got = convert("hf-bin-shards", torch_shards)
+    check(sorted(got) == sorted(want) and all((got[k] == want[k]).all() for k in want),
+          "hf: pytorch_model.bin.index.json over 3 shards converts to the unsharded tensors")
+
+
+def copy_model(model):
+    import copy
+    return copy.deepcopy(model)
 
 
 def part_ct2(args, hf, model, tokenizer, work, sentences):

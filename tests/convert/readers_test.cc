@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "convert/npy.h"
 #include "convert/torch_reader.h"
@@ -199,8 +200,10 @@ TEST(TorchReader, RebuildsTensorsFromAStateDict) {
                       {"archive/data/0", std::string(reinterpret_cast<const char*>(storage), 24)},
                       {"archive/data/1", std::string(8, '\0')},
                       {"archive/version", "3\n"}}));
-  const auto sd = read_torch_state_dict(path);
-  ASSERT_EQ(sd.size(), 1u);  // the integer buffer is left out
+  std::map<std::string, std::string> skipped;
+  const auto sd = read_torch_state_dict(path, &skipped);
+  ASSERT_EQ(sd.size(), 1u);  // the integer buffer is left out, and listed
+  EXPECT_EQ(skipped, (std::map<std::string, std::string>{{"n", "LongStorage"}}));
   const Tensor& w = sd.at("w");
   ASSERT_EQ(w.shape(), Shape({3, 2}));  // sizes (3, 2), strides (1, 3): the transpose
   const std::vector<float> want{0, 3, 1, 4, 2, 5};
@@ -216,6 +219,74 @@ TEST(TorchReader, LegacyFormatAndDamageAreNamed) {
   const std::string truncated = dir.write("cut.bin", make_zip({{"archive/data.pkl", cut}}));
   const std::string e = error_of([&] { read_torch_state_dict(truncated); });
   EXPECT_NE(e.find("cut.bin"), std::string::npos) << e;
+}
+
+// Inputs the fuzz targets (fuzz/zip_fuzz, npy_fuzz, torch_pickle_fuzz) are about: each must be a
+// realmt::Error naming the problem, never another exception, a huge allocation or a bad read.
+TEST(TorchReader, HostilePicklesAreErrors) {
+  TempDir dir;
+  const std::map<std::string, std::string> cases = {
+      {"memo index", b("\x80\x02]r\xff\xff\xff\xff.")},         // LONG_BINPUT 2^32 - 1: no 32 GB memo
+      {"LONG1 of 9 bytes", b("\x80\x02\x8a\x09\x01\x02\x03\x04\x05\x06\x07\x08\x09.")},
+      {"without its tensor", b("ctorch._utils\n_rebuild_parameter\n)R.")},  // no args
+      {"holds no dict", b("]q\x00h\x00" "a.")},                          // a list that holds itself
+      {"pickle stack underflow", b("(a.")},
+  };
+  for (const auto& [want, pickle] : cases) {
+    const std::string path = dir.write("p.bin", make_zip({{"archive/data.pkl", pickle}}));
+    const std::string e = error_of([&] { read_torch_state_dict(path); });
+    EXPECT_NE(e.find(want), std::string::npos) << want << ": " << e;
+  }
+  // A view past its storage (6 floats; sizes (4, 2) strides (1, 3) reach element 9), and an
+  // expanded view (stride 0) of 2^40 elements: both refused before anything is allocated.
+  for (const std::string& view : {b("K\x04K\x02\x86K\x01K\x03\x86"), b("\x8a\x06\x00\x00\x00\x00\x00\x01\x85K\x00\x85")}) {
+    std::string p = state_dict_pickle();
+    const std::string orig = b("K\x03K\x02\x86q\x05K\x01K\x03\x86");
+    p.replace(p.find(orig), orig.size(), view + b("q\x05"));
+    const float storage[6] = {0, 1, 2, 3, 4, 5};
+    const std::string path = dir.write(
+        "v.bin", make_zip({{"archive/data.pkl", p}, {"archive/data/0", std::string(reinterpret_cast<const char*>(storage), 24)},
+                           {"archive/data/1", std::string(8, '\0')}}));
+    const std::string e = error_of([&] { read_torch_state_dict(path); });
+    EXPECT_NE(e.find("reads past its storage"), std::string::npos) << e;
+  }
+}
+
+// Found by torch_pickle_fuzz (fuzz/corpus/torch_pickle_fuzz/finding-duplicate-key): a key given
+// twice, a float tensor then an integer one, was both returned and listed as skipped. As in
+// Python's dict, the later value wins.
+TEST(TorchReader, ADuplicateKeyKeepsTheLaterValue) {
+  TempDir dir;
+  std::string p = state_dict_pickle();
+  const std::string n = b("X\x01\x00\x00\x00n");
+  p.replace(p.find(n), n.size(), b("X\x01\x00\x00\x00w"));  // {"w": float tensor, "w": long tensor}
+  const float storage[6] = {0, 1, 2, 3, 4, 5};
+  const std::string path = dir.write(
+      "dup.bin", make_zip({{"archive/data.pkl", p}, {"archive/data/0", std::string(reinterpret_cast<const char*>(storage), 24)},
+                           {"archive/data/1", std::string(8, '\0')}}));
+  std::map<std::string, std::string> skipped;
+  EXPECT_TRUE(read_torch_state_dict(path, &skipped).empty());
+  EXPECT_EQ(skipped, (std::map<std::string, std::string>{{"w", "LongStorage"}}));
+}
+
+TEST(Npy, HostileHeadersAreErrors) {
+  for (const auto& c : std::vector<std::pair<std::string, std::string>>{
+           {"<fx", "2,"}, {"<f4", "4611686018427387904, 4"}, {"<f4", "1, 1, 1, 1, 1, 1, 1, 1, 1"},
+           {"<f4", "99999999999999999999999"}}) {
+    std::string e = error_of([&] { parse_npy(npy(c.first, c.second, std::string(8, '\0')), "hostile"); });
+    EXPECT_NE(e.find("hostile"), std::string::npos) << c.first << " " << c.second << ": " << e;
+  }
+}
+
+TEST(ZipReader, HostileSizesAreErrors) {
+  TempDir dir;
+  // A deflated member claiming 4 GB from a few bytes.
+  std::string zip = make_zip({{"big", "abc", true}});
+  const size_t cd = zip.find(std::string("PK\x01\x02", 4));
+  for (int i = 0; i < 4; ++i) zip[cd + 24 + i] = '\xff';
+  const ZipReader z(dir.write("big.zip", zip));
+  const std::string e = error_of([&] { z.read(z.members()[0]); });
+  EXPECT_NE(e.find("claims 4294967295 bytes"), std::string::npos) << e;
 }
 
 }  // namespace
