@@ -51,13 +51,13 @@ class PyMetric {
     const metrics::Score s = metric_->score_from_sums(sums);
     return py::make_tuple(s.score, s.verbose);
   }
-  // BLEU only: (score, precisions, bp, sys_len, ref_len, verbose).
+  // BLEU only: (score, precisions, bp, sys_len, ref_len, verbose, counts, totals).
   py::tuple bleu_detail(const std::vector<double>& sums) const {
     check_sums(sums);
     const auto* bleu = dynamic_cast<const metrics::Bleu*>(metric_.get());
     REALMT_CHECK(bleu != nullptr, "bleu_detail: {} is not BLEU", metric_->name());
     const metrics::BleuDetail d = bleu->detail_from_sums(sums);
-    return py::make_tuple(d.score, d.precisions, d.bp, d.sys_len, d.ref_len, d.verbose());
+    return py::make_tuple(d.score, d.precisions, d.bp, d.sys_len, d.ref_len, d.verbose(), d.counts, d.totals);
   }
   // (key, short key, value) per field, in sacreBLEU's order.
   std::vector<std::tuple<std::string, std::string, std::string>> signature() const {

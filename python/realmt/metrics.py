@@ -49,11 +49,11 @@ class Score:
 
 
 class BLEUScore(Score):
-    def __init__(self, detail, sums, order):
-        score, precisions, bp, sys_len, ref_len, verbose = detail
+    def __init__(self, detail):
+        score, precisions, bp, sys_len, ref_len, verbose, counts, totals = detail
         super().__init__("BLEU", score, verbose)
-        self.counts = [int(c) for c in sums[2:2 + order]]
-        self.totals = [int(t) for t in sums[2 + order:]]
+        self.counts = [_number(c) for c in counts]
+        self.totals = [_number(t) for t in totals]
         self.precisions = list(precisions)
         self.bp = bp
         self.sys_len = sys_len
@@ -148,7 +148,7 @@ class BLEU(_Metric):
         return _realmt.make_bleu(*self._args)
 
     def _score(self, metric, sums):
-        return BLEUScore(metric.bleu_detail(sums), sums, self.max_ngram_order)
+        return BLEUScore(metric.bleu_detail(sums))
 
 
 class CHRF(_Metric):
@@ -218,6 +218,11 @@ def sentence_ter(hypothesis, references, normalized=False, no_punct=False, asian
                  case_sensitive=False):
     return TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                case_sensitive=case_sensitive).sentence_score(hypothesis, references)
+
+
+def _number(x):
+    """An integral statistic as int (sacreBLEU's counts are ints unless add-k added a float)."""
+    return int(x) if x == int(x) else x
 
 
 def _strings(value, prefix, what):

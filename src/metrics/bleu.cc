@@ -84,7 +84,11 @@ BleuDetail compute_bleu(std::vector<double> correct, std::vector<double> total, 
   d.precisions.assign(order, 0.0);
   bool any = false;
   for (double c : correct) any |= c != 0.0;
-  if (!any) return d;  // early exit before smoothing: score 0, precisions 0
+  if (!any) {  // early exit before smoothing: score 0, precisions 0
+    d.counts = std::move(correct);
+    d.totals = std::move(total);
+    return d;
+  }
   double mteval = 1.0;
   size_t eff = order;
   for (size_t n = 1; n <= order; ++n) {
@@ -108,6 +112,8 @@ BleuDetail compute_bleu(std::vector<double> correct, std::vector<double> total, 
   double sum = 0.0;  // Python's sum(): left to right from 0
   for (size_t n = 0; n < eff; ++n) sum += my_log(d.precisions[n]);
   d.score = d.bp * std::exp(sum / static_cast<double>(eff));
+  d.counts = std::move(correct);
+  d.totals = std::move(total);
   return d;
 }
 

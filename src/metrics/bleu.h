@@ -42,6 +42,9 @@ struct BleuDetail {
   double bp = 0.0;
   long long sys_len = 0;
   long long ref_len = 0;
+  // The n-gram counts as sacreBLEU's BLEUScore keeps them: add-k smoothing has added k to the
+  // orders from 2 up to the first order without n-grams.
+  std::vector<double> counts, totals;
   std::string verbose() const;
 };
 
