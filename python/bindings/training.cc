@@ -56,8 +56,11 @@ void observe(const training::UpdateReport& r, const py::object& callback, StopCa
   try {
     const py::object answer = callback(info);
     if (!answer.is_none() && !answer.cast<bool>()) request_stop();
-  } catch (py::error_already_set& e) {
-    keep(e, cause);
+  } catch (py::error_already_set& e) {  // Ctrl-C while the callback ran shows up here too
+    if (e.matches(PyExc_KeyboardInterrupt))
+      cause.interrupted = true;
+    else
+      keep(e, cause);
     request_stop();
   }
 }

@@ -26,7 +26,19 @@ def strings(value, what):
     for i, v in enumerate(value):
         if not isinstance(v, str):
             raise TypeError(f"{what}[{i}]: expected str, got {type(v).__name__}")
+        utf8(v, f"{what}[{i}]")
     return list(value)
+
+
+def utf8(text, what):
+    """Refuses a str that UTF-8 cannot hold (lone surrogates, as os.fsdecode makes of bad bytes)."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise UnicodeEncodeError(e.encoding, e.object, e.start, e.end,
+                                     f"{what} is not valid text ({e.reason}: a lone surrogate, perhaps bytes "
+                                     "that were not UTF-8)") from None
 
 
 def sources(value, what):

@@ -147,6 +147,7 @@ class Translator:
         """The source-side SentencePiece pieces of text (what translate_batch's token lists hold)."""
         if not isinstance(text, str):
             raise TypeError(f"text: expected str, got {type(text).__name__}")
+        _checks.utf8(text, "text")
         return self._impl.pieces(text)
 
 

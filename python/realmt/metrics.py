@@ -9,6 +9,7 @@ Spelled as sacreBLEU's sacrebleu.metrics and sacrebleu.corpus_* are. Not covered
 resampling (n_bootstrap; realmt-bleu --confidence has it), None inside reference streams
 (variable reference counts), and the ja/ko MeCab tokenizers.
 """
+from realmt import _checks
 from realmt import _realmt
 
 __all__ = ["BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "TERScore", "Signature", "corpus_bleu",
@@ -101,6 +102,7 @@ class _Metric:
         """The score of one hypothesis (str) against its references (a list of str)."""
         if not isinstance(hypothesis, str):
             raise TypeError(f"{self._prefix()}: The argument `hyp` should be a string.")
+        _checks.utf8(hypothesis, f"{self._prefix()}: hyp")
         if isinstance(references, str) or not isinstance(references, (list, tuple)):
             raise TypeError(f"{self._prefix()}: The argument `refs` should be a sequence of strings.")
         metric = self._with_references([[r] for r in _strings(references, self._prefix(), "refs")])
@@ -228,7 +230,8 @@ def _number(x):
 def _strings(value, prefix, what):
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
         raise TypeError(f"{prefix}: `{what}` should be a sequence of strings.")
-    for v in value:
+    for i, v in enumerate(value):
         if not isinstance(v, str):
             raise TypeError(f"{prefix}: Each element of `{what}` should be a string.")
+        _checks.utf8(v, f"{prefix}: {what}[{i}]")
     return list(value)
