@@ -4,17 +4,22 @@
 # fresh virtual environment (no network, no compiler involved; the seconds it took are printed:
 # the goal is under a minute), then the Python package's tests on the installed package (not this
 # tree's: PYTHONPATH is not set and they run outside the repository), with pytest and sacreBLEU
-# installed beside it afterwards. The programs the tests compare with are built in the wheel's
-# own build folder (build-wheel/: the same portable code, so the same numbers to the bit).
+# installed beside it afterwards. The programs the tests compare with are built with the wheel's
+# options in build-wheel-apps/ (the same portable code, so the same numbers to the bit; ccache
+# gives them the wheel build's objects).
 # Usage: wheel_check.sh PYTHON
 set -euo pipefail
 python="$1"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-build="$repo/build-wheel"
+build="$repo/build-wheel-apps"
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$repo}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 PYTHON="$python" "$repo/tools/build-wheel" "$tmp/wheels"
 wheel="$(ls "$tmp"/wheels/realmt-*.whl)"
+cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DREALMT_NATIVE=OFF -DREALMT_CUDA=OFF \
+  -DREALMT_PYTHON=OFF -DREALMT_BUILD_TESTS=OFF -DREALMT_BUILD_BENCH=OFF > "$tmp/apps-configure.log" ||
+  { cat "$tmp/apps-configure.log" >&2; exit 1; }
 cmake --build "$build" --target realmt-translate realmt-train realmt-score realmt-data realmt-convert
 "$python" -m venv "$tmp/fresh"
 t0=$(date +%s.%N)
