@@ -117,6 +117,28 @@ find_package(MPI QUIET COMPONENTS CXX)
 realmt_optional(MPI_CXX_FOUND "MPI" "libopenmpi-dev"
                 "realmt-train runs in one process only (no mpirun data parallelism); the MPI tests are not built")
 
+# The Python package (python/): Python's headers (python3-dev) and pybind11 (pybind11-dev).
+# Sanitized and fuzz builds leave it out: their module would need the sanitizer runtime loaded
+# before the interpreter.
+set(REALMT_WITH_PYTHON OFF)
+if(NOT REALMT_PYTHON STREQUAL "OFF" AND NOT REALMT_SANITIZE AND NOT REALMT_FUZZ)
+  find_package(Python3 QUIET COMPONENTS Interpreter Development.Module)
+  if(Python3_Development.Module_FOUND)
+    find_package(pybind11 CONFIG QUIET)
+  endif()
+  if(Python3_Development.Module_FOUND AND pybind11_FOUND)
+    set(REALMT_WITH_PYTHON ON)
+  elseif(REALMT_PYTHON STREQUAL "ON")
+    realmt_require(Python3_Development.Module_FOUND "Python 3 headers (REALMT_PYTHON=ON)" "python3-dev" "the Python package")
+    realmt_require(pybind11_FOUND "pybind11 (REALMT_PYTHON=ON)" "pybind11-dev" "the Python package")
+  else()
+    realmt_optional(REALMT_WITH_PYTHON "Python 3 headers and pybind11" "python3-dev pybind11-dev"
+                    "the Python package (python/, import realmt) is not built")
+  endif()
+elseif(REALMT_PYTHON STREQUAL "ON")
+  message(FATAL_ERROR "realmt: REALMT_PYTHON=ON cannot be built with REALMT_SANITIZE or REALMT_FUZZ")
+endif()
+
 # tools/test configures with REALMT_STRICT_DEPS=ON: there, a package missing from tools/deps.txt's
 # test tier stops the configure instead of leaving its tests out (a green run that skipped them).
 if(REALMT_STRICT_DEPS)
@@ -138,4 +160,8 @@ if(REALMT_STRICT_DEPS)
   endif()
   realmt_require(_venv_ok "Python 3 with venv and ensurepip" "python3-venv"
                  "${_strict_why}: the sacreBLEU, PyTorch and Marian comparisons make virtual environments")
+  if(NOT REALMT_SANITIZE AND NOT REALMT_FUZZ AND NOT REALMT_PYTHON STREQUAL "OFF")
+    realmt_require(REALMT_WITH_PYTHON "Python 3 headers or pybind11" "python3-dev and pybind11-dev"
+                   "${_strict_why}: the Python package and its tests")
+  endif()
 endif()

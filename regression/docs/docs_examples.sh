@@ -6,6 +6,9 @@
 # earlier one made. realmt-train, realmt-init and `realmt-data vocab` are called through wrappers
 # that append options shrinking the run (later options win), as regression/marian/readme_commands.sh.
 # Also: each program's page has a section for every option group its --help prints.
+# ```python run blocks (docs/python.md) run after the page's sh blocks, in the same folder, as one
+# script of the interpreter REALMT_TEST_PYTHON with the build's package on PYTHONPATH (ctest sets
+# both; a page with such blocks fails without them).
 # Usage: docs_examples.sh BIN_DIR REPO [PAGE.md...]
 set -euo pipefail
 bin="$(cd "$1" && pwd)"
@@ -72,6 +75,13 @@ for page in "${pages[@]}"; do
   name="$(basename "$page" .md)"
   script="$tmp/$name.sh"
   awk '/^```sh run[[:space:]]*$/ {on = 1; next} on && /^```/ {on = 0; print ""; next} on {print}' "$page" > "$script"
+  awk '/^```python run[[:space:]]*$/ {on = 1; next} on && /^```/ {on = 0; print ""; next} on {print}' "$page" \
+    > "$tmp/$name.py"
+  if [[ -s "$tmp/$name.py" ]]; then
+    [[ -n "${REALMT_TEST_PYTHON:-}" && -n "${PYTHONPATH:-}" ]] ||
+      fail "docs/$name.md has python run blocks: set REALMT_TEST_PYTHON and PYTHONPATH (the build's python/)"
+    printf '%q %q\n' "$REALMT_TEST_PYTHON" "$tmp/$name.py" >> "$script"
+  fi
   [[ -s "$script" ]] || continue
   if grep -q '^mpirun ' "$script" && ! command -v mpirun > /dev/null; then
     echo "docs/$name.md: skipped (no mpirun: MPI is optional)"

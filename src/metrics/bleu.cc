@@ -84,7 +84,11 @@ BleuDetail compute_bleu(std::vector<double> correct, std::vector<double> total, 
   d.precisions.assign(order, 0.0);
   bool any = false;
   for (double c : correct) any |= c != 0.0;
-  if (!any) return d;  // early exit before smoothing: score 0, precisions 0
+  if (!any) {  // early exit before smoothing: score 0, precisions 0
+    d.counts = std::move(correct);
+    d.totals = std::move(total);
+    return d;
+  }
   double mteval = 1.0;
   size_t eff = order;
   for (size_t n = 1; n <= order; ++n) {
@@ -108,6 +112,8 @@ BleuDetail compute_bleu(std::vector<double> correct, std::vector<double> total, 
   double sum = 0.0;  // Python's sum(): left to right from 0
   for (size_t n = 0; n < eff; ++n) sum += my_log(d.precisions[n]);
   d.score = d.bp * std::exp(sum / static_cast<double>(eff));
+  d.counts = std::move(correct);
+  d.totals = std::move(total);
   return d;
 }
 
@@ -305,13 +311,18 @@ CorpusStats Bleu::corpus_stats(const std::vector<std::string>& hyps, int threads
 }
 
 Score Bleu::score_from_sums(const std::vector<double>& sums) const {
+  const BleuDetail d = detail_from_sums(sums);
+  return {d.score, d.verbose()};
+}
+
+BleuDetail Bleu::detail_from_sums(const std::vector<double>& sums) const {
   const size_t n = static_cast<size_t>(options_.max_ngram_order);
   std::vector<double> correct(sums.begin() + 2, sums.begin() + 2 + static_cast<long>(n));
   std::vector<double> total(sums.begin() + 2 + static_cast<long>(n), sums.end());
   const BleuDetail d = compute_bleu(correct, total, static_cast<long long>(sums[0]),
                                     static_cast<long long>(sums[1]), options_.smoothing,
                                     options_.smooth_value, options_.effective_order);
-  return {d.score, d.verbose()};
+  return d;
 }
 
 // compute_bleu on a float32 statistics vector under NumPy >= 2: the precisions are float32
@@ -354,6 +365,13 @@ PyNum Bleu::bootstrap_score(const std::vector<float>& sums) const {
   double sum = 0.0;
   for (size_t n = 0; n < eff; ++n) sum += my_log(prec[n].v);
   return PyNum::py(bp * std::exp(sum / static_cast<double>(eff)));
+}
+
+std::string default_bleu_tokenizer(const std::string& target_language, const std::string& give_one) {
+  REALMT_CHECK(target_language != "ja" && target_language != "ko",
+               "the {}-mecab tokenizer (chosen for target '{}') is not supported by realmt; {}", target_language,
+               target_language, give_one);
+  return target_language == "zh" ? "zh" : "13a";
 }
 
 Signature Bleu::signature() const {

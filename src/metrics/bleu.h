@@ -30,6 +30,11 @@ struct BleuOptions {
   std::shared_ptr<const MosesBleuTokenizer> moses{};
 };
 
+// The tokenizer sacreBLEU picks when none is given, from the target language: zh for Chinese,
+// 13a otherwise; ja and ko (its MeCab tokenizers) are an error that ends with `give_one` (how the
+// caller's user names a tokenizer: "pass -tok explicitly").
+std::string default_bleu_tokenizer(const std::string& target_language, const std::string& give_one);
+
 // The result of compute_bleu, with the pieces the verbose string shows.
 struct BleuDetail {
   double score = 0.0;
@@ -37,6 +42,9 @@ struct BleuDetail {
   double bp = 0.0;
   long long sys_len = 0;
   long long ref_len = 0;
+  // The n-gram counts as sacreBLEU's BLEUScore keeps them: add-k smoothing has added k to the
+  // orders from 2 up to the first order without n-grams.
+  std::vector<double> counts, totals;
   std::string verbose() const;
 };
 
@@ -54,6 +62,8 @@ class Bleu final : public Metric {
   void set_references(const std::vector<std::vector<std::string>>& refs) override;
   CorpusStats corpus_stats(const std::vector<std::string>& hyps, int threads) const override;
   Score score_from_sums(const std::vector<double>& sums) const override;
+  // The same with its pieces (precisions, brevity penalty, lengths).
+  BleuDetail detail_from_sums(const std::vector<double>& sums) const;
   PyNum bootstrap_score(const std::vector<float>& sums) const override;
   Signature signature() const override;
 

@@ -25,9 +25,7 @@ std::unique_ptr<Metric> make_metric(const std::string& name, const CliOptions& o
       const std::string trg = o.language_pair && o.language_pair->find('-') != std::string::npos
                                   ? o.language_pair->substr(o.language_pair->find('-') + 1)
                                   : "";
-      REALMT_CHECK(trg != "ja" && trg != "ko", "the {}-mecab tokenizer (chosen by -l for target '{}') is not "
-                   "supported by realmt-bleu; pass -tok explicitly", trg, trg);
-      tok = trg == "zh" ? "zh" : "13a";
+      tok = default_bleu_tokenizer(trg, "pass -tok explicitly");
     }
     if (tok == "spm") log::warn("realmt-bleu: Tokenizer 'spm' has been changed to 'flores101', and may be removed in the future.");
     if (is_moses_tokenizer(tok))

@@ -97,12 +97,20 @@ std::vector<std::vector<size_t>> make_batches(const std::vector<size_t>& lengths
 std::vector<LineTranslation> Translator::translate_lines(const std::vector<std::string>& lines,
                                                         const SearchOptions& options,
                                                         const BatchingOptions& batching) const {
-  std::vector<LineTranslation> out(lines.size());
   std::vector<std::vector<int32_t>> ids;
-  std::vector<size_t> lengths, line_of;  // of the lines that are decoded
+  ids.reserve(lines.size());
+  for (const std::string& line : lines) ids.push_back(vocab_.encode(line));
+  return translate_ids(std::move(ids), options, batching);
+}
+
+std::vector<LineTranslation> Translator::translate_ids(std::vector<std::vector<int32_t>> ids,
+                                                      const SearchOptions& options,
+                                                      const BatchingOptions& batching) const {
+  std::vector<LineTranslation> out(ids.size());
+  std::vector<size_t> lengths, line_of;  // of the sources that are decoded
   const size_t limit = static_cast<size_t>(batching.max_length);
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::vector<int32_t> encoded = vocab_.encode(lines[i]);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    std::vector<int32_t>& encoded = ids[i];
     if (limit > 0 && encoded.size() + 1 > limit) {  // Marian counts the eos
       if (!batching.max_length_crop) {
         out[i].error = format("{} subwords (eos counted), more than max-length {}; not translated "
@@ -114,12 +122,11 @@ std::vector<LineTranslation> Translator::translate_lines(const std::vector<std::
       encoded.resize(limit - 1);
     }
     lengths.push_back(encoded.size());
-    ids.push_back(std::move(encoded));
     line_of.push_back(i);
   }
   for (const auto& batch : make_batches(lengths, batching)) {
     std::vector<std::vector<int32_t>> sources;
-    for (size_t k : batch) sources.push_back(std::move(ids[k]));
+    for (size_t k : batch) sources.push_back(std::move(ids[line_of[k]]));
     auto hyps = translate(sources, options);
     for (size_t j = 0; j < batch.size(); ++j) {
       LineTranslation& line = out[line_of[batch[j]]];

@@ -76,6 +76,10 @@ class Translator {
   std::vector<LineTranslation> translate_lines(const std::vector<std::string>& lines,
                                                const SearchOptions& options,
                                                const BatchingOptions& batching) const;
+  // The same for sources already encoded (subword ids without eos; the Python API's token
+  // lists): max-length, sorting, mini-batches and results in input order as above.
+  std::vector<LineTranslation> translate_ids(std::vector<std::vector<int32_t>> ids, const SearchOptions& options,
+                                             const BatchingOptions& batching) const;
 
   const data::Vocab& vocab() const { return vocab_; }
   std::vector<const models::Transformer*> models() const;

@@ -38,6 +38,7 @@ Trainer::Trainer(TrainOptions options) {
   impl_ = std::make_unique<Impl>(std::move(options));
 }
 Trainer::~Trainer() = default;
+void Trainer::on_update(UpdateObserver observer) { impl_->on_update = std::move(observer); }
 const models::Transformer& Trainer::model() const { return *impl_->model; }
 std::string Trainer::state_path() const { return impl_->state_path(); }
 
@@ -63,6 +64,7 @@ TrainResult Trainer::run() {
     s.apply(sums);
     if (sums.epoch_ended) s.end_epoch();
     s.report(before);
+    if (s.on_update && s.lead() && s.progress.updates > before.updates) s.on_update(s.update_report());
     const StopFlags stop = s.decide_stop(before);
     const bool save_due = due(s.o.save_freq, before, s.progress);
     if (save_due || s.reached(s.o.after) || stop.any()) s.save(save_due);
@@ -72,6 +74,16 @@ TrainResult Trainer::run() {
 }
 
 double Trainer::Impl::elapsed() const { return clock_seconds() - run.t0; }
+
+UpdateReport Trainer::Impl::update_report() const {
+  const double t = std::max(1e-9, elapsed());
+  return {.update = progress.updates,
+          .epoch = progress.epoch + 1,
+          .loss = run.result.losses.empty() ? 0.0 : run.result.losses.back(),
+          .tokens = run.last_tokens,
+          .tokens_per_second = static_cast<double>(progress.tokens - run.start.tokens) / t,
+          .seconds = t};
+}
 
 void Trainer::Impl::log_start() const {
   if (!lead()) return;

@@ -58,10 +58,24 @@ struct TrainResult {
   std::vector<double> losses;  // loss per target token of every update of this run (tests, plots)
 };
 
+// What an update observer sees after each update (the lead rank's; realmt.train's progress).
+struct UpdateReport {
+  int64_t update = 0;              // updates so far, resumed ones included
+  int64_t epoch = 0;               // 1-based, as the training line shows it
+  double loss = 0.0;               // this update's loss per target token
+  int64_t tokens = 0;              // this update's target tokens
+  double tokens_per_second = 0.0;  // target tokens a second over this run so far
+  double seconds = 0.0;            // since this run's first update started
+};
+using UpdateObserver = std::function<void(const UpdateReport&)>;
+
 class Trainer {
  public:
   explicit Trainer(TrainOptions options);
   ~Trainer();
+  // Called after every applied update, before the stop decision: an observer that requests a
+  // stop (common/stop_signal.h) gets the save and return of a signal at that update.
+  void on_update(UpdateObserver observer);
   TrainResult run();
   const models::Transformer& model() const;
   // Paths derived from `model`.

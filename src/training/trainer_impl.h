@@ -124,6 +124,7 @@ struct Trainer::Impl {
   std::vector<MetricTrack> tracks;     // one per valid-metrics entry
   double grad_norm_avg = 0;            // Marian's gNorm: exponential average of the gradient norm
   RunState run;                        // the current run()
+  UpdateObserver on_update;            // Trainer::on_update (realmt.train's progress), or empty
 
   explicit Impl(TrainOptions options);
 
@@ -173,6 +174,7 @@ struct Trainer::Impl {
   StopReason stop_reason(const StopFlags& stop);  // the first that holds (logged; a signal is cleared)
   TrainResult finish_run(StopReason reason);
   double elapsed() const;  // seconds since the run's first update
+  UpdateReport update_report() const;  // what on_update sees after an applied update
 };
 
 }  // namespace realmt::training
