@@ -111,10 +111,13 @@ if command -v spm_encode > /dev/null; then
   [[ "$(printf 'şcoală\n' | spm_encode --model=model/vocab.roen.spm)" == "$(printf 'școală\n' | spm_encode --model=model/vocab.roen.spm)" ]] \
     || fail "the normalization rules of sentencepiece-options were not applied"
 fi
-for f in model/model.npz model/model.npz.decoder.yml model/model.npz.best-bleu-detok.npz \
+# Marian's names, the checkpoints stored as the safetensors files they are (model.npz ->
+# model.safetensors): no .npz holds them; the decoder configs keep Marian's names.
+for f in model/model.safetensors model/model.npz.decoder.yml model/model.npz.best-bleu-detok.safetensors \
          model/model.npz.best-bleu-detok.npz.decoder.yml model/valid.log; do
   [[ -s "$f" ]] || fail "missing $f: $(ls model)"
 done
+[[ -z "$(ls model/*.npz 2> /dev/null)" ]] || fail "safetensors written under .npz names: $(ls model)"
 # A second run finds the vocabulary and does not train it again.
 before=$(md5sum < model/vocab.roen.spm)
 "${train[@]}" "${shrink[@]}" --model model/again.npz --after 20u > again.out 2> again.err \
