@@ -1,10 +1,14 @@
 #include "convert/marian_import.h"
 
+#include <sentencepiece_processor.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <tuple>
 #include <map>
 
+#include "convert/marian_keys.h"
 #include "convert/marian_names.h"
 #include "convert/npy.h"
 #include "convert/zip_reader.h"
@@ -16,12 +20,6 @@ namespace {
 
 // Marian's .yml vocabulary {piece: id} as pieces by id (ids 0..n-1, each once).
 std::vector<std::string> read_yml_vocab(const std::string& path) {
-  REALMT_CHECK(std::filesystem::is_regular_file(path), "vocabulary {} not found", path);
-  const std::string ext = std::filesystem::path(path).extension().string();
-  REALMT_CHECK(ext == ".yml" || ext == ".yaml" || ext == ".json",
-               "{}: a Marian vocabulary (.yml {{piece: id}}) is needed to read a Marian model's ids; the .spm files "
-               "are given to realmt-translate afterwards",
-               path);
   YAML::Node y;
   try {
     y = YAML::LoadFile(path);
@@ -47,6 +45,30 @@ std::vector<std::string> read_yml_vocab(const std::string& path) {
   return table;
 }
 
+// A SentencePiece model's pieces by id: Marian's ids for a .spm vocabulary are the model's own
+// (it needs </s> and <unk> among them, and adds no bos or pad).
+std::vector<std::string> read_spm_vocab(const std::string& path) {
+  sentencepiece::SentencePieceProcessor sp;
+  const auto status = sp.Load(path);
+  REALMT_CHECK(status.ok(), "{}: not a SentencePiece model: {}", path, status.ToString());
+  std::vector<std::string> table(static_cast<size_t>(sp.GetPieceSize()));
+  for (size_t i = 0; i < table.size(); ++i) table[i] = sp.IdToPiece(static_cast<int>(i));
+  return table;
+}
+
+// A Marian vocabulary by its extension, as Marian chooses: .spm a SentencePiece model, .yml/.yaml/
+// .json {piece: id}; Marian's factored (.fsv) and plain-text vocabularies are refused.
+std::vector<std::string> read_vocab(const std::string& path) {
+  REALMT_CHECK(std::filesystem::is_regular_file(path), "vocabulary {} not found", path);
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".spm") return read_spm_vocab(path);
+  REALMT_CHECK(ext == ".yml" || ext == ".yaml" || ext == ".json",
+               "{}: a Marian vocabulary is needed (.spm SentencePiece model or .yml {{piece: id}}); '{}' is not "
+               "one (factored .fsv vocabularies are not supported)",
+               path, ext);
+  return read_yml_vocab(path);
+}
+
 int find_piece(const std::vector<std::string>& table, const std::string& piece, const std::string& path) {
   for (size_t i = 0; i < table.size(); ++i)
     if (table[i] == piece) return static_cast<int>(i);
@@ -60,11 +82,48 @@ Tensor add_row(const Tensor& t, float fill) {
   return ops::concat({t, Tensor::full(Shape(dims), fill)}, 0);
 }
 
+// Marian's pre-/post-processing strings as realmt's norm placement. Dropout ('d') does nothing in
+// translation; Post-LN is '' / 'dan' / top '' and Pre-LN 'n' / 'da' / top 'n' (the final norm of
+// each stack, which realmt's Pre-LN has).
+models::Norm marian_norm(std::string pre, std::string post, std::string top, std::string emb, const std::string& where) {
+  const std::string as_given = format("transformer-preprocess '{}', transformer-postprocess '{}', "
+                                      "transformer-postprocess-top '{}', transformer-postprocess-emb '{}'",
+                                      pre, post, top, emb);
+  for (std::string* s : {&pre, &post, &top, &emb}) std::erase(*s, 'd');
+  REALMT_CHECK(emb.empty(), "{}: {}: a norm or skip on the embeddings is not implemented", where, as_given);
+  if (pre.empty() && post == "an" && top.empty()) return models::Norm::kPost;
+  if (pre == "n" && post == "a" && top == "n") return models::Norm::kPre;
+  REALMT_FAIL("{}: {}: realmt implements Post-LN ('', 'dan', top '') and Pre-LN with a final norm ('n', 'da', "
+              "top 'n')", where, as_given);
+}
+
+// Marian's gelu by the version that wrote the model: v1.12.42 (pymarian's, checked against it by
+// the fixtures) computes x Phi(x) with erf, its own GELU operator; earlier releases computed
+// x sigmoid(1.702 x) (their gelu was swish with a factor 1.702), as CTranslate2's converter
+// assumes. A model without a version is taken as an early one; realmt-convert --to marian writes
+// the erf one (for Marian 1.12.42) under the version "realmt-convert".
+ops::Activation marian_gelu(const std::string& version) {
+  if (version == "realmt-convert") return ops::Activation::kGelu;
+  int major = 0, minor = 0, patch = 0;
+  if (std::sscanf(version.c_str(), "v%d.%d.%d", &major, &minor, &patch) != 3) return ops::Activation::kGeluSigmoid;
+  const bool erf = std::tuple(major, minor, patch) >= std::tuple(1, 12, 42);
+  return erf ? ops::Activation::kGelu : ops::Activation::kGeluSigmoid;
+}
+
+// The untied output layer as [V, D]: Marian 1.12 stores it so (decoder_ff_logit_out_Wt), older
+// versions as [D, V] (decoder_ff_logit_out_W).
+template <typename Get>
+Tensor output_table(const std::map<std::string, NpyArray>& arrays, const std::string& npz, const Get& get) {
+  if (arrays.count("decoder_ff_logit_out_Wt")) return get("decoder_ff_logit_out_Wt");
+  REALMT_CHECK(arrays.count("decoder_ff_logit_out_W"), "{}: no output layer (decoder_ff_logit_out_Wt or _W)", npz);
+  return transposed(get("decoder_ff_logit_out_W"));
+}
+
 }  // namespace
 
 ConvertedModel import_marian(const std::string& npz, const std::vector<std::string>& vocabs) {
   REALMT_CHECK(!vocabs.empty() && vocabs.size() <= 2,
-               "vocabs: give the Marian model's .yml vocabulary once, or once a side (source, target)");
+               "vocabs: give the Marian model's vocabulary (.spm or .yml) once, or once a side (source, target)");
   const ZipReader zip(npz);
   std::map<std::string, NpyArray> arrays;
   for (const ZipMember& mem : zip.members()) {
@@ -87,21 +146,17 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
   };
   auto num = [&](const char* key, int64_t fallback) { return y[key] ? y[key].as<int64_t>() : fallback; };
   auto flag = [&](const char* key) { return y[key] && y[key].as<bool>(); };
-  REALMT_CHECK(str("type", "transformer") == "transformer", "{}: type '{}': realmt reads Marian transformers", where,
-               str("type", ""));
-  REALMT_CHECK(str("transformer-preprocess", "") == "" && str("transformer-postprocess", "dan") == "dan",
-               "{}: transformer-preprocess '{}', transformer-postprocess '{}': realmt reads Post-LN models ('' and "
-               "dan)",
-               where, str("transformer-preprocess", ""), str("transformer-postprocess", "dan"));
-  REALMT_CHECK(str("transformer-postprocess-emb", "d") == "d", "{}: transformer-postprocess-emb '{}' (realmt: d)", where,
-               str("transformer-postprocess-emb", "d"));
-  REALMT_CHECK(num("transformer-ffn-depth", 2) == 2 && num("transformer-decoder-ffn-depth", 0) <= 2,
-               "{}: feed-forward depths other than 2 are not supported", where);
-  REALMT_CHECK(str("transformer-decoder-autoreg", "self-attention") == "self-attention",
-               "{}: transformer-decoder-autoreg '{}' (realmt: self-attention)", where,
-               str("transformer-decoder-autoreg", ""));
-  REALMT_CHECK(!flag("transformer-no-projection") && !flag("right-left"),
-               "{}: transformer-no-projection and right-left are not supported", where);
+  check_marian_keys(y, where);
+  REALMT_CHECK(str("type", "transformer") == "transformer", "{}: type '{}': realmt reads Marian transformers (RNN "
+               "types s2s, amun, nematus, and BERT or COMET types are not implemented)", where, str("type", ""));
+  const models::Norm norm = marian_norm(str("transformer-preprocess", ""), str("transformer-postprocess", "dan"),
+                                        str("transformer-postprocess-top", ""), str("transformer-postprocess-emb", "d"),
+                                        where);
+  REALMT_CHECK(num("transformer-ffn-depth", 2) == 2 && (num("transformer-decoder-ffn-depth", 0) == 0 ||
+                                                         num("transformer-decoder-ffn-depth", 0) == 2),
+               "{}: transformer-ffn-depth {}, transformer-decoder-ffn-depth {}: realmt's feed-forwards have 2 layers",
+               where, num("transformer-ffn-depth", 2), num("transformer-decoder-ffn-depth", 0));
+  REALMT_CHECK(arrays.count("Wpos") == 0, "{}: a learned position table (Wpos): not implemented", npz);
 
   ConvertedModel m;
   m.origin = "marian:" + std::filesystem::path(npz).lexically_normal().string();
@@ -118,9 +173,10 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
   const std::string act = str("transformer-ffn-activation", "swish");
   if (act == "swish") c.ffn_activation = ops::Activation::kSwish;
   else if (act == "relu") c.ffn_activation = ops::Activation::kRelu;
-  else if (act == "gelu") c.ffn_activation = ops::Activation::kGelu;
+  else if (act == "gelu") c.ffn_activation = marian_gelu(str("version", ""));
   else REALMT_FAIL("{}: transformer-ffn-activation '{}' (realmt: swish, relu, gelu)", where, act);
-  c.norm = models::Norm::kPost;
+  c.norm = norm;
+  c.decoder_cache_unnormed = norm == models::Norm::kPre;  // Marian's Pre-LN decoding state
   c.admin_init = models::AdminInit::kNone;
   c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross =
       layers::ResidualMode::kNone;
@@ -134,8 +190,8 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
   c.dropout = y["transformer-dropout"] ? y["transformer-dropout"].as<double>() : 0.1;
 
   // Vocabularies: Marian's ids, plus <pad> at the end of each (the decoder's start).
-  m.source_table = read_yml_vocab(vocabs.front());
-  if (vocabs.back() != vocabs.front()) m.target_table = read_yml_vocab(vocabs.back());
+  m.source_table = read_vocab(vocabs.front());
+  if (vocabs.back() != vocabs.front()) m.target_table = read_vocab(vocabs.back());
   const int64_t vs = static_cast<int64_t>(m.source_table.size()), vt = static_cast<int64_t>(m.target_pieces().size());
   c.eos_id = find_piece(m.target_pieces(), "</s>", vocabs.back());
   c.unk_id = find_piece(m.target_pieces(), "<unk>", vocabs.back());
@@ -168,9 +224,16 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
   const std::string target_name = all || c.tied_embeddings_src ? "Wemb" : "decoder_Wemb";
   add("embeddings.weight", table(target_name, vt));
   if (!c.source_target_tied()) add("source_embeddings.weight", table("encoder_Wemb", vs));
-  if (!c.target_output_tied()) add("output.weight", add_row(transposed(get("decoder_ff_logit_out_W")), 0.0f));
+  if (!c.target_output_tied()) add("output.weight", add_row(output_table(arrays, npz, get), 0.0f));
   // The added entry's logit is -1e9 (+ h . 0): no probability, as in Marian, and finite.
-  add("output.bias", add_row(flat(get("decoder_ff_logit_out_b")), -1e9f));
+  const Tensor bias = flag("output-omit-bias") ? Tensor::full(Shape{vt}, 0.0f) : flat(get("decoder_ff_logit_out_b"));
+  add("output.bias", add_row(bias, -1e9f));
+  if (c.norm == models::Norm::kPre) {
+    for (const char* side : {"encoder", "decoder"}) {
+      add(std::string(side) + ".final_norm.gamma", flat(get(std::string(side) + "_top_ln_scale")));
+      add(std::string(side) + ".final_norm.beta", flat(get(std::string(side) + "_top_ln_bias")));
+    }
+  }
   for (const MarianParameter& p : marian_layer_parameters(c)) {
     std::vector<Tensor> parts;
     for (const std::string& name : p.marian) parts.push_back(p.vector ? flat(get(name)) : get(name));
