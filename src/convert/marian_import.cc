@@ -75,10 +75,10 @@ int find_piece(const std::vector<std::string>& table, const std::string& piece, 
   REALMT_FAIL("{}: the vocabulary has no '{}'", path, piece);
 }
 
-// t [V, ...] with one more row of `fill`.
-Tensor add_row(const Tensor& t, float fill) {
+// t [V, ...] with `count` more rows of `fill`.
+Tensor add_rows(const Tensor& t, int64_t count, float fill) {
   std::vector<int64_t> dims = t.shape().vec();
-  dims[0] = 1;
+  dims[0] = count;
   return ops::concat({t, Tensor::full(Shape(dims), fill)}, 0);
 }
 
@@ -95,6 +95,20 @@ models::Norm marian_norm(std::string pre, std::string post, std::string top, std
   if (pre == "n" && post == "a" && top == "n") return models::Norm::kPre;
   REALMT_FAIL("{}: {}: realmt implements Post-LN ('', 'dan', top '') and Pre-LN with a final norm ('n', 'da', "
               "top 'n')", where, as_given);
+}
+
+// Each side's table rows: dim-vocabs (source, target; one size: both), at least the vocabulary's
+// entries; vocabulary sizes without dim-vocabs.
+std::vector<int64_t> marian_rows(const YAML::Node& y, int64_t vs, int64_t vt, const std::string& where) {
+  std::vector<int64_t> rows = {vs, vt};
+  const YAML::Node d = y["dim-vocabs"];
+  if (d && d.IsSequence() && d.size() > 0) {
+    rows = {d[0].as<int64_t>(), d[d.size() - 1].as<int64_t>()};
+    if (d.size() == 1) rows[1] = rows[0];
+  }
+  REALMT_CHECK(rows[0] >= vs && rows[1] >= vt, "{}: dim-vocabs {} and {} smaller than the vocabularies ({} and {})",
+               where, rows[0], rows[1], vs, vt);
+  return rows;
 }
 
 // Marian's gelu by the version that wrote the model: v1.12.42 (pymarian's, checked against it by
@@ -198,13 +212,22 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
   REALMT_CHECK(find_piece(m.source_table, "</s>", vocabs.front()) == c.eos_id &&
                    find_piece(m.source_table, "<unk>", vocabs.front()) == c.unk_id,
                "{} and {}: </s> and <unk> have other ids on the two sides", vocabs.front(), vocabs.back());
-  m.source_table.push_back("<pad>");
-  if (!m.target_table.empty()) m.target_table.push_back("<pad>");
-  REALMT_CHECK(vs == vt, "{} and {}: vocabularies of {} and {} pieces; the <pad> entry realmt adds must have one id "
-               "on both sides, so both must have one size", vocabs.front(), vocabs.back(), vs, vt);
-  c.vocab_size = vs + 1;
+  // Marian's tables have dim-vocabs rows a side, which may exceed its vocabulary's entries (a
+  // .yml built with fewer words): those ids get unused entries, their rows kept. Sides of other
+  // sizes: the smaller gets zero rows (no probability on the target side) up to the larger's
+  // size, so that the <pad> entry realmt adds has one id.
+  const std::vector<int64_t> rows = marian_rows(y, vs, vt, where);
+  const int64_t n = std::max(rows[0], rows[1]);
+  REALMT_CHECK(rows[0] == rows[1] || !c.source_target_tied(), "{}: dim-vocabs {} and {} for one shared table "
+               "(tied-embeddings-all or -src)", where, rows[0], rows[1]);
+  for (std::vector<std::string>* t : {&m.source_table, &m.target_table}) {
+    if (t->empty()) continue;
+    for (int64_t i = static_cast<int64_t>(t->size()); i < n; ++i) t->push_back("<unused:" + std::to_string(i) + ">");
+    t->push_back("<pad>");
+  }
+  c.vocab_size = n + 1;
   c.target_vocab_size = 0;
-  c.pad_id = c.decoder_start_id = static_cast<int>(vs);
+  c.pad_id = c.decoder_start_id = static_cast<int>(n);
   c.output_bias = true;
   c.dim_vocabs.clear();
   c.validate();
@@ -219,15 +242,16 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
     const Tensor t = get(name);
     REALMT_CHECK(t.rank() == 2 && t.dim(0) == rows && t.dim(1) == c.dim_emb, "{}: '{}' is {}, [{}, {}] expected", npz,
                  name, t.shape().str(), rows, c.dim_emb);
-    return add_row(t, 0.0f);
+    return add_rows(t, n + 1 - rows, 0.0f);
   };
   const std::string target_name = all || c.tied_embeddings_src ? "Wemb" : "decoder_Wemb";
-  add("embeddings.weight", table(target_name, vt));
-  if (!c.source_target_tied()) add("source_embeddings.weight", table("encoder_Wemb", vs));
-  if (!c.target_output_tied()) add("output.weight", add_row(output_table(arrays, npz, get), 0.0f));
+  add("embeddings.weight", table(target_name, rows[1]));
+  if (!c.source_target_tied()) add("source_embeddings.weight", table("encoder_Wemb", rows[0]));
+  if (!c.target_output_tied()) add("output.weight", add_rows(output_table(arrays, npz, get), n + 1 - rows[1], 0.0f));
   // The added entry's logit is -1e9 (+ h . 0): no probability, as in Marian, and finite.
-  const Tensor bias = flag("output-omit-bias") ? Tensor::full(Shape{vt}, 0.0f) : flat(get("decoder_ff_logit_out_b"));
-  add("output.bias", add_row(bias, -1e9f));
+  const Tensor bias =
+      flag("output-omit-bias") ? Tensor::full(Shape{rows[1]}, 0.0f) : flat(get("decoder_ff_logit_out_b"));
+  add("output.bias", add_rows(bias, n + 1 - rows[1], -1e9f));
   if (c.norm == models::Norm::kPre) {
     for (const char* side : {"encoder", "decoder"}) {
       add(std::string(side) + ".final_norm.gamma", flat(get(std::string(side) + "_top_ln_scale")));

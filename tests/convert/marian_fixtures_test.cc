@@ -5,6 +5,7 @@
 // decimals). Reads only the committed files: no network, no Python.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -56,6 +57,23 @@ Expected read_expected(const std::string& dir) {
   return e;
 }
 
+// The source's ids as Marian reads them: a .yml vocabulary's words split at spaces, a .spm's
+// pieces (realmt's vocabulary from the converted tables, as realmt-translate builds it).
+std::vector<int32_t> encode(const ConvertedModel& m, const std::vector<std::string>& vocabs, const std::string& text) {
+  const models::ModelConfig& c = m.config;
+  if (vocabs.front().ends_with(".yml")) {
+    std::vector<int32_t> ids;
+    for (const std::string& w : split(text)) {
+      const auto it = std::find(m.source_table.begin(), m.source_table.end(), w);
+      ids.push_back(it == m.source_table.end() ? c.unk_id : static_cast<int32_t>(it - m.source_table.begin()));
+    }
+    return ids;
+  }
+  const data::Vocab vocab = data::Vocab::from_tables(vocabs.front(), vocabs.back(), m.source_table, m.target_table,
+                                                     {c.pad_id, c.unk_id, c.eos_id, c.decoder_start_id});
+  return vocab.encode(text);
+}
+
 std::unique_ptr<models::Transformer> instantiate(const ConvertedModel& m) {
   auto t = std::make_unique<models::Transformer>(m.config);
   t->allocate(Device::cpu(), DType::kF32, graph::Gradients::kNo);
@@ -70,10 +88,8 @@ void expect_as_marian(const std::string& variant) {
   const ConvertedModel m = import_marian(dir + "/model.npz", e.vocabs);
   const auto model = instantiate(m);
   const models::ModelConfig& c = m.config;
-  const data::Vocab vocab = data::Vocab::from_tables(e.vocabs.front(), e.vocabs.back(), m.source_table,
-                                                     m.target_table, {c.pad_id, c.unk_id, c.eos_id, c.decoder_start_id});
   std::vector<std::vector<int32_t>> sources;
-  for (const std::string& s : e.sources) sources.push_back(vocab.encode(s));
+  for (const std::string& s : e.sources) sources.push_back(encode(m, e.vocabs, s));
   for (const int beam : {1, 4}) {
     search::SearchOptions o;
     o.beam_size = beam;
@@ -102,6 +118,9 @@ TEST(MarianFixtures, PreNormWithTopNorm) { expect_as_marian("gelu_pre_norm"); }
 // transformer-train-position-embeddings: Marian's transformer keeps its sinusoids (scaled
 // embeddings) with this key, and so does the conversion.
 TEST(MarianFixtures, PositionKeyKeepsSinusoids) { expect_as_marian("relu_position_key"); }
+TEST(MarianFixtures, YmlVocabulary) { expect_as_marian("relu_yml"); }
+// A .yml source (18 words) and a .spm target (32 pieces): two sizes, unused entries pad the source.
+TEST(MarianFixtures, YmlAndSpmMixOfTwoSizes) { expect_as_marian("swish_yml_spm_mix"); }
 
 }  // namespace
 }  // namespace realmt::convert
