@@ -133,6 +133,35 @@ Tensor output_table(const std::map<std::string, NpyArray>& arrays, const std::st
   return transposed(get("decoder_ff_logit_out_W"));
 }
 
+// The vocabularies' tables into m (Marian's ids, unused entries up to the larger side's rows, then
+// <pad>, the decoder's start) and c's eos and unk; returns each side's table rows (dim-vocabs).
+// Sides of other sizes: the smaller gets zero rows (no probability on the target side) up to the
+// larger's size, so that the <pad> entry realmt adds has one id.
+std::vector<int64_t> read_tables(ConvertedModel& m, const std::vector<std::string>& vocabs, const YAML::Node& y,
+                                 const std::string& where) {
+  models::ModelConfig& c = m.config;
+  m.source_table = read_vocab(vocabs.front());
+  if (vocabs.back() != vocabs.front()) m.target_table = read_vocab(vocabs.back());
+  const int64_t vs = static_cast<int64_t>(m.source_table.size()), vt = static_cast<int64_t>(m.target_pieces().size());
+  c.eos_id = find_piece(m.target_pieces(), "</s>", vocabs.back());
+  c.unk_id = find_piece(m.target_pieces(), "<unk>", vocabs.back());
+  REALMT_CHECK(find_piece(m.source_table, "</s>", vocabs.front()) == c.eos_id &&
+                   find_piece(m.source_table, "<unk>", vocabs.front()) == c.unk_id,
+               "{} and {}: </s> and <unk> have other ids on the two sides", vocabs.front(), vocabs.back());
+  // dim-vocabs may exceed a vocabulary's entries (a .yml of fewer words): those ids get unused
+  // entries, their rows kept.
+  const std::vector<int64_t> rows = marian_rows(y, vs, vt, where);
+  const int64_t n = std::max(rows[0], rows[1]);
+  REALMT_CHECK(rows[0] == rows[1] || !c.source_target_tied(), "{}: dim-vocabs {} and {} for one shared table "
+               "(tied-embeddings-all or -src)", where, rows[0], rows[1]);
+  for (std::vector<std::string>* t : {&m.source_table, &m.target_table}) {
+    if (t->empty()) continue;
+    for (int64_t i = static_cast<int64_t>(t->size()); i < n; ++i) t->push_back("<unused:" + std::to_string(i) + ">");
+    t->push_back("<pad>");
+  }
+  return rows;
+}
+
 }  // namespace
 
 ConvertedModel import_marian(const std::string& npz, const std::vector<std::string>& vocabs) {
@@ -203,28 +232,8 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
   c.tied_embeddings = !all && flag("tied-embeddings");
   c.dropout = y["transformer-dropout"] ? y["transformer-dropout"].as<double>() : 0.1;
 
-  // Vocabularies: Marian's ids, plus <pad> at the end of each (the decoder's start).
-  m.source_table = read_vocab(vocabs.front());
-  if (vocabs.back() != vocabs.front()) m.target_table = read_vocab(vocabs.back());
-  const int64_t vs = static_cast<int64_t>(m.source_table.size()), vt = static_cast<int64_t>(m.target_pieces().size());
-  c.eos_id = find_piece(m.target_pieces(), "</s>", vocabs.back());
-  c.unk_id = find_piece(m.target_pieces(), "<unk>", vocabs.back());
-  REALMT_CHECK(find_piece(m.source_table, "</s>", vocabs.front()) == c.eos_id &&
-                   find_piece(m.source_table, "<unk>", vocabs.front()) == c.unk_id,
-               "{} and {}: </s> and <unk> have other ids on the two sides", vocabs.front(), vocabs.back());
-  // Marian's tables have dim-vocabs rows a side, which may exceed its vocabulary's entries (a
-  // .yml built with fewer words): those ids get unused entries, their rows kept. Sides of other
-  // sizes: the smaller gets zero rows (no probability on the target side) up to the larger's
-  // size, so that the <pad> entry realmt adds has one id.
-  const std::vector<int64_t> rows = marian_rows(y, vs, vt, where);
+  const std::vector<int64_t> rows = read_tables(m, vocabs, y, where);
   const int64_t n = std::max(rows[0], rows[1]);
-  REALMT_CHECK(rows[0] == rows[1] || !c.source_target_tied(), "{}: dim-vocabs {} and {} for one shared table "
-               "(tied-embeddings-all or -src)", where, rows[0], rows[1]);
-  for (std::vector<std::string>* t : {&m.source_table, &m.target_table}) {
-    if (t->empty()) continue;
-    for (int64_t i = static_cast<int64_t>(t->size()); i < n; ++i) t->push_back("<unused:" + std::to_string(i) + ">");
-    t->push_back("<pad>");
-  }
   c.vocab_size = n + 1;
   c.target_vocab_size = 0;
   c.pad_id = c.decoder_start_id = static_cast<int>(n);
