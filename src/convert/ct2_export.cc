@@ -111,6 +111,9 @@ void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct
                "cannot express, so it cannot be exported; export a model trained with residual attention none",
                enum_name(c.residual_attention_encoder), enum_name(c.residual_attention_decoder),
                enum_name(c.residual_attention_cross));
+  REALMT_CHECK(!c.decoder_cache_unnormed,
+               "this model decodes as Marian's Pre-LN decoder (transformer-decoder-cache-unnormed: keys and values from "
+               "the stream before the norm after the first step), which CTranslate2's Transformer cannot express");
   REALMT_CHECK(!m.source_table.empty(),
                "the model's vocabulary is needed to write CTranslate2's vocabulary files: give the .spm it was "
                "trained with (--vocabs)");
