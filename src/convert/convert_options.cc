@@ -22,7 +22,7 @@ void ConvertOptions::declare(OptionSet& o) {
       .add(g, "output", &output,
            "The checkpoint file (realmt), directory (ctranslate2) or MODEL.npz (marian) to write")
       .add(g, "vocabs", &vocabs,
-           "marian: the model's .yml vocabularies (once, or source and target); realmt -> ctranslate2 or marian: "
+           "marian: the model's .spm or .yml vocabularies (once, or source and target); realmt -> ctranslate2 or marian: "
            "the .spm a realmt-trained model was trained with")
       .add(g, "max-positions", &max_positions, "ctranslate2: positions the exported position tables cover")
       .short_name("output", 'o')
@@ -36,7 +36,7 @@ void ConvertOptions::validate() const {
                      "from: format '{}' (hf, marian or realmt)", from[0]);
   REALMT_USAGE_CHECK(!output.empty(), "output: give the file or directory to write (-o)");
   REALMT_USAGE_CHECK(from[0] != "marian" || !vocabs.empty(),
-                     "vocabs: a Marian model needs its .yml vocabularies (--vocabs opus.vocab.yml)");
+                     "vocabs: a Marian model needs its vocabularies (--vocabs vocab.spm, or opus.vocab.yml)");
   REALMT_USAGE_CHECK(from[0] != "realmt" || to != "realmt", "--from realmt needs --to ctranslate2 or marian");
   REALMT_USAGE_CHECK(to != "marian" || (output.size() > 4 && output.compare(output.size() - 4, 4, ".npz") == 0),
                      "output: a Marian model is written as MODEL.npz, got '{}'", output);

@@ -111,6 +111,9 @@ void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct
                "cannot express, so it cannot be exported; export a model trained with residual attention none",
                enum_name(c.residual_attention_encoder), enum_name(c.residual_attention_decoder),
                enum_name(c.residual_attention_cross));
+  REALMT_CHECK(!c.decoder_cache_unnormed,
+               "this model decodes as Marian's Pre-LN decoder (transformer-decoder-cache-unnormed: keys and values from "
+               "the stream before the norm after the first step), which CTranslate2's Transformer cannot express");
   REALMT_CHECK(!m.source_table.empty(),
                "the model's vocabulary is needed to write CTranslate2's vocabulary files: give the .spm it was "
                "trained with (--vocabs)");
@@ -188,7 +191,11 @@ void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct
 
   Writer wr;
   const float scale = c.scale_embeddings ? static_cast<float>(std::sqrt(static_cast<double>(d))) : 1.0f;
-  const int8_t activation = c.ffn_activation == ops::Activation::kRelu ? 0 : c.ffn_activation == ops::Activation::kSwish ? 2 : 3;
+  // CTranslate2's activation ids: relu 0, swish 2, gelu (erf) 3, gelu-sigmoid 4.
+  const int8_t activation = c.ffn_activation == ops::Activation::kRelu    ? 0
+                            : c.ffn_activation == ops::Activation::kSwish ? 2
+                            : c.ffn_activation == ops::Activation::kGelu  ? 3
+                                                                          : 4;
   auto linear = [&](const std::string& ct2, const std::string& rm) {
     wr.tensor(ct2 + "/weight", transposed(t.at(rm + ".weight")));
     wr.tensor(ct2 + "/bias", t.at(rm + ".bias"));

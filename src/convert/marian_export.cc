@@ -37,6 +37,12 @@ Tensor part(const Tensor& t, size_t i, size_t n, bool vector) {
   return transposed(transposed(t).narrow0(static_cast<int64_t>(i) * w, static_cast<int64_t>(i + 1) * w));
 }
 
+// Marian's name of an activation marian_incompatibility() lets through (Marian 1.12.42's gelu is
+// the erf one, realmt's gelu).
+const char* marian_activation(ops::Activation a) {
+  return a == ops::Activation::kGelu ? "gelu" : a == ops::Activation::kRelu ? "relu" : "swish";
+}
+
 // Marian's model config (the keys its own special:model.yml holds for a transformer).
 std::string marian_config(const models::ModelConfig& c, int64_t vs, int64_t vt) {
   std::ostringstream y;
@@ -53,7 +59,7 @@ std::string marian_config(const models::ModelConfig& c, int64_t vs, int64_t vt) 
     << "transformer-decoder-dim-ffn: 0\n"
     << "transformer-ffn-depth: 2\n"
     << "transformer-decoder-ffn-depth: 0\n"
-    << "transformer-ffn-activation: " << enum_name(c.ffn_activation) << "\n"
+    << "transformer-ffn-activation: " << marian_activation(c.ffn_activation) << "\n"
     << "transformer-preprocess: \"\"\n"
     << "transformer-postprocess: dan\n"
     << "transformer-postprocess-emb: d\n"
@@ -124,6 +130,9 @@ std::string marian_incompatibility(const models::ModelConfig& c) {
                   "train with residual-attention-encoder/-decoder/-cross none",
                   enum_name(c.residual_attention_encoder), enum_name(c.residual_attention_decoder),
                   enum_name(c.residual_attention_cross));
+  if (c.ffn_activation == ops::Activation::kGeluSigmoid)
+    return "transformer-ffn-activation gelu-sigmoid: Marian 1.12.42's gelu is x Phi(x) (erf; the sigmoid form "
+           "was that of earlier Marian releases); train with transformer-ffn-activation gelu, relu or swish";
   if (c.norm != models::Norm::kPost) return "transformer-norm pre: the Marian writer writes Post-LN models (post)";
   if (c.admin_init != models::AdminInit::kNone)
     return format("admin-init {}: ADMIN's omegas scale the residual of the first sub-layer, embeddings and Marian's "

@@ -1,10 +1,14 @@
 #include "convert/marian_import.h"
 
+#include <sentencepiece_processor.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <tuple>
 #include <map>
 
+#include "convert/marian_keys.h"
 #include "convert/marian_names.h"
 #include "convert/npy.h"
 #include "convert/zip_reader.h"
@@ -17,11 +21,31 @@ namespace {
 
 // Marian's .yml vocabulary {piece: id} as pieces by id (ids 0..n-1, each once).
 std::vector<std::string> read_yml_vocab(const std::string& path) {
-  REALMT_CHECK(data::is_word_list_path(path),
-               "{}: a Marian vocabulary (.yml {{piece: id}}) is needed to read a Marian model's ids; the .spm files "
-               "are given to realmt-translate afterwards",
-               path);
   return data::read_word_list(path);
+}
+
+// A SentencePiece model's pieces by id: Marian's ids for a .spm vocabulary are the model's own
+// (it needs </s> and <unk> among them, and adds no bos or pad).
+std::vector<std::string> read_spm_vocab(const std::string& path) {
+  sentencepiece::SentencePieceProcessor sp;
+  const auto status = sp.Load(path);
+  REALMT_CHECK(status.ok(), "{}: not a SentencePiece model: {}", path, status.ToString());
+  std::vector<std::string> table(static_cast<size_t>(sp.GetPieceSize()));
+  for (size_t i = 0; i < table.size(); ++i) table[i] = sp.IdToPiece(static_cast<int>(i));
+  return table;
+}
+
+// A Marian vocabulary by its extension, as Marian chooses: .spm a SentencePiece model, .yml/.yaml/
+// .json {piece: id}; Marian's factored (.fsv) and plain-text vocabularies are refused.
+std::vector<std::string> read_vocab(const std::string& path) {
+  REALMT_CHECK(std::filesystem::is_regular_file(path), "vocabulary {} not found", path);
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".spm") return read_spm_vocab(path);
+  REALMT_CHECK(ext == ".yml" || ext == ".yaml" || ext == ".json",
+               "{}: a Marian vocabulary is needed (.spm SentencePiece model or .yml {{piece: id}}); '{}' is not "
+               "one (factored .fsv vocabularies are not supported)",
+               path, ext);
+  return read_yml_vocab(path);
 }
 
 int find_piece(const std::vector<std::string>& table, const std::string& piece, const std::string& path) {
@@ -30,18 +54,98 @@ int find_piece(const std::vector<std::string>& table, const std::string& piece, 
   REALMT_FAIL("{}: the vocabulary has no '{}'", path, piece);
 }
 
-// t [V, ...] with one more row of `fill`.
-Tensor add_row(const Tensor& t, float fill) {
+// t [V, ...] with `count` more rows of `fill`.
+Tensor add_rows(const Tensor& t, int64_t count, float fill) {
   std::vector<int64_t> dims = t.shape().vec();
-  dims[0] = 1;
+  dims[0] = count;
   return ops::concat({t, Tensor::full(Shape(dims), fill)}, 0);
+}
+
+// Marian's pre-/post-processing strings as realmt's norm placement. Dropout ('d') does nothing in
+// translation; Post-LN is '' / 'dan' / top '' and Pre-LN 'n' / 'da' / top 'n' (the final norm of
+// each stack, which realmt's Pre-LN has).
+models::Norm marian_norm(std::string pre, std::string post, std::string top, std::string emb, const std::string& where) {
+  const std::string as_given = format("transformer-preprocess '{}', transformer-postprocess '{}', "
+                                      "transformer-postprocess-top '{}', transformer-postprocess-emb '{}'",
+                                      pre, post, top, emb);
+  for (std::string* s : {&pre, &post, &top, &emb}) std::erase(*s, 'd');
+  REALMT_CHECK(emb.empty(), "{}: {}: a norm or skip on the embeddings is not implemented", where, as_given);
+  if (pre.empty() && post == "an" && top.empty()) return models::Norm::kPost;
+  if (pre == "n" && post == "a" && top == "n") return models::Norm::kPre;
+  REALMT_FAIL("{}: {}: realmt implements Post-LN ('', 'dan', top '') and Pre-LN with a final norm ('n', 'da', "
+              "top 'n')", where, as_given);
+}
+
+// Each side's table rows: dim-vocabs (source, target; one size: both), at least the vocabulary's
+// entries; vocabulary sizes without dim-vocabs.
+std::vector<int64_t> marian_rows(const YAML::Node& y, int64_t vs, int64_t vt, const std::string& where) {
+  std::vector<int64_t> rows = {vs, vt};
+  const YAML::Node d = y["dim-vocabs"];
+  if (d && d.IsSequence() && d.size() > 0) {
+    rows = {d[0].as<int64_t>(), d[d.size() - 1].as<int64_t>()};
+    if (d.size() == 1) rows[1] = rows[0];
+  }
+  REALMT_CHECK(rows[0] >= vs && rows[1] >= vt, "{}: dim-vocabs {} and {} smaller than the vocabularies ({} and {})",
+               where, rows[0], rows[1], vs, vt);
+  return rows;
+}
+
+// Marian's gelu by the version that wrote the model: v1.12.42 (pymarian's, checked against it by
+// the fixtures) computes x Phi(x) with erf, its own GELU operator; earlier releases computed
+// x sigmoid(1.702 x) (their gelu was swish with a factor 1.702), as CTranslate2's converter
+// assumes. A model without a version is taken as an early one; realmt-convert --to marian writes
+// the erf one (for Marian 1.12.42) under the version "realmt-convert".
+ops::Activation marian_gelu(const std::string& version) {
+  if (version == "realmt-convert") return ops::Activation::kGelu;
+  int major = 0, minor = 0, patch = 0;
+  if (std::sscanf(version.c_str(), "v%d.%d.%d", &major, &minor, &patch) != 3) return ops::Activation::kGeluSigmoid;
+  const bool erf = std::tuple(major, minor, patch) >= std::tuple(1, 12, 42);
+  return erf ? ops::Activation::kGelu : ops::Activation::kGeluSigmoid;
+}
+
+// The untied output layer as [V, D]: Marian 1.12 stores it so (decoder_ff_logit_out_Wt), older
+// versions as [D, V] (decoder_ff_logit_out_W).
+template <typename Get>
+Tensor output_table(const std::map<std::string, NpyArray>& arrays, const std::string& npz, const Get& get) {
+  if (arrays.count("decoder_ff_logit_out_Wt")) return get("decoder_ff_logit_out_Wt");
+  REALMT_CHECK(arrays.count("decoder_ff_logit_out_W"), "{}: no output layer (decoder_ff_logit_out_Wt or _W)", npz);
+  return transposed(get("decoder_ff_logit_out_W"));
+}
+
+// The vocabularies' tables into m (Marian's ids, unused entries up to the larger side's rows, then
+// <pad>, the decoder's start) and c's eos and unk; returns each side's table rows (dim-vocabs).
+// Sides of other sizes: the smaller gets zero rows (no probability on the target side) up to the
+// larger's size, so that the <pad> entry realmt adds has one id.
+std::vector<int64_t> read_tables(ConvertedModel& m, const std::vector<std::string>& vocabs, const YAML::Node& y,
+                                 const std::string& where) {
+  models::ModelConfig& c = m.config;
+  m.source_table = read_vocab(vocabs.front());
+  if (vocabs.back() != vocabs.front()) m.target_table = read_vocab(vocabs.back());
+  const int64_t vs = static_cast<int64_t>(m.source_table.size()), vt = static_cast<int64_t>(m.target_pieces().size());
+  c.eos_id = find_piece(m.target_pieces(), "</s>", vocabs.back());
+  c.unk_id = find_piece(m.target_pieces(), "<unk>", vocabs.back());
+  REALMT_CHECK(find_piece(m.source_table, "</s>", vocabs.front()) == c.eos_id &&
+                   find_piece(m.source_table, "<unk>", vocabs.front()) == c.unk_id,
+               "{} and {}: </s> and <unk> have other ids on the two sides", vocabs.front(), vocabs.back());
+  // dim-vocabs may exceed a vocabulary's entries (a .yml of fewer words): those ids get unused
+  // entries, their rows kept.
+  const std::vector<int64_t> rows = marian_rows(y, vs, vt, where);
+  const int64_t n = std::max(rows[0], rows[1]);
+  REALMT_CHECK(rows[0] == rows[1] || !c.source_target_tied(), "{}: dim-vocabs {} and {} for one shared table "
+               "(tied-embeddings-all or -src)", where, rows[0], rows[1]);
+  for (std::vector<std::string>* t : {&m.source_table, &m.target_table}) {
+    if (t->empty()) continue;
+    for (int64_t i = static_cast<int64_t>(t->size()); i < n; ++i) t->push_back("<unused:" + std::to_string(i) + ">");
+    t->push_back("<pad>");
+  }
+  return rows;
 }
 
 }  // namespace
 
 ConvertedModel import_marian(const std::string& npz, const std::vector<std::string>& vocabs) {
   REALMT_CHECK(!vocabs.empty() && vocabs.size() <= 2,
-               "vocabs: give the Marian model's .yml vocabulary once, or once a side (source, target)");
+               "vocabs: give the Marian model's vocabulary (.spm or .yml) once, or once a side (source, target)");
   const ZipReader zip(npz);
   std::map<std::string, NpyArray> arrays;
   for (const ZipMember& mem : zip.members()) {
@@ -64,21 +168,17 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
   };
   auto num = [&](const char* key, int64_t fallback) { return y[key] ? y[key].as<int64_t>() : fallback; };
   auto flag = [&](const char* key) { return y[key] && y[key].as<bool>(); };
-  REALMT_CHECK(str("type", "transformer") == "transformer", "{}: type '{}': realmt reads Marian transformers", where,
-               str("type", ""));
-  REALMT_CHECK(str("transformer-preprocess", "") == "" && str("transformer-postprocess", "dan") == "dan",
-               "{}: transformer-preprocess '{}', transformer-postprocess '{}': realmt reads Post-LN models ('' and "
-               "dan)",
-               where, str("transformer-preprocess", ""), str("transformer-postprocess", "dan"));
-  REALMT_CHECK(str("transformer-postprocess-emb", "d") == "d", "{}: transformer-postprocess-emb '{}' (realmt: d)", where,
-               str("transformer-postprocess-emb", "d"));
-  REALMT_CHECK(num("transformer-ffn-depth", 2) == 2 && num("transformer-decoder-ffn-depth", 0) <= 2,
-               "{}: feed-forward depths other than 2 are not supported", where);
-  REALMT_CHECK(str("transformer-decoder-autoreg", "self-attention") == "self-attention",
-               "{}: transformer-decoder-autoreg '{}' (realmt: self-attention)", where,
-               str("transformer-decoder-autoreg", ""));
-  REALMT_CHECK(!flag("transformer-no-projection") && !flag("right-left"),
-               "{}: transformer-no-projection and right-left are not supported", where);
+  check_marian_keys(y, where);
+  REALMT_CHECK(str("type", "transformer") == "transformer", "{}: type '{}': realmt reads Marian transformers (RNN "
+               "types s2s, amun, nematus, and BERT or COMET types are not implemented)", where, str("type", ""));
+  const models::Norm norm = marian_norm(str("transformer-preprocess", ""), str("transformer-postprocess", "dan"),
+                                        str("transformer-postprocess-top", ""), str("transformer-postprocess-emb", "d"),
+                                        where);
+  REALMT_CHECK(num("transformer-ffn-depth", 2) == 2 && (num("transformer-decoder-ffn-depth", 0) == 0 ||
+                                                         num("transformer-decoder-ffn-depth", 0) == 2),
+               "{}: transformer-ffn-depth {}, transformer-decoder-ffn-depth {}: realmt's feed-forwards have 2 layers",
+               where, num("transformer-ffn-depth", 2), num("transformer-decoder-ffn-depth", 0));
+  REALMT_CHECK(arrays.count("Wpos") == 0, "{}: a learned position table (Wpos): not implemented", npz);
 
   ConvertedModel m;
   m.origin = "marian:" + std::filesystem::path(npz).lexically_normal().string();
@@ -95,9 +195,10 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
   const std::string act = str("transformer-ffn-activation", "swish");
   if (act == "swish") c.ffn_activation = ops::Activation::kSwish;
   else if (act == "relu") c.ffn_activation = ops::Activation::kRelu;
-  else if (act == "gelu") c.ffn_activation = ops::Activation::kGelu;
+  else if (act == "gelu") c.ffn_activation = marian_gelu(str("version", ""));
   else REALMT_FAIL("{}: transformer-ffn-activation '{}' (realmt: swish, relu, gelu)", where, act);
-  c.norm = models::Norm::kPost;
+  c.norm = norm;
+  c.decoder_cache_unnormed = norm == models::Norm::kPre;  // Marian's Pre-LN decoding state
   c.admin_init = models::AdminInit::kNone;
   c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross =
       layers::ResidualMode::kNone;
@@ -110,22 +211,11 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
   c.tied_embeddings = !all && flag("tied-embeddings");
   c.dropout = y["transformer-dropout"] ? y["transformer-dropout"].as<double>() : 0.1;
 
-  // Vocabularies: Marian's ids, plus <pad> at the end of each (the decoder's start).
-  m.source_table = read_yml_vocab(vocabs.front());
-  if (vocabs.back() != vocabs.front()) m.target_table = read_yml_vocab(vocabs.back());
-  const int64_t vs = static_cast<int64_t>(m.source_table.size()), vt = static_cast<int64_t>(m.target_pieces().size());
-  c.eos_id = find_piece(m.target_pieces(), "</s>", vocabs.back());
-  c.unk_id = find_piece(m.target_pieces(), "<unk>", vocabs.back());
-  REALMT_CHECK(find_piece(m.source_table, "</s>", vocabs.front()) == c.eos_id &&
-                   find_piece(m.source_table, "<unk>", vocabs.front()) == c.unk_id,
-               "{} and {}: </s> and <unk> have other ids on the two sides", vocabs.front(), vocabs.back());
-  m.source_table.push_back("<pad>");
-  if (!m.target_table.empty()) m.target_table.push_back("<pad>");
-  REALMT_CHECK(vs == vt, "{} and {}: vocabularies of {} and {} pieces; the <pad> entry realmt adds must have one id "
-               "on both sides, so both must have one size", vocabs.front(), vocabs.back(), vs, vt);
-  c.vocab_size = vs + 1;
+  const std::vector<int64_t> rows = read_tables(m, vocabs, y, where);
+  const int64_t n = std::max(rows[0], rows[1]);
+  c.vocab_size = n + 1;
   c.target_vocab_size = 0;
-  c.pad_id = c.decoder_start_id = static_cast<int>(vs);
+  c.pad_id = c.decoder_start_id = static_cast<int>(n);
   c.output_bias = true;
   c.dim_vocabs.clear();
   c.validate();
@@ -140,14 +230,22 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
     const Tensor t = get(name);
     REALMT_CHECK(t.rank() == 2 && t.dim(0) == rows && t.dim(1) == c.dim_emb, "{}: '{}' is {}, [{}, {}] expected", npz,
                  name, t.shape().str(), rows, c.dim_emb);
-    return add_row(t, 0.0f);
+    return add_rows(t, n + 1 - rows, 0.0f);
   };
   const std::string target_name = all || c.tied_embeddings_src ? "Wemb" : "decoder_Wemb";
-  add("embeddings.weight", table(target_name, vt));
-  if (!c.source_target_tied()) add("source_embeddings.weight", table("encoder_Wemb", vs));
-  if (!c.target_output_tied()) add("output.weight", add_row(transposed(get("decoder_ff_logit_out_W")), 0.0f));
+  add("embeddings.weight", table(target_name, rows[1]));
+  if (!c.source_target_tied()) add("source_embeddings.weight", table("encoder_Wemb", rows[0]));
+  if (!c.target_output_tied()) add("output.weight", add_rows(output_table(arrays, npz, get), n + 1 - rows[1], 0.0f));
   // The added entry's logit is -1e9 (+ h . 0): no probability, as in Marian, and finite.
-  add("output.bias", add_row(flat(get("decoder_ff_logit_out_b")), -1e9f));
+  const Tensor bias =
+      flag("output-omit-bias") ? Tensor::full(Shape{rows[1]}, 0.0f) : flat(get("decoder_ff_logit_out_b"));
+  add("output.bias", add_rows(bias, n + 1 - rows[1], -1e9f));
+  if (c.norm == models::Norm::kPre) {
+    for (const char* side : {"encoder", "decoder"}) {
+      add(std::string(side) + ".final_norm.gamma", flat(get(std::string(side) + "_top_ln_scale")));
+      add(std::string(side) + ".final_norm.beta", flat(get(std::string(side) + "_top_ln_bias")));
+    }
+  }
   for (const MarianParameter& p : marian_layer_parameters(c)) {
     std::vector<Tensor> parts;
     for (const std::string& name : p.marian) parts.push_back(p.vector ? flat(get(name)) : get(name));

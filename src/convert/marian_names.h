@@ -18,7 +18,8 @@ struct MarianParameter {
   bool vector = false;              // Marian [1, N] -> realmt [N] (biases, layer norms); else a matrix
 };
 
-// Every layer parameter of a Post-LN transformer of `c`'s depths, encoder then decoder.
+// Every layer parameter of a transformer of `c`'s depths, encoder then decoder (Pre-LN: Marian's
+// preprocess norms, named with _pre; the final norms are not listed).
 std::vector<MarianParameter> marian_layer_parameters(const models::ModelConfig& c);
 
 }  // namespace realmt::convert

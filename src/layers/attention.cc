@@ -56,11 +56,13 @@ AttentionResult MultiHeadAttention::self_attend(const graph::Var& x, const Tenso
   return finish(a.ctx, a.scores, a.probs);
 }
 
-AttentionResult MultiHeadAttention::self_attend_cached(const graph::Var& x, KvCache& cache,
-                                                       const AttentionStep& step) const {
+AttentionResult MultiHeadAttention::self_attend_cached(const graph::Var& x, KvCache& cache, const AttentionStep& step,
+                                                       const graph::Var& kv_x) const {
   REALMT_CHECK(kind_ == AttentionKind::kSelf, "self_attend_cached on a cross-attention layer");
   REALMT_CHECK(!graph::grad_enabled() || !x.requires_grad(), "the key/value cache is for decoding (no gradients)");
   const graph::Var qkv = qkv_(x);  // [N, Tq, 3D]
+  const bool first = cache.length == 0;
+  const graph::Var kv_source = kv_x.defined() ? qkv_(kv_x) : qkv;  // its K | V columns go to the cache
   const int64_t n = x.dim(0), tq = x.dim(1), need = cache.length + tq;
   if (cache.rows == 0) cache.rows = n;
   REALMT_CHECK(n <= cache.rows, "key/value cache allocated for {} rows, the step has {}", cache.rows, n);
@@ -77,9 +79,10 @@ AttentionResult MultiHeadAttention::self_attend_cached(const graph::Var& x, KvCa
     }
   }
   Tensor k = cache.k.narrow0(0, n), v = cache.v.narrow0(0, n);  // the rows in use
-  ops::kv_cache_write(k, qkv.value(), dim_, cache.length);
-  ops::kv_cache_write(v, qkv.value(), 2 * dim_, cache.length);
+  ops::kv_cache_write(k, kv_source.value(), dim_, cache.length);
+  ops::kv_cache_write(v, kv_source.value(), 2 * dim_, cache.length);
   cache.length = need;
+  if (first && kv_x.defined()) return self_attend(x, Tensor(), /*causal=*/true, step);
   using Op = ops::AttentionOperand;
   const ops::AttentionOptions o = options(step, /*causal=*/true);
   const Tensor prev = o.keep_scores && step.prev_scores.defined() ? step.prev_scores.value() : Tensor();

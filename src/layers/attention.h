@@ -67,8 +67,11 @@ class MultiHeadAttention {
   AttentionResult self_attend(const graph::Var& x, const Tensor& key_mask, bool causal,
                               const AttentionStep& step) const;
   // Incremental causal self-attention (no gradients): x [N, Tq, D] holds the next Tq positions;
-  // their keys and values are appended to the cache.
-  AttentionResult self_attend_cached(const graph::Var& x, KvCache& cache, const AttentionStep& step) const;
+  // their keys and values are appended to the cache. kv_x (undefined: x) gives the keys and
+  // values appended instead, while the first step (an empty cache) attends over x's own, as
+  // Marian's Pre-LN decoder does (ModelConfig::decoder_cache_unnormed).
+  AttentionResult self_attend_cached(const graph::Var& x, KvCache& cache, const AttentionStep& step,
+                                     const graph::Var& kv_x = graph::Var()) const;
   // The source's packed keys|values [B, S, 2D] for cross-attention.
   graph::Var source_kv(const graph::Var& memory) const;
   AttentionResult cross_attend(const graph::Var& x, const graph::Var& kv, const Tensor& key_mask,

@@ -40,6 +40,9 @@ void ModelConfig::declare(OptionSet& o) {
         "The decoder starts from a zero vector (plus its position) as Marian's, not from <s>'s embedding: needed "
         "to export the model to Marian");
   o.add_enum(g, "transformer-norm", &norm, "Layer norm placement: post (needed by ADMIN) or pre");
+  o.add(g, "transformer-decoder-cache-unnormed", &decoder_cache_unnormed,
+        "Pre-LN decoding as Marian's: after the first step the decoder self-attention's keys and values come "
+        "from the stream before the norm (set by realmt-convert --from marian)");
   o.add_enum(g, "residual-attention-encoder", &residual_attention_encoder,
              "RealFormer residual attention in encoder self-attention");
   o.add_enum(g, "residual-attention-decoder", &residual_attention_decoder,
@@ -92,6 +95,8 @@ void ModelConfig::validate() const {
   REALMT_CHECK(pad_id != eos_id && unk_id != eos_id && unk_id != pad_id && decoder_start_id != eos_id,
                "pad-id {}, unk-id {}, eos-id {} must differ, and decoder-start-id {} from eos-id", pad_id, unk_id,
                eos_id, decoder_start_id);
+  REALMT_CHECK(norm == Norm::kPre || !decoder_cache_unnormed,
+               "transformer-decoder-cache-unnormed needs transformer-norm pre (Post-LN has no stream before a norm)");
   REALMT_CHECK(norm == Norm::kPost || admin_init == AdminInit::kNone,
                "admin-init {} needs transformer-norm post (ADMIN is defined for Post-LN); use admin-init none",
                enum_name(admin_init));

@@ -39,7 +39,7 @@ struct ModelConfig {
   int64_t dim_emb = 512;                  // model dimension D
   int heads = 8;                          // attention heads H (D = H * Dh)
   int64_t dim_ffn = 2048;                 // feed-forward inner dimension F
-  ops::Activation ffn_activation = ops::Activation::kRelu;  // relu | gelu | swish
+  ops::Activation ffn_activation = ops::Activation::kRelu;  // relu | gelu | swish | gelu-sigmoid
   double dropout = 0.1;                   // on every sub-layer output (residual branch) and embeddings
   double dropout_attention = 0.0;         // on attention probabilities
   double dropout_ffn = 0.0;               // inside the feed-forward, after the activation
@@ -60,6 +60,11 @@ struct ModelConfig {
   // embedding, as in Marian: a model that can be exported to Marian (realmt-convert --to marian).
   bool decoder_start_zero = false;
   Norm norm = Norm::kPost;                // post (Post-LN; needed by ADMIN) | pre (Pre-LN)
+  // Pre-LN only, decoding: after the first step, the decoder self-attention's keys and values
+  // (cached ones included) come from the stream before the norm, as Marian 1.12's Pre-LN decoder
+  // computes them (it keeps the layers' raw inputs as its state); the first step, the encoder,
+  // training and scoring use the normed stream, as Marian does.
+  bool decoder_cache_unnormed = false;
   // RealFormer chains: none | sum | mean
   layers::ResidualMode residual_attention_encoder = layers::ResidualMode::kMean;
   layers::ResidualMode residual_attention_decoder = layers::ResidualMode::kMean;

@@ -197,7 +197,8 @@ Var Transformer::run_decoder(const Var& embedded, const Encoded& enc, const Forw
                                           .prev_scores = self_chain,
                                           .dropout = config_.dropout_attention,
                                           .gen = ctx.gen};
-    layers::AttentionResult a = cache ? l.self_attn.self_attend_cached(s.in, cache->self, self_step)
+    const Var cache_kv = config_.decoder_cache_unnormed ? s.x : Var();
+    layers::AttentionResult a = cache ? l.self_attn.self_attend_cached(s.in, cache->self, self_step, cache_kv)
                                       : l.self_attn.self_attend(s.in, Tensor(), true, self_step);
     if (ctx.attention) ctx.attention->observe(AttentionChain::kDecoderSelf, i, a.probs);
     self_chain = a.scores;

@@ -1,5 +1,5 @@
 // The feed-forward block's inner epilogue in one pass: bias, activation and dropout.
-//   y [..., F], bias [F] (optional) -> h = dropout(act(y + bias)), act relu | gelu | swish
+//   y [..., F], bias [F] (optional) -> h = dropout(act(y + bias)), act relu | gelu | swish | gelu-sigmoid
 //   (gelu exact: 0.5 a (1 + erf(a / sqrt 2)), as ops/unary.h). Dropout element e of h has stream
 //   index offset + e (ops/dropout.h mapping).
 // Backward: da = dropout_backward(dh) * act'(a), a = y + bias; dy = da, dbias = column sums of da
@@ -18,10 +18,12 @@
 
 namespace realmt::ops {
 
-enum class Activation { kRelu, kGelu, kSwish };
+// gelu: x Phi(x) (erf); gelu-sigmoid: x sigmoid(1.702 x), the approximation Marian calls gelu.
+enum class Activation { kRelu, kGelu, kSwish, kGeluSigmoid };
 constexpr auto enum_names(Activation) {
   return std::to_array<EnumName<Activation>>(
-      {{Activation::kRelu, "relu"}, {Activation::kGelu, "gelu"}, {Activation::kSwish, "swish"}});
+      {{Activation::kRelu, "relu"}, {Activation::kGelu, "gelu"}, {Activation::kSwish, "swish"},
+       {Activation::kGeluSigmoid, "gelu-sigmoid"}});
 }
 
 struct BiasActivationOptions {

@@ -16,6 +16,7 @@ namespace {
 
 constexpr double kInvSqrt2 = 0.70710678118654752440;
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;
+constexpr double kGeluSigmoidScale = 1.702;
 
 template <typename T>
 T exp_t(T x) {
@@ -29,11 +30,13 @@ T act(Activation a, T x) {
     case Activation::kRelu: return x > T(0) ? x : T(0);
     case Activation::kGelu: return T(0.5) * x * (T(1) + std::erf(x * T(kInvSqrt2)));
     case Activation::kSwish: return x / (T(1) + exp_t<T>(-x));
+    case Activation::kGeluSigmoid: return x / (T(1) + exp_t<T>(-T(kGeluSigmoidScale) * x));
   }
   return x;
 }
 
-// d act / d a (relu: [a > 0]; gelu: Phi(a) + a phi(a); swish: s + a s (1 - s), s = sigmoid(a)).
+// d act / d a (relu: [a > 0]; gelu: Phi(a) + a phi(a); swish: s + a s (1 - s), s = sigmoid(a);
+// gelu-sigmoid: s + 1.702 a s (1 - s), s = sigmoid(1.702 a)).
 template <typename T>
 T act_grad(Activation a, T x) {
   switch (a) {
@@ -43,6 +46,10 @@ T act_grad(Activation a, T x) {
     case Activation::kSwish: {
       const T s = T(1) / (T(1) + exp_t<T>(-x));
       return s + x * s * (T(1) - s);
+    }
+    case Activation::kGeluSigmoid: {
+      const T s = T(1) / (T(1) + exp_t<T>(-T(kGeluSigmoidScale) * x));
+      return s + T(kGeluSigmoidScale) * x * s * (T(1) - s);
     }
   }
   return T(1);
@@ -142,6 +149,7 @@ void by_activation(Activation a, Args&&... args) {
     case Activation::kRelu: Body<T, Activation::kRelu>::run(args...); break;
     case Activation::kGelu: Body<T, Activation::kGelu>::run(args...); break;
     case Activation::kSwish: Body<T, Activation::kSwish>::run(args...); break;
+    case Activation::kGeluSigmoid: Body<T, Activation::kGeluSigmoid>::run(args...); break;
   }
 }
 template <typename T, Activation A>

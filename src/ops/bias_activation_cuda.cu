@@ -17,6 +17,7 @@ namespace {
 
 constexpr double kInvSqrt2 = 0.70710678118654752440;
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;
+constexpr double kGeluSigmoidScale = 1.702;
 
 template <Activation kAct, typename C>
 __device__ __forceinline__ C act(C x) {
@@ -24,11 +25,14 @@ __device__ __forceinline__ C act(C x) {
     return x > C(0) ? x : C(0);
   else if constexpr (kAct == Activation::kGelu)
     return C(0.5) * x * (C(1) + cuda::erf_c(x * C(kInvSqrt2)));
+  else if constexpr (kAct == Activation::kGeluSigmoid)
+    return x / (C(1) + cuda::exp_c(-C(kGeluSigmoidScale) * x));
   else
     return x / (C(1) + cuda::exp_c(-x));
 }
 
-// d act / d a (relu: [a > 0]; gelu: Phi(a) + a phi(a); swish: s + a s (1 - s), s = sigmoid(a)).
+// d act / d a (relu: [a > 0]; gelu: Phi(a) + a phi(a); swish: s + a s (1 - s), s = sigmoid(a);
+// gelu-sigmoid: s + 1.702 a s (1 - s), s = sigmoid(1.702 a)).
 template <Activation kAct, typename C>
 __device__ __forceinline__ C act_grad(C x) {
   if constexpr (kAct == Activation::kRelu) {
@@ -36,6 +40,9 @@ __device__ __forceinline__ C act_grad(C x) {
   } else if constexpr (kAct == Activation::kGelu) {
     return C(0.5) * (C(1) + cuda::erf_c(x * C(kInvSqrt2))) +
            x * C(kInvSqrt2Pi) * cuda::exp_c(C(-0.5) * x * x);
+  } else if constexpr (kAct == Activation::kGeluSigmoid) {
+    const C s = C(1) / (C(1) + cuda::exp_c(-C(kGeluSigmoidScale) * x));
+    return s + C(kGeluSigmoidScale) * x * s * (C(1) - s);
   } else {
     const C s = C(1) / (C(1) + cuda::exp_c(-x));
     return s + x * s * (C(1) - s);
@@ -113,6 +120,9 @@ void visit(DType dt, Activation a, const char* op, Fn&& fn) {
         break;
       case Activation::kSwish:
         fn(tag, std::integral_constant<Activation, Activation::kSwish>{});
+        break;
+      case Activation::kGeluSigmoid:
+        fn(tag, std::integral_constant<Activation, Activation::kGeluSigmoid>{});
         break;
     }
   });

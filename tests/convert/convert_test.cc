@@ -145,6 +145,16 @@ TEST(Ctranslate2Export, PreNormGetsFinalNorms) {
   EXPECT_TRUE(vars.count("encoder/layer_norm/gamma") && vars.count("decoder/layer_norm/beta"));
 }
 
+// Marian's Pre-LN decoding state (a Pre-LN model converted from Marian) has no CTranslate2 form.
+TEST(Ctranslate2Export, MarianPreNormDecodingIsRefused) {
+  TempDir dir;
+  models::ModelConfig c = plain();
+  c.norm = models::Norm::kPre;
+  c.decoder_cache_unnormed = true;
+  const std::string e = error_of([&] { write_ctranslate2(tiny(c), dir.file("ct2")); });
+  EXPECT_NE(e.find("transformer-decoder-cache-unnormed"), std::string::npos) << e;
+}
+
 TEST(Ctranslate2Export, ResidualAttentionIsRefusedWithTheReason) {
   TempDir dir;
   models::ModelConfig c = plain();

@@ -16,6 +16,7 @@ double act(ops::Activation a, double x) {
     case ops::Activation::kRelu: return x > 0 ? x : 0;
     case ops::Activation::kGelu: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
     case ops::Activation::kSwish: return x / (1 + std::exp(-x));
+    case ops::Activation::kGeluSigmoid: return x / (1 + std::exp(-1.702 * x));
   }
   return x;
 }
@@ -59,6 +60,7 @@ OpCase make(const std::string& name, ops::Activation a, bool bias, double dropou
 REALMT_OP_CASE(bias_relu) { return make("relu_bias", ops::Activation::kRelu, true, 0.0); }
 REALMT_OP_CASE(bias_relu_dropout) { return make("relu_dropout", ops::Activation::kRelu, true, 0.25); }
 REALMT_OP_CASE(bias_gelu) { return make("gelu_dropout", ops::Activation::kGelu, true, 0.1); }
+REALMT_OP_CASE(bias_gelu_sigmoid) { return make("gelu_sigmoid_bias", ops::Activation::kGeluSigmoid, true, 0.0); }
 REALMT_OP_CASE(bias_swish) { return make("swish_no_bias", ops::Activation::kSwish, false, 0.0); }
 REALMT_OP_CASE(bias_relu_threaded) {
   OpCase c = make("relu_threaded", ops::Activation::kRelu, true, 0.1, {64, 1024});
