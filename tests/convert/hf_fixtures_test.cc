@@ -1,9 +1,9 @@
 // The Hugging Face fixtures (fixtures/hf, made by fixtures/hf/make_fixtures.py with transformers):
 // each tiny model, converted by import_hf and written as a realmt checkpoint, must give the
 // outputs transformers recorded: the source ids of realmt's vocabulary (its tables and the
-// fixture's SentencePiece models), greedy and beam-4 (beam mode full) ids exactly, and the log-
-// probability of every token of the greedy output (forced decoding) within 1e-4. No network, no
-// Python: the fixtures are committed.
+// fixture's SentencePiece models), greedy and beam-4 (beam mode full) ids exactly, the greedy
+// outputs' text (the target table and target.spm), and the log-probability of every token of the
+// greedy output (forced decoding) within 1e-4. No network, no Python: the fixtures are committed.
 #include <gtest/gtest.h>
 
 #include "search/beam_search.h"
@@ -39,6 +39,9 @@ void check_fixture(const std::string& name) {
     EXPECT_EQ(m.vocab.encode(texts[i]), sources[i]) << "source ids of '" << texts[i] << "'";
   const double factor = want["max_length_factor"].get<double>();
   EXPECT_EQ(search_ids(*m.model, sources, 1, factor), want["greedy"].get<Ids>()) << "greedy";
+  const auto texts_out = want["greedy_text"].get<std::vector<std::string>>();
+  for (size_t i = 0; i < texts_out.size(); ++i)
+    EXPECT_EQ(m.vocab.decode(want["greedy"][i].get<std::vector<int32_t>>()), texts_out[i]) << "text of greedy " << i;
   EXPECT_EQ(search_ids(*m.model, sources, 4, factor), want["beam4"].get<Ids>()) << "beam 4";
   const Ids greedy = want["greedy"].get<Ids>();
   const auto lps = want["log_probs"].get<std::vector<std::vector<double>>>();
