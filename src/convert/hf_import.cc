@@ -205,9 +205,15 @@ ConvertedModel import_hf(const std::string& dir) {
   auto add = [&](const std::string& name, const Tensor& t) { m.tensors.emplace_back(name, t); };
   const std::string shared = "model.shared.weight", enc_emb = "model.encoder.embed_tokens.weight",
                     dec_emb = "model.decoder.embed_tokens.weight";
-  const Tensor& target_table = share ? w.get({shared, dec_emb, enc_emb}) : w.get({dec_emb});
+  // transformers 5 ties the encoder's and the decoder's tables to model.shared only with
+  // tie_word_embeddings: a model it saved untied holds three tables, each trained on its own
+  // (model.shared then unused); one saved by transformers 4 holds one table three times.
+  const bool own_tables = share && !tie && w.has(enc_emb) && w.has(dec_emb) &&
+                          w.get(enc_emb).to_vector<float>() != w.get(dec_emb).to_vector<float>();
+  if (own_tables) mc.tied_embeddings_src = false;
+  const Tensor& target_table = share && !own_tables ? w.get({shared, dec_emb, enc_emb}) : w.get({dec_emb});
   add("embeddings.weight", target_table);
-  if (!share) add("source_embeddings.weight", w.get({enc_emb}));
+  if (!share || own_tables) add("source_embeddings.weight", w.get({enc_emb}));
   if (!tie) add("output.weight", w.get({"lm_head.weight"}));
   if (w.has("final_logits_bias")) {
     const Tensor b = flat(w.get("final_logits_bias"));

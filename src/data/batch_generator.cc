@@ -25,10 +25,10 @@ BatchGenerator::BatchGenerator(BatchGeneratorOptions options) : options_(std::mo
   REALMT_CHECK(o.maxi_batch > 0, "maxi-batch must be at least 1, got {}", o.maxi_batch);
   REALMT_CHECK(o.threads > 0, "threads must be at least 1, got {}", o.threads);
   REALMT_CHECK(o.prefetch >= 0, "prefetch must not be negative, got {}", o.prefetch);
-  REALMT_CHECK(!o.vocab_path.empty(), "the data loader needs a vocabulary (.spm); train one with "
+  REALMT_CHECK(o.vocab || !o.vocab_path.empty(), "the data loader needs a vocabulary (.spm); train one with "
                "realmt-data vocab");
   const std::string& tgt_vocab = o.tgt_vocab_path.empty() ? o.vocab_path : o.tgt_vocab_path;
-  vocab_ = std::make_shared<Vocab>(Vocab::pair(o.vocab_path, tgt_vocab));
+  vocab_ = o.vocab ? o.vocab : std::make_shared<Vocab>(Vocab::pair(o.vocab_path, tgt_vocab));
   corpus_ = std::make_unique<CorpusIndex>(o.src_path, o.tgt_path, o.temp_dir);
   REALMT_CHECK(!corpus_->usable().empty(), "{}: no usable sentence pair (all {} lines have an "
                "empty side)", corpus_->name(), corpus_->lines());
@@ -62,6 +62,7 @@ std::vector<Sample> BatchGenerator::encode_pool(int64_t epoch, int64_t start, in
   const int64_t n = int64_t(order_.size());
   const int64_t max_lines = o.mini_batch > 0 ? o.maxi_batch * o.mini_batch : n;
   const int64_t max_tokens = o.mini_batch_words > 0 ? o.maxi_batch * o.mini_batch_words : 0;
+  const int32_t eos = vocab_->ids().eos;
   // Lines encoded past the previous pool's end are kept for this one (same epoch, same start).
   if (carry_epoch_ != epoch || carry_start_ != start) carry_.clear();
   std::vector<Sample> pool;
@@ -106,8 +107,8 @@ std::vector<Sample> BatchGenerator::encode_pool(int64_t epoch, int64_t start, in
         if (int64_t(s.src.size()) > o.max_length) s.src.resize(size_t(o.max_length));
         if (int64_t(s.tgt.size()) > o.max_length) s.tgt.resize(size_t(o.max_length));
       }
-      s.src.push_back(kEosId);
-      s.tgt.push_back(kEosId);
+      s.src.push_back(eos);
+      s.tgt.push_back(eos);
       tokens += s.cost();
       pool.push_back(std::move(s));
     }
@@ -141,7 +142,7 @@ std::vector<BatchGenerator::Item> BatchGenerator::make_pool_items(Position& at) 
     int64_t end = 0;
     std::vector<Sample> pool = encode_pool(at.epoch, at.pool_start, end, counts);
     Rng rng(derive_seed(options_.seed, 2 * uint64_t(at.epoch) + 1, uint64_t(at.pool_start)));
-    BatchLimits limits{options_.mini_batch, options_.mini_batch_words};
+    BatchLimits limits{options_.mini_batch, options_.mini_batch_words, vocab_->ids().pad};
     std::vector<Batch> batches = cut_batches(pool, limits, at.epoch, options_.shuffle || options_.shuffle_batches ? &rng : nullptr);
     for (size_t k = size_t(at.skip); k < batches.size(); ++k) {
       Position after = k + 1 == batches.size() ? Position{at.epoch, end, 0}

@@ -40,6 +40,9 @@ struct BatchGeneratorOptions {
   std::string tgt_path;          // target side (plain or gzip)
   std::string vocab_path;        // the vocabulary (.spm or word list) of both sides, or the source's
   std::string tgt_vocab_path;    // the target side's (Vocab::pair); empty: vocab_path
+  // A vocabulary made elsewhere (a converted model's tables: Vocab::from_tables) instead of the
+  // paths; batches then end sentences with its eos and pad with its pad.
+  std::shared_ptr<Vocab> vocab;
   int64_t mini_batch_words = 0;  // Marian's mini-batch-words: token budget a batch, see BatchLimits
   int64_t mini_batch = 64;       // Marian's mini-batch: pairs a batch at most (0: no limit)
   int64_t maxi_batch = 100;      // Marian's maxi-batch: pool size in mini-batches

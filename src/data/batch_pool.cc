@@ -6,7 +6,7 @@
 
 namespace realmt::data {
 
-Batch make_batch(const std::vector<Sample>& pool, size_t begin, size_t end, int64_t epoch) {
+Batch make_batch(const std::vector<Sample>& pool, size_t begin, size_t end, int64_t epoch, int32_t pad) {
   REALMT_ASSERT(begin < end && end <= pool.size());
   Batch b;
   b.size = int64_t(end - begin);
@@ -15,8 +15,8 @@ Batch make_batch(const std::vector<Sample>& pool, size_t begin, size_t end, int6
     b.src_len = std::max(b.src_len, int64_t(pool[i].src.size()));
     b.tgt_len = std::max(b.tgt_len, int64_t(pool[i].tgt.size()));
   }
-  b.src.assign(size_t(b.size * b.src_len), kPadId);
-  b.tgt.assign(size_t(b.size * b.tgt_len), kPadId);
+  b.src.assign(size_t(b.size * b.src_len), pad);
+  b.tgt.assign(size_t(b.size * b.tgt_len), pad);
   b.ids.reserve(size_t(b.size));
   for (size_t i = begin; i < end; ++i) {
     const Sample& s = pool[i];
@@ -49,14 +49,14 @@ std::vector<Batch> cut_batches(std::vector<Sample>& pool, const BatchLimits& lim
     const bool over_count = limits.mini_batch > 0 && count > limits.mini_batch;
     const bool over_words = limits.mini_batch_words > 0 && count * len > limits.mini_batch_words;
     if (i > begin && (over_count || over_words)) {
-      batches.push_back(make_batch(pool, begin, i, epoch));
+      batches.push_back(make_batch(pool, begin, i, epoch, limits.pad));
       begin = i;
       longest = pool[i].cost();
     } else {
       longest = len;
     }
   }
-  if (begin < pool.size()) batches.push_back(make_batch(pool, begin, pool.size(), epoch));
+  if (begin < pool.size()) batches.push_back(make_batch(pool, begin, pool.size(), epoch, limits.pad));
   if (rng) shuffle(batches, *rng);
   return batches;
 }

@@ -13,7 +13,7 @@ std::string profile_admin_on_first_batch(models::Transformer& model, data::Batch
   REALMT_CHECK(batch.has_value(), "ADMIN profiling: the training corpus {} yields no batch", options.src_path);
   Tensor src = Tensor::from_vector(batch->src, {batch->size, batch->src_len});
   Tensor tgt_in, tgt_out;
-  shift_target(batch->tgt, batch->size, batch->tgt_len, &tgt_in, &tgt_out);
+  shift_target(batch->tgt, batch->size, batch->tgt_len, loader.vocab().ids(), &tgt_in, &tgt_out);
   Generator dropout(seed * 7919 + 17);
   models::AdminProfiler profiler;
   models::ForwardContext ctx;

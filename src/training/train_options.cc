@@ -1,8 +1,12 @@
 #include "training/train_options.h"
 
+#include <filesystem>
+
 #include "common/options.h"
 #include "core/cpu_isa.h"
 #include "core/error.h"
+#include "models/checkpoint.h"
+#include "models/safetensors.h"
 #include "training/validator.h"
 
 namespace realmt::training {
@@ -119,8 +123,9 @@ void TrainOptions::validate() const {
   REALMT_CHECK(!vocabs.empty(), "vocabs: give the vocabulary (.spm, or .yml for pre-segmented text); a missing "
                ".spm is trained on the train-sets");
   REALMT_CHECK(vocabs.size() <= 2, "vocabs: one vocabulary a side (source and target), got {}", vocabs.size());
+  const bool converted = fine_tunes_converted();
   // As Marian: one embedding table for both sides needs one vocabulary.
-  REALMT_CHECK(!separate_vocabs() || !model_config.source_target_tied(),
+  REALMT_CHECK(converted || !separate_vocabs() || !model_config.source_target_tied(),
                "vocabs {} and {}: two different vocabularies cannot share one embedding table ({}); give one "
                "vocabulary for both sides or untie the source: tied-embeddings-all false, tied-embeddings-src false",
                vocabs[0], vocabs.back(),
@@ -165,11 +170,16 @@ void TrainOptions::validate() const {
                  "validate.sh); it gets the translations' file as its last argument",
                  m);
   compute_precision();  // checks the list
-  REALMT_CHECK(model_config.realmt_special_ids(),
+  REALMT_CHECK(converted || model_config.realmt_special_ids(),
                "pad-id {}, unk-id {}, eos-id {}, decoder-start-id {}: realmt-train reads a SentencePiece vocabulary "
                "into realmt's ids (0, 1, 3, 2); leave them unset",
                model_config.pad_id, model_config.unk_id, model_config.eos_id, model_config.decoder_start_id);
   model_config.validate();
+}
+
+bool TrainOptions::fine_tunes_converted() const {
+  if (pretrained_model.empty() || !std::filesystem::exists(pretrained_model)) return false;
+  return models::load_safetensors_header(pretrained_model).metadata.count(models::kVocabTableKey) > 0;
 }
 
 Precision TrainOptions::compute_precision() const {

@@ -153,6 +153,9 @@ struct TrainOptions {
   void validate() const;  // after parsing: combinations and ranges, naming the option
   // Whether the two sides have different vocabularies (two different vocabs files).
   bool separate_vocabs() const { return vocabs.size() == 2 && vocabs[0] != vocabs[1]; }
+  // Whether pretrained-model is a converted model (its metadata holds id tables): fine-tuning
+  // takes its config, special ids and tables (the trainer), not the Model options.
+  bool fine_tunes_converted() const;
   // The data loader's options for train-sets (realmt-train and realmt-init read the same order).
   data::BatchGeneratorOptions loader_options() const;
   // The compute precision: precision's first item (the others must be f32).

@@ -134,7 +134,7 @@ UpdateSums Trainer::Impl::accumulate() {
     // ----
     Tensor src = Tensor::from_vector(batch.src, {batch.size, batch.src_len});
     Tensor tgt_in, tgt_out;
-    shift_target(batch.tgt, batch.size, batch.tgt_len, &tgt_in, &tgt_out);
+    shift_target(batch.tgt, batch.size, batch.tgt_len, data->vocab().ids(), &tgt_in, &tgt_out);
     models::ForwardContext ctx;
     ctx.gen = &dropout_gen;
     models::LossOutput out = mp->compute_model().loss(src, tgt_in, tgt_out, o.label_smoothing, ctx);

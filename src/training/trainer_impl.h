@@ -109,6 +109,9 @@ struct Trainer::Impl {
   std::string ext;   // the model path's extension (model_extension)
   Device device;
   std::unique_ptr<data::BatchGenerator> data;
+  // Fine-tuning a converted model (pretrained-model with id tables): its tables, copied into every
+  // model file so that realmt-translate reads them with the same .spm files; empty otherwise.
+  models::Metadata converted_tables;
   std::unique_ptr<models::Transformer> model;
   std::unique_ptr<Optimizer> optimizer;
   Precision precision = Precision::kF32;

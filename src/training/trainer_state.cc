@@ -25,6 +25,30 @@
 
 namespace realmt::training {
 
+namespace {
+
+// A converted model given as pretrained-model (realmt-convert's output: its own id tables and
+// special ids) is fine-tuned with its own config (the command line's dropouts kept) and a
+// vocabulary made of its tables and the vocabs' .spm files, as realmt-translate reads it. Returns
+// null (and leaves the options alone) for any other start.
+std::shared_ptr<data::Vocab> converted_start(TrainOptions& o, models::Metadata& tables) {
+  if (!o.fine_tunes_converted()) return nullptr;
+  const models::Metadata m = models::load_safetensors_header(o.pretrained_model).metadata;
+  const auto config = m.find(models::kConfigKey);
+  REALMT_CHECK(config != m.end(), "pretrained-model {}: no '{}' metadata; convert the model with realmt-convert",
+               o.pretrained_model, models::kConfigKey);
+  models::ModelConfig c = models::ModelConfig::from_yaml(config->second, o.pretrained_model);
+  c.dropout = o.model_config.dropout;
+  c.dropout_attention = o.model_config.dropout_attention;
+  c.dropout_ffn = o.model_config.dropout_ffn;
+  o.model_config = c;
+  for (const char* key : {models::kVocabTableKey, models::kVocabTargetTableKey, "realmt.converted-from"})
+    if (m.count(key)) tables[key] = m.at(key);
+  return std::make_shared<data::Vocab>(search::load_vocab(o.vocabs, o.pretrained_model, c));
+}
+
+}  // namespace
+
 Trainer::Impl::Impl(TrainOptions options)
     : o(std::move(options)), base(strip_suffix(o.model)), ext(model_extension(o.model)) {
   o.validate();
@@ -44,7 +68,9 @@ Trainer::Impl::Impl(TrainOptions options)
   // A vocabulary that does not exist yet is created first, as Marian (rank 0; the others wait).
   if (lead()) create_missing_vocabs(o);
   comm->barrier();
-  data = std::make_unique<data::BatchGenerator>(o.loader_options());
+  data::BatchGeneratorOptions loader = o.loader_options();
+  loader.vocab = converted_start(o, converted_tables);
+  data = std::make_unique<data::BatchGenerator>(loader);
   // The vocabularies decide the embedding tables' sizes.
   const data::Vocab& vocab = data->vocab();
   o.model_config.vocab_size = vocab.size();
@@ -129,9 +155,11 @@ void Trainer::Impl::restore_rank_rng(const models::Metadata& m) {
 }
 
 models::Metadata Trainer::Impl::model_metadata() const {
-  return {{models::kConfigKey, model->config().to_yaml()},
-          {"realmt.updates", std::to_string(progress.updates)},
-          {models::kVocabKey, data->vocab().fingerprint()}};
+  models::Metadata m = converted_tables;
+  m[models::kConfigKey] = model->config().to_yaml();
+  m["realmt.updates"] = std::to_string(progress.updates);
+  m[models::kVocabKey] = data->vocab().fingerprint();
+  return m;
 }
 
 void Trainer::Impl::start() {

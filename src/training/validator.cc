@@ -15,14 +15,15 @@
 
 namespace realmt::training {
 
-void shift_target(const std::vector<int32_t>& tgt, int64_t rows, int64_t len, Tensor* tgt_in, Tensor* tgt_out) {
+void shift_target(const std::vector<int32_t>& tgt, int64_t rows, int64_t len, const data::TableSpecialIds& ids,
+                  Tensor* tgt_in, Tensor* tgt_out) {
   std::vector<int32_t> in(tgt.size());
   for (int64_t b = 0; b < rows; ++b) {
-    in[b * len] = data::kBosId;
+    in[b * len] = ids.decoder_start;
     for (int64_t t = 1; t < len; ++t) {
       const int32_t prev = tgt[b * len + t - 1];
       // After eos the row is padding: feed pad, not eos, so padded positions stay inert.
-      in[b * len + t] = prev == data::kEosId ? data::kPadId : prev;
+      in[b * len + t] = prev == ids.eos ? ids.pad : prev;
     }
   }
   *tgt_in = Tensor::from_vector(in, {rows, len});
@@ -40,6 +41,7 @@ Validator::Validator(const std::string& src_path, const std::string& tgt_path, c
                      const ValidatorOptions& options)
     : vocab_(&vocab), options_(options) {
   REALMT_CHECK(options.batch_sentences > 0, "valid-mini-batch must be positive, got {}", options.batch_sentences);
+  const data::TableSpecialIds ids = vocab.ids();
   struct Pair {
     std::vector<int32_t> src, tgt;
   };
@@ -65,8 +67,8 @@ Validator::Validator(const std::string& src_path, const std::string& tgt_path, c
       pieces += vocab.piece(id);
     }
     reference_pieces_.push_back(std::move(pieces));
-    p.src.push_back(data::kEosId);
-    p.tgt.push_back(data::kEosId);
+    p.src.push_back(ids.eos);
+    p.tgt.push_back(ids.eos);
     pairs.push_back(std::move(p));
   }
   REALMT_CHECK(!pairs.empty(), "valid-sets {} / {}: no non-empty sentence pairs", src_path, tgt_path);
@@ -83,7 +85,7 @@ Validator::Validator(const std::string& src_path, const std::string& tgt_path, c
       s_len = std::max(s_len, pairs[order[j]].src.size());
       t_len = std::max(t_len, pairs[order[j]].tgt.size());
     }
-    std::vector<int32_t> src(rows * s_len, data::kPadId), tgt(rows * t_len, data::kPadId);
+    std::vector<int32_t> src(rows * s_len, ids.pad), tgt(rows * t_len, ids.pad);
     ValidBatch vb;
     vb.sentences = rows;
     for (size_t j = i; j < end; ++j) {
@@ -93,7 +95,7 @@ Validator::Validator(const std::string& src_path, const std::string& tgt_path, c
       vb.tokens += static_cast<int64_t>(p.tgt.size());
     }
     vb.src = Tensor::from_vector(src, {rows, static_cast<int64_t>(s_len)});
-    shift_target(tgt, rows, static_cast<int64_t>(t_len), &vb.tgt_in, &vb.tgt_out);
+    shift_target(tgt, rows, static_cast<int64_t>(t_len), ids, &vb.tgt_in, &vb.tgt_out);
     batches_.push_back(std::move(vb));
   }
 }

@@ -34,8 +34,10 @@ struct ValidBatch {
   int64_t sentences = 0;
 };
 
-// Decoder input and output from target rows ending in eos: in = <s> y_1 .. y_{T-1}, out = y.
-void shift_target(const std::vector<int32_t>& tgt, int64_t rows, int64_t len, Tensor* tgt_in, Tensor* tgt_out);
+// Decoder input and output from target rows ending in eos: in = start y_1 .. y_{T-1}, out = y,
+// with the vocabulary's decoder start, eos and pad (realmt's, or a converted model's).
+void shift_target(const std::vector<int32_t>& tgt, int64_t rows, int64_t len, const data::TableSpecialIds& ids,
+                  Tensor* tgt_in, Tensor* tgt_out);
 
 // The metric names valid-metrics accepts.
 const std::vector<std::string>& validation_metric_names();
