@@ -13,17 +13,31 @@
 #      relative 1e-4 (f32 with other summation orders drifts ~4e-7 from exact over 200 updates
 #      of this kind, measured on the CPU against f64), then realmt-translate on the GPU
 #   4. realmt-bench-cuda: GEMM TFLOP/s per precision, training tokens/s and MFU (base, big;
-#      bf16), decoding tokens/s at beam 4, batch 32
+#      bf16), decoding tokens/s at beam 4, batch 64
 #   5. a table of the results, last
 #
 #   tests/device_check.sh [--build-only] [build-dir]     (default build-dir: build-sm90)
+#   tests/device_check.sh --pack [build-dir]             (here, no GPU; default build-dir: build)
+#   tests/device_check.sh --prebuilt [pack-dir]          (on the GPU machine; default .devpack)
 # Exit status: 0 all passed, 1 a check failed, 2 no GPU (nvidia-smi missing or no device).
 # --build-only runs step 1 alone (no GPU needed): to check that everything compiles.
+# --pack builds the targets in an existing CUDA build (sm_90) and writes PACK-DIR/pack.tar.xz:
+#   the binaries, librealmt_core.so, ctest's files and every shared library they need except the
+#   C library, the CUDA libraries (cuBLAS, cuBLASLt, NCCL) and libstdc++ (kept as a fallback).
+#   A GPU machine with no Debian build packages (no network to fetch them) then runs steps 2-5
+#   with --prebuilt: the pack is unpacked where it was built (a link from the build machine's
+#   repository path to this one, so ctest's absolute paths hold) and the CUDA libraries are
+#   taken from that machine's toolkit or Python wheels.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 build_only=0
+prebuilt=""
 if [[ "${1:-}" == "--build-only" ]]; then build_only=1; shift; fi
+if [[ "${1:-}" == "--pack" ]]; then
+  exec bash "$root/tests/device_pack.sh" "${2:-build}" "${3:-.devpack}"
+fi
+if [[ "${1:-}" == "--prebuilt" ]]; then prebuilt="${2:-.devpack}"; shift $(( $# > 1 ? 2 : 1 )); fi
 build="${1:-build-sm90}"
 jobs="$(nproc)"
 start=$(date +%s)
@@ -47,8 +61,30 @@ if [[ $build_only == 0 ]]; then
   say "GPU: $gpu"
 fi
 
-# ---- 1. build
+# ---- 1. build (or unpack a build made elsewhere)
 targets=(cuda_tests cuda_training_tests op_tests realmt-train realmt-data realmt-translate realmt-bench-cuda)
+if [[ -n "$prebuilt" ]]; then
+  [[ -f "$prebuilt/pack.tar.xz" ]] || { echo "device_check: $prebuilt/pack.tar.xz not found (make it with --pack)"; exit 1; }
+  origin="$(tar -xOJf "$prebuilt/pack.tar.xz" devpack/origin)"
+  build_rel="$(tar -xOJf "$prebuilt/pack.tar.xz" devpack/build)"
+  if [[ "$origin" != "$root" ]]; then
+    if [[ -e "$origin" && ! "$origin" -ef "$root" ]]; then
+      echo "device_check: $origin exists here and is not this repository: cannot place the pack"; exit 1
+    fi
+    mkdir -p "$(dirname "$origin")" && { [[ -e "$origin" ]] || ln -s "$root" "$origin"; }
+  fi
+  tar -xJf "$prebuilt/pack.tar.xz" -C "$root" --exclude 'devpack/origin' --exclude 'devpack/build'
+  build="$root/$build_rel"
+  libs="$root/devpack/lib"
+  cuda_dirs="$(find /usr/local /opt /usr/lib -name 'libcublasLt.so.13*' -o -name 'libnccl.so.2*' 2> /dev/null |
+    xargs -r -n1 dirname | sort -u | paste -sd:)"
+  export LD_LIBRARY_PATH="$libs:${cuda_dirs}:${LD_LIBRARY_PATH:-}:$libs/fallback"
+  say "prebuilt pack from $origin ($build_rel); CUDA libraries from: ${cuda_dirs:-none found}"
+  missing="$(ldd "$build/apps/realmt-train" "$build/tests/cuda/cuda_tests" "$build/bench/cuda/realmt-bench-cuda" | grep 'not found' | sort -u)"
+  [[ -z "$missing" ]] || { echo "device_check: libraries not found:"; echo "$missing"; exit 1; }
+  ctest_bin="$(command -v ctest || true)"
+  [[ -n "$ctest_bin" ]] || { echo "device_check: no ctest on this machine"; exit 1; }
+else
 say "configure $build (CUDA on, sm_90) and build: ${targets[*]} (-j$jobs)"
 mkdir -p "$build"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DREALMT_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
@@ -59,6 +95,7 @@ say "build done"
 if [[ $build_only == 1 ]]; then
   ls -l "$build/bench/cuda/realmt-bench-cuda" "$build/tests/cuda/cuda_tests" "$build/tests/cuda/cuda_training_tests"
   exit 0
+fi
 fi
 bin="$build/apps"
 
