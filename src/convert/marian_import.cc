@@ -201,7 +201,7 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
                where, num("transformer-ffn-depth", 2), num("transformer-decoder-ffn-depth", 0));
   const bool learned = flag("transformer-train-positions");
   REALMT_CHECK(learned == (arrays.count("Wpos") == 1), "{}: transformer-train-positions {} but {} table Wpos", npz,
-               learned, learned ? "no" : "a");
+               learned ? "true" : "false", learned ? "no" : "a");
 
   ConvertedModel m;
   m.origin = "marian:" + std::filesystem::path(npz).lexically_normal().string();
