@@ -141,8 +141,9 @@ std::string marian_incompatibility(const models::ModelConfig& c) {
     return format("admin-init {}: ADMIN's omegas scale the residual of the first sub-layer, embeddings and Marian's "
                   "fixed positions alike, which Marian cannot express; train with admin-init none",
                   enum_name(c.admin_init));
-  if (c.positions == layers::Positions::kLearned ? c.scale_embeddings
-                                                 : c.positions != layers::Positions::kSinusoidalMarian || !c.scale_embeddings)
+  const bool sinusoids = c.positions == layers::Positions::kSinusoidalMarian && c.scale_embeddings;
+  const bool marian_positions = learned_positions(c) ? !c.scale_embeddings : sinusoids;
+  if (!marian_positions)
     return format("transformer-positions {} (transformer-scale-embeddings {}): Marian adds its own sinusoids to "
                   "embeddings scaled by sqrt(dim-emb), or a learned table (Wpos) to unscaled ones; train with "
                   "transformer-positions sinusoidal-marian, or learned with transformer-scale-embeddings false",

@@ -37,7 +37,8 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
   layers::EmbeddingOptions eo{.positions = config_.positions, .scale = config_.scale_embeddings};
   // Learned positions: one table for both sides (Marian's Wpos), Normal(0, D^-1/2) as unscaled embeddings.
   if (config_.positions == layers::Positions::kLearned)
-    eo.position_table = params_.add("positions", {config_.learned_positions, d}, layers::normal(1.0 / std::sqrt(double(d))));
+    eo.position_table =
+        params_.add("positions", {config_.learned_positions, d}, layers::normal(1.0 / std::sqrt(double(d))));
   const int64_t vt = config_.target_vocab();
   embedding_ = layers::Embedding(params_, "embeddings", vt, d, eo);
   if (!config_.source_target_tied())

@@ -129,9 +129,11 @@ TEST(MarianFixtures, YmlVocabulary) { expect_as_marian("relu_yml"); }
 TEST(MarianFixtures, YmlAndSpmMixOfTwoSizes) { expect_as_marian("swish_yml_spm_mix"); }
 
 // The swish_untied model rewritten with learned positions (transformer-train-positions): its
-// tables encoder_Wemb and decoder_Wemb times sqrt(D) (untied from the output layer, which stays) (Marian scales no embeddings then) and Wpos the sinusoids Marian adds. The
+// tables encoder_Wemb and decoder_Wemb times sqrt(D) (untied from the output layer, which
+// stays; Marian scales no embeddings then) and Wpos the sinusoids Marian adds. The
 // same function, so Marian's recorded outputs must come back: the encoder reads Wpos rows
-// 0 .. T-1, the decoder row t at step t (from the one table both sides share).
+// 0 .. T-1, the decoder row t at step t (from the one table both sides share), as Marian trains
+// (its own step-by-step decoder reads row 0 at every step: docs/realmt-convert.md).
 std::string learned_positions_copy(const std::string& variant, const std::string& out) {
   const ZipReader zip(kDir + "/" + variant + "/model.npz");
   std::vector<std::pair<std::string, std::string>> members;
@@ -161,7 +163,8 @@ std::string learned_positions_copy(const std::string& variant, const std::string
 
 TEST(MarianFixtures, LearnedPositionsAsSinusoids) {
   const std::string npz = ::testing::TempDir() + "/marian_wpos/model.npz";
-  const ConvertedModel m = import_marian(learned_positions_copy("swish_untied", npz), read_expected(kDir + "/swish_untied").vocabs);
+  const ConvertedModel m =
+      import_marian(learned_positions_copy("swish_untied", npz), read_expected(kDir + "/swish_untied").vocabs);
   EXPECT_EQ(m.config.positions, layers::Positions::kLearned);
   EXPECT_FALSE(m.config.scale_embeddings);
   EXPECT_EQ(m.config.learned_positions, 256);
