@@ -1,9 +1,11 @@
 #include "convert/ct2_export.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.h"
@@ -12,6 +14,23 @@
 
 namespace realmt::convert {
 namespace {
+
+// The position table of a sinusoidal layout, `rows` rows.
+Tensor sinusoids(const models::ModelConfig& c, int64_t rows) {
+  graph::ParameterSet scratch;
+  const layers::Embedding table(scratch, "positions", 1, c.dim_emb, {c.positions, c.scale_embeddings});
+  return table.positions(0, rows, DType::kF32, Device::cpu());
+}
+
+// The first `rows` rows of a learned table [P, D], its last row repeated past P (as Marian reads them).
+Tensor clamped_rows(const Tensor& table, int64_t rows) {
+  const Tensor h = table.to(Device::cpu());
+  const int64_t p = h.dim(0), d = h.dim(1);
+  std::vector<float> out(rows * d);
+  for (int64_t r = 0; r < rows; ++r)
+    std::copy_n(h.data<float>() + std::min(r, p - 1) * d, d, out.data() + r * d);
+  return Tensor::from_vector(out, {rows, d});
+}
 
 // CTranslate2's DataType ids (include/ctranslate2/types.h) and binary layout (model_spec.py).
 enum class Ct2Type : uint8_t { kF32 = 0, kI8 = 1, kI16 = 2 };
@@ -128,9 +147,10 @@ void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct
   Tensor source_emb = copy(t.at(c.source_target_tied() ? "embeddings.weight" : "source_embeddings.weight"));
   Tensor target_emb = copy(t.at("embeddings.weight"));
   Tensor projection = copy(t.at(c.target_output_tied() ? "embeddings.weight" : "output.weight"));
-  graph::ParameterSet scratch;
-  const layers::Embedding table(scratch, "positions", 1, d, {c.positions, c.scale_embeddings});
-  Tensor enc_pos = copy(table.positions(0, o.max_positions, DType::kF32, Device::cpu()));
+  // Learned positions are the model's table (its last row repeated up to max-positions, as Marian reads
+  // positions past its end); CTranslate2 adds an explicit table either way.
+  Tensor enc_pos = c.positions == layers::Positions::kLearned ? clamped_rows(t.at("positions"), o.max_positions)
+                                                              : copy(sinusoids(c, o.max_positions));
   Tensor dec_pos = copy(enc_pos);
 
   // Sub-layers in forward order per stack: their omega, input projection and norm names.

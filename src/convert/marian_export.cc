@@ -17,6 +17,8 @@ namespace {
 using Members = std::vector<std::pair<std::string, std::string>>;
 
 // A converted Marian / Hugging Face model: the decoder starts from a last <pad> entry.
+bool learned_positions(const models::ModelConfig& c) { return c.positions == layers::Positions::kLearned; }
+
 bool starts_from_last_pad(const models::ModelConfig& c) {
   return c.decoder_start_id == c.pad_id && c.pad_id == c.target_vocab() - 1;
 }
@@ -68,6 +70,7 @@ std::string marian_config(const models::ModelConfig& c, int64_t vs, int64_t vt) 
     << "transformer-dropout: " << c.dropout << "\n"
     << "transformer-no-projection: false\n"
     << "transformer-train-position-embeddings: false\n"
+    << "transformer-train-positions: " << (learned_positions(c) ? "true" : "false") << "\n"
     << "transformer-tied-layers:\n  []\n"
     << "output-omit-bias: false\n"
     << "right-left: false\n"
@@ -138,9 +141,12 @@ std::string marian_incompatibility(const models::ModelConfig& c) {
     return format("admin-init {}: ADMIN's omegas scale the residual of the first sub-layer, embeddings and Marian's "
                   "fixed positions alike, which Marian cannot express; train with admin-init none",
                   enum_name(c.admin_init));
-  if (c.positions != layers::Positions::kSinusoidalMarian || !c.scale_embeddings)
+  const bool sinusoids = c.positions == layers::Positions::kSinusoidalMarian && c.scale_embeddings;
+  const bool marian_positions = learned_positions(c) ? !c.scale_embeddings : sinusoids;
+  if (!marian_positions)
     return format("transformer-positions {} (transformer-scale-embeddings {}): Marian adds its own sinusoids to "
-                  "embeddings scaled by sqrt(dim-emb); train with transformer-positions sinusoidal-marian",
+                  "embeddings scaled by sqrt(dim-emb), or a learned table (Wpos) to unscaled ones; train with "
+                  "transformer-positions sinusoidal-marian, or learned with transformer-scale-embeddings false",
                   enum_name(c.positions), c.scale_embeddings);
   if (std::abs(c.layer_norm_eps - 1e-6) > 1e-12)
     return format("layer-norm-eps {}: Marian's transformer layer norms use 1e-6; train with layer-norm-eps 1e-6",
@@ -181,6 +187,7 @@ std::vector<std::string> write_marian(const ConvertedModel& m, const std::string
     add("encoder_Wemb", first_rows(m.tensor("source_embeddings.weight"), vs));
     add("decoder_Wemb", first_rows(target, vt));
   }
+  if (learned_positions(c)) add("Wpos", m.tensor("positions"));  // one table for both sides, as Marian's
   if (!c.target_output_tied()) add("decoder_ff_logit_out_W", transposed(first_rows(m.tensor("output.weight"), vt)));
   add("decoder_ff_logit_out_b",
       c.output_bias ? row(first_rows(m.tensor("output.bias"), vt)) : Tensor::full({1, vt}, 0.0f));

@@ -178,7 +178,9 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
                                                          num("transformer-decoder-ffn-depth", 0) == 2),
                "{}: transformer-ffn-depth {}, transformer-decoder-ffn-depth {}: realmt's feed-forwards have 2 layers",
                where, num("transformer-ffn-depth", 2), num("transformer-decoder-ffn-depth", 0));
-  REALMT_CHECK(arrays.count("Wpos") == 0, "{}: a learned position table (Wpos): not implemented", npz);
+  const bool learned = flag("transformer-train-positions");
+  REALMT_CHECK(learned == (arrays.count("Wpos") == 1), "{}: transformer-train-positions {} but {} table Wpos", npz,
+               learned ? "true" : "false", learned ? "no" : "a");
 
   ConvertedModel m;
   m.origin = "marian:" + std::filesystem::path(npz).lexically_normal().string();
@@ -202,8 +204,9 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
   c.admin_init = models::AdminInit::kNone;
   c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross =
       layers::ResidualMode::kNone;
-  c.positions = layers::Positions::kSinusoidalMarian;
-  c.scale_embeddings = true;
+  // Learned positions: Marian adds rows of Wpos [P, D] (shared by both sides) to unscaled embeddings.
+  c.positions = learned ? layers::Positions::kLearned : layers::Positions::kSinusoidalMarian;
+  c.scale_embeddings = !learned;
   c.layer_norm_eps = 1e-6;  // Marian's layerNorm in its transformer
   const bool all = flag("tied-embeddings-all");
   c.tied_embeddings_all = all;
@@ -240,6 +243,13 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
   const Tensor bias =
       flag("output-omit-bias") ? Tensor::full(Shape{rows[1]}, 0.0f) : flat(get("decoder_ff_logit_out_b"));
   add("output.bias", add_rows(bias, n + 1 - rows[1], -1e9f));
+  if (learned) {
+    const Tensor wpos = get("Wpos");
+    REALMT_CHECK(wpos.rank() == 2 && wpos.dim(1) == c.dim_emb && wpos.dim(0) >= 1, "{}: 'Wpos' is {}, [P, {}] expected",
+                 npz, wpos.shape().str(), c.dim_emb);
+    c.learned_positions = wpos.dim(0);
+    add("positions", wpos);
+  }
   if (c.norm == models::Norm::kPre) {
     for (const char* side : {"encoder", "decoder"}) {
       add(std::string(side) + ".final_norm.gamma", flat(get(std::string(side) + "_top_ln_scale")));

@@ -1,6 +1,8 @@
 #include "layers/embedding.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "graph/elementwise.h"
 #include "graph/embedding.h"
@@ -15,13 +17,26 @@ Embedding::Embedding(graph::ParameterSet& params, const std::string& prefix, int
                      const EmbeddingOptions& options)
     : params_(&params), vocab_(vocab), dim_(dim), options_(options) {
   REALMT_CHECK(dim % 2 == 0, "sinusoidal positions need an even model dimension, got {}", dim);
+  REALMT_CHECK(options.positions != Positions::kLearned || options.position_table >= 0,
+               "learned positions need a position table");
   REALMT_CHECK(options.positions != Positions::kSinusoidalMarian || dim >= 4,
                "sinusoidal-marian positions need a model dimension of at least 4, got {}", dim);
   // Normal(0, D^-1/2): with the sqrt(D) scale, unit variance (Normal(0, 1) without the scale).
   weight_ = params.add(prefix + ".weight", {vocab, dim}, normal(options.scale ? 1.0 / std::sqrt(double(dim)) : 1.0));
 }
 
+Tensor Embedding::learned_rows(int64_t first, int64_t count) const {
+  const int64_t rows = (*params_)[options_.position_table].value().dim(0);
+  std::vector<int32_t> r(count);
+  for (int64_t i = 0; i < count; ++i) r[i] = static_cast<int32_t>(std::min(first + i, rows - 1));
+  return Tensor::from_vector(r, {count});
+}
+
 Tensor Embedding::positions(int64_t first, int64_t count, DType dtype, Device device) const {
+  if (options_.positions == Positions::kLearned) {
+    const graph::Var& table = (*params_)[options_.position_table];
+    return ops::cast(graph::embedding(table, learned_rows(first, count).to(table.device())).value(), dtype).to(device);
+  }
   std::lock_guard<std::mutex> lock(*cache_mutex_);
   const int64_t need = first + count;
   if (!cache_.defined() || cache_.dim(0) < need || cache_.dtype() != dtype || cache_.device() != device) {
@@ -59,6 +74,10 @@ graph::Var Embedding::operator()(const Tensor& ids, int64_t first_position, cons
   graph::Var e = graph::embedding(weight(), ids);
   if (options_.scale) e = graph::scale(e, std::sqrt(double(dim_)));
   if (zero_rows.defined()) e = graph::masked_fill(e, zero_rows, 0.0);
+  if (options_.positions == Positions::kLearned) {
+    const graph::Var& table = (*params_)[options_.position_table];
+    return graph::add(e, graph::embedding(table, learned_rows(first_position, ids.dim(1)).to(device())));
+  }
   const Tensor pos = positions(first_position, ids.dim(1), dtype(), device());
   return graph::add(e, graph::Var(pos));  // [B, T, D] + [T, D]
 }

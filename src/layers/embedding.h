@@ -13,6 +13,9 @@
 // ops/quantize.h) for the output projection; lookups keep reading the f32 table, which stays: a
 // lookup costs nothing to keep exact, while a quantized input embedding is the largest single
 // source of int8 error measured (bench/RESULTS.md, "int8 accuracy").
+// Learned positions (Marian's transformer-train-positions) add row p of a trained table [P, D]
+// instead (one table, made by the model and shared by source and target as Marian's "Wpos");
+// a position past the table's last row reads that last row, as Marian does.
 #pragma once
 
 #include <memory>
@@ -27,16 +30,18 @@
 
 namespace realmt::layers {
 
-enum class Positions { kSinusoidal, kSinusoidalHalves, kSinusoidalMarian };
+enum class Positions { kSinusoidal, kSinusoidalHalves, kSinusoidalMarian, kLearned };
 constexpr auto enum_names(Positions) {
   return std::to_array<EnumName<Positions>>({{Positions::kSinusoidal, "sinusoidal"},
                                              {Positions::kSinusoidalHalves, "sinusoidal-halves"},
-                                             {Positions::kSinusoidalMarian, "sinusoidal-marian"}});
+                                             {Positions::kSinusoidalMarian, "sinusoidal-marian"},
+                                             {Positions::kLearned, "learned"}});
 }
 
 struct EmbeddingOptions {
   Positions positions = Positions::kSinusoidal;
   bool scale = true;  // token embeddings times sqrt(D)
+  int position_table = -1;  // kLearned: the index of the [P, D] table in the same parameter set
 };
 
 class Embedding {
@@ -61,8 +66,13 @@ class Embedding {
   int64_t vocab() const { return vocab_; }
   int64_t dim() const { return dim_; }
 
-  // The position table rows [first, first + T) as [T, D] on `device` (cached, grown on demand).
+  // The position table rows [first, first + T) as [T, D] on `device` (sinusoids: cached, grown on
+  // demand; learned: the table's rows, the last one repeated past its end).
   Tensor positions(int64_t first, int64_t count, DType dtype, Device device) const;
+
+ private:
+  // kLearned: the rows first .. first + count - 1 of the table, each clamped to its last row.
+  Tensor learned_rows(int64_t first, int64_t count) const;
 
  private:
   const graph::ParameterSet* params_ = nullptr;

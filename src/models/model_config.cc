@@ -28,8 +28,11 @@ void ModelConfig::declare(OptionSet& o) {
         "Tie source and target embeddings (without tied-embeddings-all)");
   o.add(g, "output-bias", &output_bias, "A bias on the output layer's logits");
   o.add_enum(g, "transformer-positions", &positions,
-             "Sinusoidal positions: sinusoidal (sin/cos interleaved), sinusoidal-halves (Hugging Face Marian), "
-             "sinusoidal-marian (Marian, tensor2tensor)");
+             "Positions: sinusoidal (sin/cos interleaved), sinusoidal-halves (Hugging Face Marian), "
+             "sinusoidal-marian (Marian, tensor2tensor), learned (a trained table shared by both sides, Marian's "
+             "transformer-train-positions; Marian scales no embeddings then: transformer-scale-embeddings false)");
+  o.add(g, "transformer-learned-positions", &learned_positions,
+        "Rows of the learned position table (positions past it read its last row, as in Marian)");
   o.add(g, "transformer-scale-embeddings", &scale_embeddings, "Scale token embeddings by sqrt(dim-emb)");
   o.add(g, "layer-norm-eps", &layer_norm_eps, "Epsilon of the layer norms");
   o.add(g, "pad-id", &pad_id, "Padding id of the model's vocabulary");
@@ -86,6 +89,7 @@ void ModelConfig::validate() const {
                "dim-vocabs: tied source and target embeddings need one vocabulary size, got {} and {} (untie them: "
                "tied-embeddings-all false, tied-embeddings-src false)",
                vocab_size, target_vocab());
+  REALMT_CHECK(learned_positions >= 1, "transformer-learned-positions must be positive, got {}", learned_positions);
   REALMT_CHECK(layer_norm_eps > 0, "layer-norm-eps must be positive, got {}", layer_norm_eps);
   for (auto [name, id] : {std::pair{"pad-id", pad_id}, {"unk-id", unk_id}, {"eos-id", eos_id}})
     REALMT_CHECK(id >= 0 && id < target_vocab() && id < vocab_size,

@@ -47,7 +47,9 @@ struct ModelConfig {
   bool tied_embeddings = false;           // without _all: the target table is the output projection's
   bool tied_embeddings_src = false;       // without _all: the source and target tables are one
   bool output_bias = false;               // a bias on the output logits (Hugging Face's final_logits_bias)
-  layers::Positions positions = layers::Positions::kSinusoidal;  // sinusoidal | sinusoidal-halves | sinusoidal-marian
+  // sinusoidal | sinusoidal-halves | sinusoidal-marian | learned
+  layers::Positions positions = layers::Positions::kSinusoidal;
+  int64_t learned_positions = 256;        // learned: rows of the position table (Marian's Wpos: its max-length)
   bool scale_embeddings = true;           // token embeddings times sqrt(D) before the positions are added
   double layer_norm_eps = 1e-5;           // epsilon of every layer norm (Marian: 1e-6)
   // Special ids of the vocabulary the model was trained with: realmt's (data/vocab.h) by default;

@@ -34,7 +34,11 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
   using layers::AttentionKind;
   // Tables: "embeddings" is the target side's (and the source's and the output layer's when tied);
   // untied ones are "source_embeddings" and "output" (its [V, D] weight, as the tied table).
-  const layers::EmbeddingOptions eo{.positions = config_.positions, .scale = config_.scale_embeddings};
+  layers::EmbeddingOptions eo{.positions = config_.positions, .scale = config_.scale_embeddings};
+  // Learned positions: one table for both sides (Marian's Wpos), Normal(0, D^-1/2) as unscaled embeddings.
+  if (config_.positions == layers::Positions::kLearned)
+    eo.position_table =
+        params_.add("positions", {config_.learned_positions, d}, layers::normal(1.0 / std::sqrt(double(d))));
   const int64_t vt = config_.target_vocab();
   embedding_ = layers::Embedding(params_, "embeddings", vt, d, eo);
   if (!config_.source_target_tied())

@@ -145,6 +145,33 @@ TEST(Ctranslate2Export, PreNormGetsFinalNorms) {
   EXPECT_TRUE(vars.count("encoder/layer_norm/gamma") && vars.count("decoder/layer_norm/beta"));
 }
 
+// Learned positions: CTranslate2's position encodings are the model's table, its last row repeated
+// up to max-positions (as Marian reads positions past the table), with no embedding scale.
+TEST(Ctranslate2Export, LearnedPositionsAreTheTable) {
+  TempDir dir;
+  models::ModelConfig c = plain();
+  c.positions = layers::Positions::kLearned;
+  c.scale_embeddings = false;
+  c.learned_positions = 5;
+  const ConvertedModel m = tiny(c);
+  write_ctranslate2(m, dir.file("ct2"), {.max_positions = 9});
+  std::string spec;
+  uint32_t revision = 0;
+  const auto vars = read_model_bin(dir.file("ct2/model.bin"), spec, revision);
+  const std::vector<float> table = m.tensor("positions").to_vector<float>();
+  for (const char* side : {"encoder", "decoder"}) {
+    const Var& enc = vars.at(std::string(side) + "/position_encodings/encodings");
+    ASSERT_EQ(enc.dims, (std::vector<uint32_t>{9, 8})) << side;
+    std::vector<float> got(9 * 8);
+    std::memcpy(got.data(), enc.bytes.data(), got.size() * 4);
+    for (int r = 0; r < 9; ++r)
+      for (int k = 0; k < 8; ++k) EXPECT_EQ(got[r * 8 + k], table[std::min(r, 4) * 8 + k]) << side << " row " << r;
+    float scale;
+    std::memcpy(&scale, vars.at(std::string(side) + "/scale_embeddings").bytes.data(), 4);
+    EXPECT_EQ(scale, 1.0f);
+  }
+}
+
 // Marian's Pre-LN decoding state (a Pre-LN model converted from Marian) has no CTranslate2 form.
 TEST(Ctranslate2Export, MarianPreNormDecodingIsRefused) {
   TempDir dir;

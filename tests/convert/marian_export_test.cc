@@ -19,7 +19,8 @@ namespace {
 using realmt::testing::TempDir;
 
 // A random model Marian can express (tiny: 1 + 1 layers, 12 pieces) as a ConvertedModel.
-ConvertedModel random_model(models::ModelConfig c, uint64_t seed) {
+ConvertedModel random_model(models::ModelConfig c, uint64_t seed,
+                            layers::Positions positions = layers::Positions::kSinusoidalMarian) {
   c.vocab_size = 12;
   c.enc_depth = c.dec_depth = 1;
   c.dim_emb = 8;
@@ -29,7 +30,7 @@ ConvertedModel random_model(models::ModelConfig c, uint64_t seed) {
   c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross =
       layers::ResidualMode::kNone;
   c.admin_init = models::AdminInit::kNone;
-  c.positions = layers::Positions::kSinusoidalMarian;
+  c.positions = positions;
   c.layer_norm_eps = 1e-6;
   c.output_bias = true;
   models::Transformer t(c);
@@ -98,6 +99,36 @@ TEST(MarianExport, ConvertedModelRoundTripsBitForBit) {
       EXPECT_EQ(back.tensor(name).to_vector<float>(), t.to_vector<float>()) << name;
     expect_same_translations(m, back);
   }
+}
+
+// Learned positions (transformer-positions learned, no sqrt(D) scale) are written as Marian's
+// transformer-train-positions with its one table Wpos, and read back bit for bit.
+TEST(MarianExport, LearnedPositionsRoundTripBitForBit) {
+  TempDir dir;
+  models::ModelConfig c;
+  c.eos_id = 0;
+  c.unk_id = 1;
+  c.pad_id = c.decoder_start_id = 11;
+  c.tied_embeddings_all = true;
+  c.scale_embeddings = false;
+  c.learned_positions = 20;
+  ConvertedModel m = random_model(c, 12, layers::Positions::kLearned);
+  for (auto& [name, t] : m.tensors) {
+    if (name == "embeddings.weight") t.narrow0(11, 12).copy_from(Tensor::zeros({1, 8}));
+    if (name == "output.bias") t.narrow0(11, 12).copy_from(Tensor::full({1}, -1e9));
+  }
+  m.source_table = {"</s>", "<unk>", "a", "b", "c", "d", "e", "f", "g", "h", "i", "<pad>"};
+  const std::vector<std::string> vocabs = write_marian(m, dir.file("learned.npz"));
+  const ZipReader zip(dir.file("learned.npz"));
+  EXPECT_NE(zip.find("Wpos.npy"), nullptr);
+  const std::string yml = zip.read(*zip.find("special:model.yml.npy"));
+  EXPECT_NE(yml.find("transformer-train-positions: true"), std::string::npos);
+  const ConvertedModel back = import_marian(dir.file("learned.npz"), vocabs);
+  EXPECT_EQ(back.config.to_yaml(), m.config.to_yaml());
+  ASSERT_EQ(back.tensors.size(), m.tensors.size());
+  for (const auto& [name, t] : m.tensors)
+    EXPECT_EQ(back.tensor(name).to_vector<float>(), t.to_vector<float>()) << name;
+  expect_same_translations(m, back);
 }
 
 // A realmt-trained model (realmt's ids, decoder-start-zero) read back by the importer is a

@@ -7,10 +7,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "convert/marian_import.h"
+#include "convert/npy.h"
+#include "convert/zip_reader.h"
+#include "convert/zip_writer.h"
+#include "layers/embedding.h"
 #include "data/vocab.h"
 #include "models/transformer.h"
 #include "search/beam_search.h"
@@ -81,11 +86,12 @@ std::unique_ptr<models::Transformer> instantiate(const ConvertedModel& m) {
   return t;
 }
 
-void expect_as_marian(const std::string& variant) {
+// `npz`: the variant's model, or another one that must decode as it did.
+void expect_as_marian(const std::string& variant, const std::string& npz = "") {
   const std::string dir = kDir + "/" + variant;
   const Expected e = read_expected(dir);
   ASSERT_FALSE(e.sources.empty());
-  const ConvertedModel m = import_marian(dir + "/model.npz", e.vocabs);
+  const ConvertedModel m = import_marian(npz.empty() ? dir + "/model.npz" : npz, e.vocabs);
   const auto model = instantiate(m);
   const models::ModelConfig& c = m.config;
   std::vector<std::vector<int32_t>> sources;
@@ -121,6 +127,49 @@ TEST(MarianFixtures, PositionKeyKeepsSinusoids) { expect_as_marian("relu_positio
 TEST(MarianFixtures, YmlVocabulary) { expect_as_marian("relu_yml"); }
 // A .yml source (18 words) and a .spm target (32 pieces): two sizes, unused entries pad the source.
 TEST(MarianFixtures, YmlAndSpmMixOfTwoSizes) { expect_as_marian("swish_yml_spm_mix"); }
+
+// The swish_untied model rewritten with learned positions (transformer-train-positions): its
+// tables encoder_Wemb and decoder_Wemb times sqrt(D) (untied from the output layer, which
+// stays; Marian scales no embeddings then) and Wpos the sinusoids Marian adds. The
+// same function, so Marian's recorded outputs must come back: the encoder reads Wpos rows
+// 0 .. T-1, the decoder row t at step t (from the one table both sides share), as Marian trains
+// (its own step-by-step decoder reads row 0 at every step: docs/realmt-convert.md).
+std::string learned_positions_copy(const std::string& variant, const std::string& out) {
+  const ZipReader zip(kDir + "/" + variant + "/model.npz");
+  std::vector<std::pair<std::string, std::string>> members;
+  int64_t d = 0;
+  for (const ZipMember& mem : zip.members()) {
+    std::string bytes = zip.read(mem);
+    if (mem.name.ends_with("Wemb.npy")) {
+      const Tensor w = npy_to_f32(parse_npy(bytes, mem.name), mem.name);
+      d = w.dim(1);
+      std::vector<float> v(w.data<float>(), w.data<float>() + w.numel());
+      for (float& x : v) x *= std::sqrt(static_cast<float>(d));
+      bytes = npy_f32(Tensor::from_vector(v, w.shape()));
+    } else if (mem.name == "special:model.yml.npy") {
+      std::string yml = npy_to_text(parse_npy(bytes, mem.name), mem.name);
+      while (!yml.empty() && (yml.back() == '\0' || yml.back() == '\n')) yml.pop_back();
+      bytes = npy_text(yml + "\ntransformer-train-positions: true\n");
+    }
+    members.emplace_back(mem.name, bytes);
+  }
+  graph::ParameterSet scratch;
+  const layers::Embedding sinusoids(scratch, "s", 1, d, {layers::Positions::kSinusoidalMarian, true});
+  members.emplace_back("Wpos.npy", npy_f32(sinusoids.positions(0, 256, DType::kF32, Device::cpu())));
+  std::filesystem::create_directories(std::filesystem::path(out).parent_path());
+  std::ofstream(out, std::ios::binary) << zip_stored(members);
+  return out;
+}
+
+TEST(MarianFixtures, LearnedPositionsAsSinusoids) {
+  const std::string npz = ::testing::TempDir() + "/marian_wpos/model.npz";
+  const ConvertedModel m =
+      import_marian(learned_positions_copy("swish_untied", npz), read_expected(kDir + "/swish_untied").vocabs);
+  EXPECT_EQ(m.config.positions, layers::Positions::kLearned);
+  EXPECT_FALSE(m.config.scale_embeddings);
+  EXPECT_EQ(m.config.learned_positions, 256);
+  expect_as_marian("swish_untied", npz);
+}
 
 }  // namespace
 }  // namespace realmt::convert

@@ -104,7 +104,7 @@ TEST(MarianKeys, RefusedValuesNameKeyValueAndReason) {
            {"transformer-decoder-autoreg: rnn", "RNN (SSRU)"},
            {"lemma-dim-emb: 8", "factored outputs"},
            {"transformer-tied-layers: [1, 1]", "share parameters"},
-           {"transformer-train-positions: true", "learned position tables"}}) {
+           {"transformer-no-bias: true", "without biases"}}) {
     std::string yaml = kMarian1_12;
     const std::string key = line.substr(0, line.find(':'));
     const size_t at = yaml.find(key + ":");

@@ -219,10 +219,17 @@ TEST(ModelFeatures, LayerNormEpsilonIsUsed) {
   EXPECT_GT(std::abs(ea.at(0) - eb.at(0)), 1e-3);
 }
 
+// Learned positions with a table of 3 rows: the inputs' 4th position reads the last row (Marian's clamp).
+ModelConfig with_positions(Positions pos) {
+  ModelConfig c = marian_config();
+  c.positions = pos;
+  c.learned_positions = 3;
+  return c;
+}
+
 TEST(ModelFeatures, GradientsMatchFiniteDifferencesWithEveryOption) {
-  for (Positions pos : {Positions::kSinusoidalHalves, Positions::kSinusoidalMarian}) {
-    ModelConfig c = marian_config();
-    c.positions = pos;
+  for (Positions pos : {Positions::kSinusoidalHalves, Positions::kSinusoidalMarian, Positions::kLearned}) {
+    ModelConfig c = with_positions(pos);
     c.ffn_activation = pos == Positions::kSinusoidalMarian ? ops::Activation::kGelu : ops::Activation::kSwish;
     Transformer model(c);
     model.allocate(Device::cpu(), DType::kF64);
@@ -256,9 +263,8 @@ TEST(ModelFeatures, GradientsMatchFiniteDifferencesWithEveryOption) {
 }
 
 TEST(ModelFeatures, IncrementalDecodingEqualsFullForward) {
-  for (Positions pos : {Positions::kSinusoidalHalves, Positions::kSinusoidalMarian}) {
-    ModelConfig c = marian_config();
-    c.positions = pos;
+  for (Positions pos : {Positions::kSinusoidalHalves, Positions::kSinusoidalMarian, Positions::kLearned}) {
+    const ModelConfig c = with_positions(pos);
     Transformer model(c);
     model.allocate(Device::cpu());
     randomize(model, 8);
@@ -276,6 +282,36 @@ TEST(ModelFeatures, IncrementalDecodingEqualsFullForward) {
           EXPECT_NEAR(step.at(r * 12 + v), full.at((r * 4 + t) * 12 + v), 2e-5) << enum_name(pos) << " t=" << t;
     }
   }
+}
+
+// A learned-position model trains: its table ("positions", shared by both sides) gets gradients
+// from both, and a few steps of gradient descent lower the loss.
+TEST(ModelFeatures, LearnedPositionsTrain) {
+  Transformer model(with_positions(Positions::kLearned));
+  model.allocate(Device::cpu());
+  randomize(model, 11);
+  ASSERT_TRUE(model.params().contains("positions"));
+  const Tensor src = Tensor::from_vector(std::vector<int32_t>{4, 5, 6, 7, 7, 8, 4, 9}, {2, 4});
+  const Tensor in = Tensor::from_vector(std::vector<int32_t>{9, 10, 11, 9, 4, 5}, {2, 3});
+  const Tensor out = Tensor::from_vector(std::vector<int32_t>{10, 11, 0, 4, 5, 0}, {2, 3});
+  double first = 0, last = 0;
+  for (int step = 0; step < 20; ++step) {
+    model.params().zero_grad();
+    const graph::Var loss = model.loss(src, in, out, 0.0, ForwardContext{}).loss;
+    (step == 0 ? first : last) = loss.value().item();
+    graph::backward(loss);
+    const auto& params = model.params();
+    for (int i = 0; i < params.size(); ++i) {
+      const Tensor v = params[i].value(), g = params[i].grad();
+      if (params.names()[i] == "positions" && step == 0) {
+        double norm = 0;
+        for (int64_t e = 0; e < g.numel(); ++e) norm += std::abs(g.data<float>()[e]);
+        EXPECT_GT(norm, 0.0) << "no gradient reaches the position table";
+      }
+      for (int64_t e = 0; e < v.numel(); ++e) v.data<float>()[e] -= 0.05f * g.data<float>()[e];
+    }
+  }
+  EXPECT_LT(last, first - 0.05) << "loss " << first << " -> " << last;
 }
 
 TEST(ModelFeatures, ConfigRoundTripsThroughYaml) {
