@@ -188,6 +188,7 @@ run_train() {  # name, extra options
 }
 run_train cpu --cpu-threads 2  # a tiny model: more threads only add synchronisation
 run_train gpu --devices 0
+run_train gpu2 --devices 0  # the same run again: the GPU's training must repeat itself bit for bit
 { grep -m1 "training on" "$work/gpu.log"; grep "Mem" "$work/gpu.log" | tail -1; } | sed 's/^/  /'
 if [[ -f "$work/cpu.metrics.jsonl" && -f "$work/gpu.metrics.jsonl" ]]; then
   cmp_out="$(python3 - "$work/cpu.metrics.jsonl" "$work/gpu.metrics.jsonl" <<'PY'
@@ -196,12 +197,32 @@ def losses(p):
     return [json.loads(l)["loss_per_token"] for l in open(p) if '"type":"train"' in l]
 c, g = losses(sys.argv[1]), losses(sys.argv[2])
 n = min(len(c), len(g))
-worst = max(abs(a - b) / a for a, b in zip(c[:n], g[:n])) if n else float("inf")
-print(f"{n} {worst:.3e} {c[0]:.4f} {c[n-1]:.4f} {g[n-1]:.4f}")
+rel = [abs(a - b) / a for a, b in zip(c[:n], g[:n])]
+worst = max(rel) if n else float("inf")
+first = next((i + 1 for i, r in enumerate(rel) if r > 1e-6), 0)
+profile = " ".join(f"{u}:{rel[u - 1]:.1e}" for u in (1, 2, 5, 10, 20, 50, 100, 150, 200) if u <= n)
+print(f"{n} {worst:.3e} {c[0]:.4f} {c[n-1]:.4f} {g[n-1]:.4f} {first} {profile}", file=sys.stdout)
 PY
 )"
-  read -r n worst first last_cpu last_gpu <<< "$cmp_out"
+  read -r n worst first last_cpu last_gpu first_off profile <<< "$cmp_out"
   say "updates compared: $n; max relative loss difference $worst (loss $first -> CPU $last_cpu, GPU $last_gpu)"
+  say "first update more than 1e-6 apart: ${first_off/#0/none}; relative difference at update: $profile"
+  cp "$work/cpu.metrics.jsonl" "$build/device_check.cpu_metrics.log"
+  cp "$work/gpu.metrics.jsonl" "$build/device_check.gpu_metrics.log"
+  same_twice="$(python3 - "$work/gpu.metrics.jsonl" "$work/gpu2.metrics.jsonl" <<'PY'
+import json, sys
+def run(p):
+    return [(r["loss_per_token"], r["grad_norm"]) for r in map(json.loads, open(p)) if r.get("type") == "train"]
+a, b = run(sys.argv[1]), run(sys.argv[2])
+print(int(len(a) == 200 and a == b))
+PY
+)"
+  if [[ "$same_twice" == 1 ]]; then
+    row "train 200 updates GPU run twice" "same losses" "and gradient norms, bit for bit"
+  else
+    check_fail "two identical GPU training runs gave different losses"
+    row "train 200 updates GPU run twice" "DIFFERENT" "losses of two identical runs"
+  fi
   ok=$(python3 -c "print(int($n == 200 and $worst <= 1e-4))")
   [[ $ok == 1 ]] || check_fail "CPU and GPU f32 losses differ by $worst (tolerance 1e-4) or not 200 updates ($n)"
   row "train 200 updates f32: max rel loss diff CPU/GPU" "$worst" "tolerance 1e-4; loss $first -> $last_gpu"

@@ -1,7 +1,11 @@
 // CUDA cache copies: one flat grid-stride loop over the copied words, with the widest word
 // (16, 8, 4, 2 or 1 bytes) that divides every pointer, offset, stride and row length, so
-// rows of Dh f32 values move as 16-byte vectors when they can.
+// rows of Dh f32 values move as 16-byte vectors when they can. The block copies of the beams'
+// reordering (gather_rows_) upload their list of blocks (24 bytes each) and run the same way,
+// one thread per word of a block; every block of one call has the same length.
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/cuda_context.h"
@@ -62,8 +66,60 @@ void copy_cuda(const Tensor& src, Tensor& dst, const KvCopy& c) {
     launch<uint8_t>(s, d, c, stream);
 }
 
+template <typename W>
+__global__ void copy_blocks(const char* src, char* dst, const ByteBlock* blocks, long long count,
+                            long long words) {
+  const long long total = count * words;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
+       i += (long long)gridDim.x * blockDim.x) {
+    const ByteBlock b = blocks[i / words];
+    const long long w = i % words;
+    reinterpret_cast<W*>(dst + b.dst)[w] = reinterpret_cast<const W*>(src + b.src)[w];
+  }
+}
+
+template <typename W>
+void launch_blocks(const char* s, char* d, const ByteBlock* list, long long count, long long bytes,
+                   cudaStream_t stream) {
+  const long long words = bytes / static_cast<long long>(sizeof(W));
+  copy_blocks<W><<<cuda::grid_for(count * words), cuda::kBlockSize, 0, stream>>>(s, d, list, count, words);
+  REALMT_CUDA_CHECK_LAUNCH();
+}
+
+void blocks_cuda(const Tensor& src, const Tensor& dst, const std::vector<ByteBlock>& blocks) {
+  if (blocks.empty()) return;
+  const int64_t bytes = blocks[0].bytes;
+  const char* s = static_cast<const char*>(src.raw());
+  char* d = static_cast<char*>(dst.raw());
+  uint64_t bits = reinterpret_cast<uintptr_t>(s) | reinterpret_cast<uintptr_t>(d) | static_cast<uint64_t>(bytes);
+  for (const ByteBlock& b : blocks) {
+    REALMT_ASSERT(b.bytes == bytes, "kv_cache blocks: lengths {} and {} in one call", bytes, b.bytes);
+    bits |= static_cast<uint64_t>(b.src) | static_cast<uint64_t>(b.dst);
+  }
+  if (bytes == 0) return;
+  Tensor host = Tensor::empty({static_cast<int64_t>(blocks.size() * sizeof(ByteBlock))}, DType::kU8);
+  std::memcpy(host.raw(), blocks.data(), blocks.size() * sizeof(ByteBlock));
+  const Tensor list_tensor = host.to(dst.device());  // ordered before the kernel on the stream
+  const auto* list = static_cast<const ByteBlock*>(list_tensor.raw());
+  const int device = dst.device().index;
+  const cudaStream_t stream = cuda::current_stream(device);
+  cuda::set_device(device);
+  const auto count = static_cast<long long>(blocks.size());
+  if (bits % 16 == 0)
+    launch_blocks<uint4>(s, d, list, count, bytes, stream);
+  else if (bits % 8 == 0)
+    launch_blocks<uint2>(s, d, list, count, bytes, stream);
+  else if (bits % 4 == 0)
+    launch_blocks<uint32_t>(s, d, list, count, bytes, stream);
+  else if (bits % 2 == 0)
+    launch_blocks<uint16_t>(s, d, list, count, bytes, stream);
+  else
+    launch_blocks<uint8_t>(s, d, list, count, bytes, stream);
+}
+
 }  // namespace
 
 REALMT_REGISTER_KERNEL(kv_cache_copy_kernel, kCuda, copy_cuda);
+REALMT_REGISTER_KERNEL(kv_cache_blocks_kernel, kCuda, blocks_cuda);
 
 }  // namespace realmt::ops

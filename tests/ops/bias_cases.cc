@@ -74,6 +74,35 @@ OpCase linear_case(const std::string& name, bool bias) {
   return c;
 }
 
+// gather_rows_ as the beams reorder: a [R, H, capacity, Dh] cache whose first `length`
+// positions move (rows swap, repeat and widen: staged, direct and in-place moves in one call),
+// and a [R, S, C] tensor whose rows move whole.
+REALMT_OP_CASE(kv_cache_gather_rows) {
+  OpCase c;
+  c.name = "kv_cache/gather_rows";
+  constexpr int64_t r = 5, h = 2, cap = 4, dh = 3, length = 3, s_len = 2, cols = 5;
+  static const std::vector<int32_t> rows = {1, 0, 0, 3, 2};
+  c.inputs = {constant(Shape{r, h, cap, dh}, -1, 1), constant(Shape{r, s_len, cols}, -1, 1)};
+  c.run = [](const Tensors& in) {
+    Tensor cache = in[0].clone(), source = in[1].clone(), scratch;
+    ops::gather_rows_(cache, rows, length, scratch);
+    ops::gather_rows_(source, rows, 0, scratch);
+    return Tensors{ops::slice(cache, 2, 0, length), source};  // positions past `length` unspecified
+  };
+  c.reference = [](const Tensors& in) {
+    Host cache(in[0]), source(in[1]), moved_cache(Shape{r, h, length, dh}), moved_source(Shape{r, s_len, cols});
+    for (int64_t i = 0; i < r; ++i) {
+      for (int64_t k = 0; k < h; ++k)
+        for (int64_t t = 0; t < length; ++t)
+          for (int64_t e = 0; e < dh; ++e)
+            moved_cache.v[((i * h + k) * length + t) * dh + e] = cache.v[((rows[i] * h + k) * cap + t) * dh + e];
+      for (int64_t j = 0; j < s_len * cols; ++j) moved_source.v[i * s_len * cols + j] = source.v[rows[i] * s_len * cols + j];
+    }
+    return Tensors{moved_cache.tensor(), moved_source.tensor()};
+  };
+  return c;
+}
+
 REALMT_OP_CASE(linear_bias) { return linear_case("bias", true); }
 REALMT_OP_CASE(linear_no_bias) { return linear_case("no_bias", false); }
 
