@@ -9,9 +9,14 @@
 #      the two-device test on a one-GPU machine); the op support table (which ops each backend
 #      has kernels for)
 #   3. realmt-train for 200 updates of a small model on a generated corpus, on the CPU and on the
-#      GPU in f32 (dropout 0, same seed and data order): the per-update losses must agree to a
-#      relative 1e-4 (f32 with other summation orders drifts ~4e-7 from exact over 200 updates
-#      of this kind, measured on the CPU against f64), then realmt-translate on the GPU
+#      GPU in f32 (dropout 0, same seed and data order). Over the first 30 updates the losses must
+#      agree to a relative 1e-5; later, rounding differences grow with training, for any two
+#      f32 engines: on the first H200 run (2026-12-04) GPU and CPU stayed within 2.3e-7 for 30
+#      updates, 4.8e-6 for 50, then drifted to 1.7e-2 at update 200, while the same CPU run on
+#      two machines (AVX-512 there, AVX2 here) differed by 1.6e-6 in 30, 9.7e-6 in 50 and ended
+#      at 0.784 and 0.775. So after 200 updates the check asks for final losses within 5% of each
+#      other, both learning (final < first - 2), and the GPU repeating itself bit for bit; then
+#      realmt-translate on the GPU
 #   4. realmt-bench-cuda: GEMM TFLOP/s per precision, training tokens/s and MFU (base, big;
 #      bf16), decoding tokens/s at beam 4, batch 64
 #   5. a table of the results, last
@@ -200,11 +205,12 @@ n = min(len(c), len(g))
 rel = [abs(a - b) / a for a, b in zip(c[:n], g[:n])]
 worst = max(rel) if n else float("inf")
 first = next((i + 1 for i, r in enumerate(rel) if r > 1e-6), 0)
+early = max(rel[:30]) if n >= 30 else float("inf")
 profile = " ".join(f"{u}:{rel[u - 1]:.1e}" for u in (1, 2, 5, 10, 20, 50, 100, 150, 200) if u <= n)
-print(f"{n} {worst:.3e} {c[0]:.4f} {c[n-1]:.4f} {g[n-1]:.4f} {first} {profile}", file=sys.stdout)
+print(f"{n} {worst:.3e} {c[0]:.4f} {c[n-1]:.4f} {g[n-1]:.4f} {early:.3e} {first} {profile}")
 PY
 )"
-  read -r n worst first last_cpu last_gpu first_off profile <<< "$cmp_out"
+  read -r n worst first last_cpu last_gpu early first_off profile <<< "$cmp_out"
   say "updates compared: $n; max relative loss difference $worst (loss $first -> CPU $last_cpu, GPU $last_gpu)"
   say "first update more than 1e-6 apart: ${first_off/#0/none}; relative difference at update: $profile"
   cp "$work/cpu.metrics.jsonl" "$build/device_check.cpu_metrics.log"
@@ -223,9 +229,12 @@ PY
     check_fail "two identical GPU training runs gave different losses"
     row "train 200 updates GPU run twice" "DIFFERENT" "losses of two identical runs"
   fi
-  ok=$(python3 -c "print(int($n == 200 and $worst <= 1e-4))")
-  [[ $ok == 1 ]] || check_fail "CPU and GPU f32 losses differ by $worst (tolerance 1e-4) or not 200 updates ($n)"
-  row "train 200 updates f32: max rel loss diff CPU/GPU" "$worst" "tolerance 1e-4; loss $first -> $last_gpu"
+  ok=$(python3 -c "print(int($n == 200 and $early <= 1e-5 and abs($last_gpu - $last_cpu) <= 0.05 * $last_cpu
+                          and max($last_gpu, $last_cpu) < $first - 2))")
+  [[ $ok == 1 ]] || check_fail "CPU and GPU f32 training: first 30 updates $early apart (tolerance 1e-5), final" \
+    "losses $last_cpu and $last_gpu (within 5%, below $first - 2), $n updates"
+  row "train f32 CPU/GPU: max rel loss diff, 30 updates" "$early" "tolerance 1e-5"
+  row "train f32 CPU/GPU: max rel loss diff, 200 updates" "$worst" "final CPU $last_cpu, GPU $last_gpu (within 5%)"
   row "train 200 updates wall time CPU / GPU" "$(cat "$work/cpu.secs") / $(cat "$work/gpu.secs")" "s (incl. start-up; tiny model)"
   "$bin/realmt-translate" -m "$work/gpu.safetensors" -v "$work/vocab.spm" --devices 0 --quiet -b 4 \
     < "$work/test.src" > "$work/gpu.out" 2> "$work/translate.log" || { cat "$work/translate.log"; check_fail "translate on GPU"; }
