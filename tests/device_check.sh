@@ -18,7 +18,8 @@
 #      other, both learning (final < first - 2), and the GPU repeating itself bit for bit; then
 #      realmt-translate on the GPU
 #   4. realmt-bench-cuda: GEMM TFLOP/s per precision, training tokens/s and MFU (base, big;
-#      bf16), decoding tokens/s at beam 4, batch 64
+#      bf16), decoding tokens/s at beam 4, batch 64; the training update's profile per kernel
+#      slot, as launched and again with CUDA_LAUNCH_BLOCKING=1 (GPU time per kernel)
 #   5. a table of the results, last
 #
 #   tests/device_check.sh [--build-only] [build-dir]     (default build-dir: build-sm90)
@@ -251,8 +252,13 @@ fi
 
 # ---- 4. benchmark
 say "benchmark"
-"$build/bench/cuda/realmt-bench-cuda" > "$work/bench.log" 2>&1 || { cat "$work/bench.log"; check_fail "benchmark"; }
+"$build/bench/cuda/realmt-bench-cuda" --profile 1 > "$work/bench.log" 2>&1 || { cat "$work/bench.log"; check_fail "benchmark"; }
 grep -v "^RESULT|" "$work/bench.log"
+# Where a training update's time goes on the GPU: kernels timed at launch with launches blocking.
+say "training profile with CUDA_LAUNCH_BLOCKING=1 (GPU time per kernel slot)"
+CUDA_LAUNCH_BLOCKING=1 "$build/bench/cuda/realmt-bench-cuda" --profile 1 --gemm-n 4096 --updates 3 \
+  > "$work/bench_blocking.log" 2>&1 || { tail -5 "$work/bench_blocking.log"; check_fail "benchmark (blocking launches)"; }
+sed -n '/^  profile /,/^$/p' "$work/bench_blocking.log" | grep -E '^  ( profile|  )' | sed 's/^/  blocking:/'
 while IFS='|' read -r _ what value unit; do row "$what" "$value" "$unit"; done < <(grep "^RESULT|" "$work/bench.log")
 
 # ---- 5. table

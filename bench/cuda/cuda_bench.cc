@@ -16,8 +16,16 @@
 // included), transformer-base sized model with random weights, fixed output length
 // (min-length = max-length - 1), encoding included, model creation excluded.
 //
+// --profile 1: after each training measurement, `updates` more updates with the kernel-call
+// profiler on (core/profile.h): time per category and the 15 largest kernel slots, as shares of
+// those updates' wall time. Kernels are timed where they are launched, so run it with
+// CUDA_LAUNCH_BLOCKING=1 for GPU time per kernel; without it the shares say how much of an update
+// the host spends launching (a launch-bound step shows shares near 100% and GEMM time near 0).
+//
 // The last lines are "RESULT|<what>|<value>|<unit>" rows that tests/device_check.sh collects.
 //   realmt-bench-cuda [--gemm-n 8192] [--batch 256] [--len 32] [--updates 5] [--precision bf16]
+//                     [--profile 0|1]
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +35,7 @@
 #include "../core/bench_util.h"
 #include "backend/cuda/cuda_context.h"
 #include "core/allocator.h"
+#include "core/profile.h"
 #include "core/runtime.h"
 #include "graph/var.h"
 #include "models/flops.h"
@@ -89,12 +98,34 @@ double gemm_tflops(int64_t n, DType dtype, bool tf32) {
   return 2.0 * n * n * n / s / 1e12;
 }
 
+// Runs `update` n times with the profiler on and prints the shares of their wall time.
+template <typename F>
+void print_profile(const char* name, F&& update, int n) {
+  profile_reset();
+  profile_enable(true);
+  const double t0 = bench::now_seconds();
+  for (int i = 0; i < n; ++i) update();
+  const double secs = bench::now_seconds() - t0;
+  profile_enable(false);
+  const ProfileTotals p = profile_snapshot();
+  std::printf("  profile %s, %d updates, %.1f ms each:", name, n, 1e3 * secs / n);
+  for (int i = 0; i < static_cast<int>(ProfileCategory::kCount); ++i)
+    std::printf(" %s %.1f%%", profile_category_name(static_cast<ProfileCategory>(i)), 100 * p.seconds[i] / secs);
+  std::printf(", outside kernels %.1f%%\n", 100 * (secs - p.total()) / secs);
+  std::vector<std::pair<double, std::string>> rows;
+  for (const auto& [k, v] : p.by_name) rows.emplace_back(v, k);
+  std::sort(rows.rbegin(), rows.rend());
+  for (size_t i = 0; i < rows.size() && i < 15; ++i)
+    std::printf("    %-40s %6.1f%%\n", rows[i].second.c_str(), 100 * rows[i].first / secs);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int64_t gemm_n = 8192, batch = 256, len = 32;
   int updates = 5;
   std::string precision = "bf16";
+  bool profile = false;
   for (int i = 1; i < argc; ++i) {
     const std::string k = argv[i];
     if (i + 1 >= argc) return std::fprintf(stderr, "option %s needs a value\n", k.c_str()), 2;
@@ -104,7 +135,9 @@ int main(int argc, char** argv) {
     else if (k == "--len") len = std::atol(v);
     else if (k == "--updates") updates = std::atoi(v);
     else if (k == "--precision") precision = v;
-    else return std::fprintf(stderr, "usage: %s [--gemm-n N] [--batch B] [--len L] [--updates U] [--precision P]\n",
+    else if (k == "--profile") profile = std::atoi(v) != 0;
+    else return std::fprintf(stderr, "usage: %s [--gemm-n N] [--batch B] [--len L] [--updates U] [--precision P] "
+                                     "[--profile 0|1]\n",
                              argv[0]), 2;
   }
   if (device_count(DeviceType::kCuda) == 0) {
@@ -189,6 +222,7 @@ int main(int argc, char** argv) {
       result("train " + tag + " tgt tok/s", tokens / s, "tok/s");
       result("train " + tag + " MFU", 100 * flops / peak, "%");
       result("train " + tag + " peak memory", gib, "GiB");
+      if (profile) print_profile(m.name, update, updates);
     }
 
     // ---- Decoding.
