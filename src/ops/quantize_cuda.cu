@@ -1,7 +1,8 @@
 // CUDA int8 kernels (ops/quantize.h): the CPU's scheme (backend/cpu/int8_gemm.h) with the same
-// f32 operations in the same order, so values, scales, sums and products equal the CPU's bit for
-// bit. The rounding steps use the _rn intrinsics: nvcc would otherwise contract x * s + 0.5 into
-// one FMA (one rounding, where the CPU, compiled without contraction, rounds twice).
+// f32 operations in the same order, so the int8 values, u8 activations, scales, steps, sums and
+// s32 products equal the CPU's bit for bit. The rounding steps use the _rn intrinsics: nvcc would
+// otherwise contract x * s + 0.5 into one FMA (one rounding, where the CPU code, as GCC compiles
+// it, rounds twice). The dequantization follows the CPU's FMA form (dequantize below).
 //   quantize_rows: a block per weight row; the |w| maximum and the values' sum by block
 //     reductions (exact in any order). The limit is cpu::int8_weight_limit() of this machine's
 //     CPU, so a weight quantized here equals the CPU kernel's.
@@ -118,9 +119,12 @@ __device__ __forceinline__ int dp4a_u8s8(unsigned a, unsigned b, int c) {
   return d;
 }
 
-// cpu::dequantize_products for one output: inv (step c + zero sum), rounded as the CPU does.
+// cpu::dequantize_products for one output, inv (step c + zero sum), in the form GCC compiles it
+// to wherever FMA is available (its avx2 and avx512 copies, and every copy of a -march=native
+// build on such a CPU): step c rounded, then one FMA adds zero sum. (The baseline copy of a
+// portable build rounds zero sum too: one rounding apart.)
 __device__ __forceinline__ float dequantize(int c, float step, float zero, float inv, int sum) {
-  return __fmul_rn(inv, __fadd_rn(__fmul_rn(step, __int2float_rn(c)), __fmul_rn(zero, __int2float_rn(sum))));
+  return __fmul_rn(inv, __fmaf_rn(zero, __int2float_rn(sum), __fmul_rn(step, __int2float_rn(c))));
 }
 
 // y[m, n] = dequantize(sum_k a[m, k] b[n, k]): a u8 [m, k], b s8 [n, k], y f32 [m, n].
