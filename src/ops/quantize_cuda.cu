@@ -121,10 +121,10 @@ __device__ __forceinline__ int dp4a_u8s8(unsigned a, unsigned b, int c) {
 
 // cpu::dequantize_products for one output, inv (step c + zero sum), in the form GCC compiles it
 // to wherever FMA is available (its avx2 and avx512 copies, and every copy of a -march=native
-// build on such a CPU): step c rounded, then one FMA adds zero sum. (The baseline copy of a
-// portable build rounds zero sum too: one rounding apart.)
+// build on such a CPU): zero sum rounded, then one FMA adds step c. (The baseline copy of a
+// portable build rounds step c too: one rounding apart.)
 __device__ __forceinline__ float dequantize(int c, float step, float zero, float inv, int sum) {
-  return __fmul_rn(inv, __fmaf_rn(zero, __int2float_rn(sum), __fmul_rn(step, __int2float_rn(c))));
+  return __fmul_rn(inv, __fmaf_rn(step, __int2float_rn(c), __fmul_rn(zero, __int2float_rn(sum))));
 }
 
 // y[m, n] = dequantize(sum_k a[m, k] b[n, k]): a u8 [m, k], b s8 [n, k], y f32 [m, n].
