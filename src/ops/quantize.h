@@ -10,7 +10,8 @@
 //   quantized_matmul(x, w): x f32 [..., K] -> y f32 [..., N], y[m, n] ~= sum_k x[m, k] w[n, k]:
 //       every row of x quantized to u8 over its range (cpu::quantize_activations), the products
 //       in s32, y = inv_scales[n] (step[m] c[m, n] + zero[m] sums[n]).
-// CPU only; not differentiable; not in place.
+// CPU and CUDA (quantize_cuda.cu: the same int8 values, scales and s32 products bit for bit);
+// not differentiable; not in place.
 #pragma once
 
 #include <cstdint>

@@ -190,20 +190,22 @@ REALMT_OP_CASE(llst_int8_output_bias) {
 
 // quantized_matmul against the same double reference (no selection): inputs of both signs, and
 // non-negative ones (a ReLU's output, quantized over [0, max]).
-OpCase quantized_matmul_case(const std::string& name, double lo, double hi) {
+// x [m1, m2, kd], W [kd, nd].
+OpCase quantized_matmul_case(const std::string& name, double lo, double hi, int64_t m1 = 2, int64_t m2 = 3,
+                             int64_t kd = 24, int64_t nd = 10) {
   OpCase c;
   c.name = "quantized_matmul/" + name;
-  c.inputs = {constant(Shape{2, 3, 24}, lo, hi), constant(Shape{24, 10}, -1, 1)};  // W [K, N] as layers::Linear
+  c.inputs = {constant(Shape{m1, m2, kd}, lo, hi), constant(Shape{kd, nd}, -1, 1)};  // W [K, N] as layers::Linear
   c.run = [](const Tensors& in) {
     return Tensors{ops::quantized_matmul(in[0], ops::quantize_rows(in[1], ops::WeightLayout::kColumnsOut))};
   };
-  c.reference = [](const Tensors& in) {
+  c.reference = [=](const Tensors& in) {
     const Host x(in[0]), w(in[1]);
-    Host h{Shape{6, 24}}, wt{Shape{10, 24}};
+    Host h{Shape{m1 * m2, kd}}, wt{Shape{nd, kd}};
     h.v = x.v;
-    for (int64_t kk = 0; kk < 24; ++kk)
-      for (int64_t nn = 0; nn < 10; ++nn) wt.v[nn * 24 + kk] = w.v[kk * 10 + nn];
-    Host y{Shape{2, 3, 10}};
+    for (int64_t kk = 0; kk < kd; ++kk)
+      for (int64_t nn = 0; nn < nd; ++nn) wt.v[nn * kd + kk] = w.v[kk * nd + nn];
+    Host y{Shape{m1, m2, nd}};
     y.v = reference_logits(h, wt, true);
     return Tensors{y.tensor()};
   };
@@ -213,6 +215,41 @@ OpCase quantized_matmul_case(const std::string& name, double lo, double hi) {
 }
 REALMT_OP_CASE(quantized_matmul_rows) { return quantized_matmul_case("rows", -2, 2); }
 REALMT_OP_CASE(quantized_matmul_relu) { return quantized_matmul_case("non_negative_rows", 0, 2); }
+// Shapes past the CUDA GEMM's 64 x 64 tiles and 64-byte K steps, K not a multiple of 4 (its
+// packed words), and K = 1.
+REALMT_OP_CASE(quantized_matmul_tiles) { return quantized_matmul_case("tiles_and_k_tail", -2, 2, 2, 35, 131, 67); }
+REALMT_OP_CASE(quantized_matmul_k1) { return quantized_matmul_case("k_is_1", -2, 2, 1, 3, 1, 5); }
+// An int8 vocabulary over several tiles, D not a multiple of 4, with rescoring and an output bias.
+REALMT_OP_CASE(llst_int8_tiles) {
+  return make("int8_rescored_tiles", 7, 35, 300, 4, 17, 64, Table::kInt8Rescored, false, true);
+}
+
+// quantize_rows itself in both layouts: values (exact integers), 1 / scale and the rows' sums
+// against the double reference; K = 27 (no multiple of 4).
+OpCase quantize_rows_case(const std::string& name, ops::WeightLayout layout) {
+  constexpr int64_t n = 70, k = 27;
+  const bool rows_out = layout == ops::WeightLayout::kRowsOut;
+  OpCase c;
+  c.name = "quantize_rows/" + name;
+  c.inputs = {constant(rows_out ? Shape{n, k} : Shape{k, n}, -1.5, 1)};
+  c.run = [layout](const Tensors& in) {
+    const ops::QuantizedWeight q = ops::quantize_rows(in[0], layout);
+    return Tensors{q.values, q.inv_scales, q.sums};
+  };
+  c.reference = [rows_out](const Tensors& in) {
+    const Host w(in[0]);
+    Host values{Shape{n, k}}, inv{Shape{n}}, sums{Shape{n}};
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t e = 0; e < k; ++e) values.v[r * k + e] = rows_out ? w.v[r * k + e] : w.v[e * n + r];
+    quantize_weights(values.v, n, k, cpu::int8_weight_limit(), inv.v, sums.v);
+    return Tensors{values.tensor(), inv.tensor(), sums.tensor()};
+  };
+  c.rtol = 1e-5;
+  c.atol = 1e-5;  // a value one level off fails (|difference| 1)
+  return c;
+}
+REALMT_OP_CASE(quantize_rows_rows_out) { return quantize_rows_case("rows_out", ops::WeightLayout::kRowsOut); }
+REALMT_OP_CASE(quantize_rows_columns_out) { return quantize_rows_case("columns_out", ops::WeightLayout::kColumnsOut); }
 
 }  // namespace
 }  // namespace realmt::test
