@@ -246,6 +246,16 @@ PY
   correct=$(paste -d'\t' "$work/gpu.out" "$work/test.tgt" | awk -F'\t' '$1 == $2' | wc -l)
   [[ $lines == 100 ]] || check_fail "realmt-translate on the GPU wrote $lines of 100 lines"
   row "translate on GPU (beam 4): same as CPU / exact" "$same / $correct of $lines" "sentences"
+  # int8: the same quantized weights and exact int32 sums on both; the f32 epilogues may differ
+  # by a rounding, so near-ties can go either way.
+  "$bin/realmt-translate" -m "$work/gpu.safetensors" -v "$work/vocab.spm" --devices 0 --quiet -b 4 --quantize int8 \
+    < "$work/test.src" > "$work/gpu8.out" 2>> "$work/translate.log" || { tail -3 "$work/translate.log"; check_fail "translate int8 on GPU"; }
+  "$bin/realmt-translate" -m "$work/gpu.safetensors" -v "$work/vocab.spm" --quiet -b 4 --quantize int8 \
+    < "$work/test.src" > "$work/cpu8.out" 2>> "$work/translate.log" || check_fail "translate int8 on CPU"
+  lines8=$(wc -l < "$work/gpu8.out")
+  same8=$(paste -d'\t' "$work/gpu8.out" "$work/cpu8.out" | awk -F'\t' '$1 == $2' | wc -l)
+  [[ $lines8 == 100 ]] || check_fail "realmt-translate --quantize int8 on the GPU wrote $lines8 of 100 lines"
+  row "translate int8 on GPU (beam 4): same as CPU int8" "$same8 of $lines8" "sentences"
 else
   check_fail "no metrics files from the training runs"
 fi

@@ -33,8 +33,6 @@ Quantize parse_quantize(const std::string& name) {
 
 std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device, Quantize quantize) {
   auto model = std::make_unique<models::Transformer>(read_model_config(path));
-  REALMT_CHECK(quantize == Quantize::kNone || device.type == DeviceType::kCpu,
-               "quantize int8: int8 inference runs on the CPU; decode on {} without --quantize", device);
   models::LoadOptions options;
   if (quantize == Quantize::kInt8) {
     // Each weight is quantized as it is read: one f32 weight in memory at a time, never the model.
