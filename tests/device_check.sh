@@ -12,9 +12,10 @@
 #      GPU in f32 (dropout 0, same seed and data order). Over the first 30 updates the losses must
 #      agree to a relative 1e-5; later, rounding differences grow with training, for any two
 #      f32 engines: on the first H200 run (2026-12-04) GPU and CPU stayed within 2.3e-7 for 30
-#      updates, 4.8e-6 for 50, then drifted to 1.7e-2 at update 200, while the same CPU run on
-#      two machines (AVX-512 there, AVX2 here) differed by 1.6e-6 in 30, 9.7e-6 in 50 and ended
-#      at 0.784 and 0.775. So after 200 updates the check asks for final losses within 5% of each
+#      updates, 4.8e-6 for 50, then drifted to 1.7e-2 at update 200, while the same CPU binary on
+#      the GPU machine's processor and on the build machine's (an AMD EPYC; OpenBLAS picks its
+#      kernels per processor) differed by 1.6e-6 in 30 updates, 9.7e-6 in 50 and ended at 0.784
+#      and 0.775. So after 200 updates the check asks for final losses within 5% of each
 #      other, both learning (final < first - 2), and the GPU repeating itself bit for bit; then
 #      realmt-translate on the GPU
 #   4. realmt-bench-cuda: GEMM TFLOP/s per precision, training tokens/s and MFU (base, big;
@@ -112,6 +113,7 @@ ctest_rc=$?
 summary="$(grep -E 'tests passed|tests failed' "$build/device_check.ctest.log" | tail -1)"
 total="$(sed -nE 's/.*out of ([0-9]+).*/\1/p' <<< "$summary")"
 nfailed="$(sed -nE 's/.* ([0-9]+) tests failed.*/\1/p' <<< "$summary")"
+[[ -n "$nfailed" || "$summary" != *"100% tests passed"* ]] || nfailed=0  # newer ctest omits "0 tests failed"
 skipped="$(grep -cE '\(Skipped\)' "$build/device_check.ctest.log" || true)"
 say "ctest: $summary ($skipped skipped)"
 if [[ $ctest_rc != 0 ]]; then
