@@ -22,6 +22,7 @@ fi
 for c in gcc cc c++ g++ clang; do
   [[ ! -e "$root/usr/bin/$c" ]] || fail "the root has a compiler: /usr/bin/$c"
 done
+rm -rf "$root/work"  # a fresh venv every run: a wheel of the same version would not replace the last one
 mkdir -p "$root/work"
 cp "$wheel" "$model" "$vocab" "$root/work/"
 mount --bind /dev "$root/dev"
@@ -37,10 +38,10 @@ EOF
 chroot "$root" /bin/bash -c "
   set -euo pipefail
   cd /work
-  python3 -m venv venv
   t0=\$(date +%s.%N)
+  python3 -m venv venv
   venv/bin/pip install --no-index --disable-pip-version-check --quiet /work/$(basename "$wheel")
   t1=\$(date +%s.%N)
-  awk -v a=\"\$t0\" -v b=\"\$t1\" 'BEGIN {printf \"fresh_root_install: pip install --no-index of the wheel: %.1f s\n\", b - a}'
+  awk -v a=\"\$t0\" -v b=\"\$t1\" 'BEGIN {printf \"fresh_root_install: venv + pip install --no-index of the wheel: %.1f s\n\", b - a}'
   venv/bin/python check.py
 "
