@@ -123,6 +123,22 @@ grep -q "complete already" fc2.log || fail "fetch-corpus not idempotent: $(cat f
 grep -q "was split with --split catalog; making it again with --split casefold" fc3.log || fail "split change: $(cat fc3.log)"
 expect_lines fc/train.en 322 && expect_lines fc/dev.fr 20 && expect_lines fc/test.en 30
 
+# ---- the quickstart's samples (tools/data/samples.py) ------------------------------------------
+printf '%s\n' "Open" "Delete %s?" "Copy {count} files" "Saved" \
+  "This is a long sentence of many words that goes on and on until it has more than fifteen" > s.en
+printf '%s\n' "Ouvrir" "Supprimer ?" "copier {count} fichiers." "Enregistré" "Une phrase longue" > s.hyp
+printf '%s\n' "Ouvrir" "Supprimer %s ?" "Copier {count} fichiers" "Sauvegardé" "Une longue phrase" > s.ref
+python3 "$repo/tools/data/samples.py" s.en s.hyp s.ref --each 2 > samples.txt || fail "samples.py: $(cat samples.txt)"
+expect_sample() {  # KIND LINE VERDICT: the sample of test line LINE is of KIND, with VERDICT
+  grep -A4 -F "[$1, test line $2]" samples.txt | grep -qF "match:     $3" ||
+    fail "samples.py: no '$1' sample of line $2 with '$3': $(cat samples.txt)"
+}
+expect_sample plain 1 "matches the reference exactly"
+expect_sample plain 4 "differs from the reference (0 of 1 reference words found)"
+expect_sample placeholders 2 "differs from the reference (1 of 2 reference words found); placeholders lost: %s"
+expect_sample placeholders 3 "matches the reference but for case, punctuation or spacing; placeholders kept"
+expect_sample "long: 15+ words" 5 "differs from the reference (3 of 3 reference words found)"
+
 # ---- real data, when present -------------------------------------------------------------------
 shared="$repo/../shared/data"
 if [[ ! -d "$shared/wmt14-enfr" ]]; then
