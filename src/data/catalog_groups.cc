@@ -68,9 +68,10 @@ std::string catalog_domain(const std::string& path) {
 }
 
 CatalogGroups group_catalogs(const std::vector<std::string>& domains,
-                             const std::vector<std::vector<uint64_t>>& keys, const CatalogGroupOptions& o) {
-  REALMT_CHECK(domains.size() == keys.size(), "group_catalogs: {} domains for {} key lists", domains.size(),
-               keys.size());
+                             const std::vector<std::vector<uint64_t>>& keys,
+                             const CatalogGroupOptions& o) {
+  REALMT_CHECK(domains.size() == keys.size(), "group_catalogs: {} domains for {} key lists",
+               domains.size(), keys.size());
   const size_t n = domains.size();
   UnionFind sets(n);
   CatalogGroups r;

@@ -14,9 +14,9 @@ namespace realmt::data {
 std::string catalog_domain(const std::string& path);
 
 struct CatalogGroupOptions {
-  double overlap = 0.5;      // catalogs sharing this share of the smaller one's sources: one group
-  int64_t min_shared = 20;   // ... and at least this many sources (tiny catalogs join nothing)
-  int64_t max_spread = 64;   // sources found in more catalogs than this ("Cancel") are not counted
+  double overlap = 0.5;     // catalogs sharing this share of the smaller one's sources: one group
+  int64_t min_shared = 20;  // ... and at least this many sources (tiny catalogs join nothing)
+  int64_t max_spread = 64;  // sources found in more catalogs than this ("Cancel") are not counted
 };
 
 struct CatalogGroups {
@@ -28,6 +28,7 @@ struct CatalogGroups {
 
 // keys[i]: hashes of catalog i's sources as compared (any order, repeats allowed).
 CatalogGroups group_catalogs(const std::vector<std::string>& domains,
-                             const std::vector<std::vector<uint64_t>>& keys, const CatalogGroupOptions& options);
+                             const std::vector<std::vector<uint64_t>>& keys,
+                             const CatalogGroupOptions& options);
 
 }  // namespace realmt::data

@@ -19,7 +19,9 @@ size_t percent_length(std::string_view s, size_t at) {
   size_t i = at + 1;
   if (i < s.size() && s[i] == '(') {  // Python %(name)s
     const size_t close = s.find(')', i);
-    if (close == std::string_view::npos || s.substr(i, close - i).find(' ') != std::string_view::npos) return 0;
+    if (close == std::string_view::npos ||
+        s.substr(i, close - i).find(' ') != std::string_view::npos)
+      return 0;
     i = close + 1;
   }
   const size_t digits_from = i;
@@ -85,9 +87,12 @@ std::string masked_form(std::string_view text) {
 
 std::string match_form(std::string_view text, SourceMatch match) {
   switch (match) {
-    case SourceMatch::kExact: return std::string(text);
-    case SourceMatch::kCasefold: return casefold(text);
-    case SourceMatch::kMasked: return masked_form(text);
+    case SourceMatch::kExact:
+      return std::string(text);
+    case SourceMatch::kCasefold:
+      return casefold(text);
+    case SourceMatch::kMasked:
+      return masked_form(text);
   }
   return std::string(text);
 }

@@ -13,8 +13,9 @@ namespace realmt::data {
 
 enum class SourceMatch { kExact, kCasefold, kMasked };
 constexpr auto enum_names(SourceMatch) {
-  return std::to_array<EnumName<SourceMatch>>(
-      {{SourceMatch::kExact, "exact"}, {SourceMatch::kCasefold, "casefold"}, {SourceMatch::kMasked, "masked"}});
+  return std::to_array<EnumName<SourceMatch>>({{SourceMatch::kExact, "exact"},
+                                               {SourceMatch::kCasefold, "casefold"},
+                                               {SourceMatch::kMasked, "masked"}});
 }
 
 // The masked form: Unicode case folding; every format placeholder (printf %s %d %5.2f %lld %1$s,

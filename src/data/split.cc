@@ -14,7 +14,9 @@ namespace realmt::data {
 
 namespace {
 
-uint64_t source_key(const std::string& src, SourceMatch match) { return hash_text(match_form(src, match)); }
+uint64_t source_key(const std::string& src, SourceMatch match) {
+  return hash_text(match_form(src, match));
+}
 
 std::string corpus_name(const SplitOptions& o) {
   return o.input.tgt_path.empty() ? o.input.src_path : o.input.src_path + " + " + o.input.tgt_path;
@@ -60,8 +62,8 @@ class GroupLabels {
   // Lines are asked for in increasing order (the corpus reader skips some).
   int32_t at(int64_t line) {
     while (reader_.line_number() < line) {
-      REALMT_CHECK(reader_.next(label_), "split: {} has {} lines, fewer than the corpus", reader_.path(),
-                   reader_.line_number());
+      REALMT_CHECK(reader_.next(label_), "split: {} has {} lines, fewer than the corpus",
+                   reader_.path(), reader_.line_number());
     }
     REALMT_CHECK(!label_.empty(), "split: {}:{}: empty group label", reader_.path(), line);
     return ids_.try_emplace(label_, int32_t(ids_.size())).first->second;
@@ -69,8 +71,8 @@ class GroupLabels {
   // The file must end where the corpus does.
   void check_end(int64_t corpus_lines) {
     while (reader_.line_number() < corpus_lines) at(reader_.line_number() + 1);
-    REALMT_CHECK(!reader_.next(label_), "split: {} has more lines than the corpus ({})", reader_.path(),
-                 corpus_lines);
+    REALMT_CHECK(!reader_.next(label_), "split: {} has more lines than the corpus ({})",
+                 reader_.path(), corpus_lines);
   }
   size_t count() const { return ids_.size(); }
 
@@ -113,9 +115,10 @@ SplitReport split_by_source(const SplitOptions& o) {
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   r.unique_sources = int64_t(keys.size());
-  REALMT_CHECK(o.dev + o.test < r.unique_sources,
-               "split: {} has {} distinct source sentences, too few for dev {} + test {} + a train set",
-               corpus_name(o), r.unique_sources, o.dev, o.test);
+  REALMT_CHECK(
+      o.dev + o.test < r.unique_sources,
+      "split: {} has {} distinct source sentences, too few for dev {} + test {} + a train set",
+      corpus_name(o), r.unique_sources, o.dev, o.test);
   Rng rng(derive_seed(o.seed, 0x5eed));
   // A partial Fisher-Yates: only the first dev+test positions are drawn.
   for (int64_t i = 0; i < o.dev + o.test; ++i) {
@@ -144,12 +147,13 @@ SplitReport split_by_source(const SplitOptions& o) {
 
 // What pass 1 learns about the groups.
 struct GroupPlan {
-  HashSet shared;                  // keys found in more than one group
+  HashSet shared;                   // keys found in more than one group
   std::vector<int64_t> candidates;  // per group: its distinct keys found in no other group
   std::vector<int8_t> split_of;     // per group: 0 train, 1 dev, 2 test
 };
 
-GroupPlan plan_groups(std::vector<std::pair<uint64_t, int32_t>> key_group, size_t groups, SplitReport& r) {
+GroupPlan plan_groups(std::vector<std::pair<uint64_t, int32_t>> key_group, size_t groups,
+                      SplitReport& r) {
   std::sort(key_group.begin(), key_group.end());
   key_group.erase(std::unique(key_group.begin(), key_group.end()), key_group.end());
   GroupPlan plan;
@@ -178,7 +182,8 @@ void draw_groups(const SplitOptions& o, GroupPlan& plan, SplitReport& r) {
     if (plan.candidates[g] > 0 && plan.candidates[g] <= cap) order.push_back(int32_t(g));
   }
   Rng rng(derive_seed(o.seed, 0x9e0b));
-  for (size_t i = 0; i + 1 < order.size(); ++i) std::swap(order[i], order[i + rng.below(order.size() - i)]);
+  for (size_t i = 0; i + 1 < order.size(); ++i)
+    std::swap(order[i], order[i + rng.below(order.size() - i)]);
   int64_t sum[3] = {0, o.dev > 0 ? 0 : -1, o.test > 0 ? 0 : -1};
   const int64_t want[3] = {0, o.dev, o.test};
   for (int32_t g : order) {
@@ -189,15 +194,18 @@ void draw_groups(const SplitOptions& o, GroupPlan& plan, SplitReport& r) {
     ++(which == 1 ? r.dev_groups : r.test_groups);
   }
   for (int w = 1; w <= 2; ++w) {
-    REALMT_CHECK(std::max<int64_t>(sum[w], 0) >= want[w],
-                 "split: the {} groups of {} offer too few pairs for dev {} + test {} (groups with at most {} "
-                 "sources of their own are drawn; {} are larger); lower --dev/--test or raise --max-group",
-                 plan.candidates.size(), o.groups_path, o.dev, o.test, cap, r.large_groups);
+    REALMT_CHECK(
+        std::max<int64_t>(sum[w], 0) >= want[w],
+        "split: the {} groups of {} offer too few pairs for dev {} + test {} (groups with at most "
+        "{} "
+        "sources of their own are drawn; {} are larger); lower --dev/--test or raise --max-group",
+        plan.candidates.size(), o.groups_path, o.dev, o.test, cap, r.large_groups);
   }
 }
 
 void shuffle_and_write(std::vector<SentencePair>& pairs, Rng& rng, int which, SplitWriter& out) {
-  for (size_t i = 0; i + 1 < pairs.size(); ++i) std::swap(pairs[i], pairs[i + rng.below(pairs.size() - i)]);
+  for (size_t i = 0; i + 1 < pairs.size(); ++i)
+    std::swap(pairs[i], pairs[i + rng.below(pairs.size() - i)]);
   for (const auto& p : pairs) out.write(which, p);
 }
 
@@ -259,14 +267,18 @@ int64_t auto_max_group(int64_t dev, int64_t test) {
 }
 
 std::string SplitReport::summary() const {
-  std::string s = format("read {} pairs ({} skipped with an empty side), {} distinct sources; train {}, dev {}, "
-                         "test {}; dropped {} further translations of dev/test sources",
-                         read, empty, unique_sources, train, dev, test, dropped_alternatives);
-  if (near_duplicates > 0) s += format(" ({} of them near-duplicates of the source kept)", near_duplicates);
+  std::string s = format(
+      "read {} pairs ({} skipped with an empty side), {} distinct sources; train {}, dev {}, "
+      "test {}; dropped {} further translations of dev/test sources",
+      read, empty, unique_sources, train, dev, test, dropped_alternatives);
+  if (near_duplicates > 0)
+    s += format(" ({} of them near-duplicates of the source kept)", near_duplicates);
   if (groups > 0) {
-    s += format("; {} groups, {} in dev, {} in test, {} too large for dev/test; dropped {} dev/test pairs whose "
-                "source occurs in another group and {} beyond the size asked for",
-                groups, dev_groups, test_groups, large_groups, dropped_shared, dropped_surplus);
+    s += format(
+        "; {} groups, {} in dev, {} in test, {} too large for dev/test; dropped {} dev/test pairs "
+        "whose "
+        "source occurs in another group and {} beyond the size asked for",
+        groups, dev_groups, test_groups, large_groups, dropped_shared, dropped_surplus);
   }
   return s;
 }

@@ -23,11 +23,11 @@ struct SplitOptions {
   ParallelReaderOptions input;  // two files or a TSV file; empty pairs are skipped and counted
   std::string out_dir;          // writes train.L1 train.L2 dev.* test.* there
   std::string src_lang = "en", tgt_lang = "fr";  // file suffixes
-  int64_t dev = 1000, test = 2000;  // distinct source sentences in dev and test
-  uint64_t seed = 1;                // which sources (or groups) go to dev and test
-  SourceMatch match = SourceMatch::kExact;  // how sources are compared
+  int64_t dev = 1000, test = 2000;               // distinct source sentences in dev and test
+  uint64_t seed = 1;                             // which sources (or groups) go to dev and test
+  SourceMatch match = SourceMatch::kExact;       // how sources are compared
   std::string groups_path;  // one group label a line, line-aligned with the corpus (empty: none)
-  int64_t max_group = 0;    // groups with more candidate pairs stay in train (0: see auto_max_group)
+  int64_t max_group = 0;  // groups with more candidate pairs stay in train (0: see auto_max_group)
 };
 
 // The default cap on a held-out group: a quarter of the smaller non-empty held-out set (at least

@@ -1,5 +1,7 @@
 // The honest split: masked source comparison (near-duplicates), dev/test made of whole groups,
 // and the grouping of gettext catalogs that are copies of one another.
+#include "data/split.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -10,15 +12,15 @@
 #include "data/commands.h"
 #include "data/line_reader.h"
 #include "data/match_form.h"
-#include "data/split.h"
 #include "test_util.h"
 
 namespace realmt::data {
 namespace {
 
 TEST(MaskedForm, NumbersPlaceholdersCaseAndPunctuationAreIgnored) {
-  for (const char* s : {"Page %d of %d.", "page 3 of 12", "Page {0} of {1}", "PAGE %1$s OF %2$s!",
-                        "Page %(page)s of %(pages)d", "  Page %-5.2f  of\t%lld…", "Page %1 of %2"}) {
+  for (const char* s :
+       {"Page %d of %d.", "page 3 of 12", "Page {0} of {1}", "PAGE %1$s OF %2$s!",
+        "Page %(page)s of %(pages)d", "  Page %-5.2f  of\t%lld…", "Page %1 of %2"}) {
     EXPECT_EQ(masked_form(s), "page 0 of 0") << s;
   }
   EXPECT_EQ(masked_form("%d:%02d remaining"), "0 remaining");  // one mask for a run
@@ -26,7 +28,7 @@ TEST(MaskedForm, NumbersPlaceholdersCaseAndPunctuationAreIgnored) {
   EXPECT_EQ(masked_form("50% done"), "0 done");  // a lone % is punctuation
   EXPECT_EQ(masked_form("Save as…"), masked_form("save as"));
   EXPECT_EQ(masked_form("Straße, Ça VA?"), "strasse ça va");
-  EXPECT_EQ(masked_form("{a b} set"), "a b set");  // not a brace placeholder
+  EXPECT_EQ(masked_form("{a b} set"), "a b set");      // not a brace placeholder
   EXPECT_EQ(masked_form("cafe\u0301"), "cafe\u0301");  // combining marks stay with their letter
   // Other words stay other sentences.
   EXPECT_NE(masked_form("Open file"), masked_form("Open files"));
@@ -38,9 +40,9 @@ TEST(MaskedForm, NumbersPlaceholdersCaseAndPunctuationAreIgnored) {
 
 TEST(MaskedForm, PlaceholderLengths) {
   const std::pair<const char*, size_t> cases[] = {
-      {"%s", 2},    {"%-5.2f x", 6}, {"%lld", 4}, {"%1$s", 4}, {"%(name)s", 8}, {"%1 x", 2},
-      {"%@", 2},    {"{0}", 3},      {"{count:d}", 9},         {"%%", 0},       {"% d", 0},
-      {"%", 0},     {"{}", 0},       {"{a b}", 0}, {"%(a b)s", 0}};
+      {"%s", 2},   {"%-5.2f x", 6}, {"%lld", 4}, {"%1$s", 4},      {"%(name)s", 8},
+      {"%1 x", 2}, {"%@", 2},       {"{0}", 3},  {"{count:d}", 9}, {"%%", 0},
+      {"% d", 0},  {"%", 0},        {"{}", 0},   {"{a b}", 0},     {"%(a b)s", 0}};
   for (const auto& [text, length] : cases) EXPECT_EQ(placeholder_length(text, 0), length) << text;
 }
 
@@ -52,12 +54,15 @@ struct NearDuplicates {
     for (int v = 0; v < 3; ++v) {
       for (int b = 0; b < bases; ++b) {
         const std::string w = word(b);
-        const std::string forms[] = {"Copy %d " + w + " files", "copy 7 " + w + " files.", "COPY %s " + w + " FILES!"};
+        const std::string forms[] = {"Copy %d " + w + " files", "copy 7 " + w + " files.",
+                                     "COPY %s " + w + " FILES!"};
         add(forms[v], "Copier " + w + " " + std::to_string(v), "g" + std::to_string(b / per_group));
       }
     }
   }
-  static std::string word(int b) { return "item" + std::string(1, char('a' + b % 26)) + char('a' + b / 26); }
+  static std::string word(int b) {
+    return "item" + std::string(1, char('a' + b % 26)) + char('a' + b / 26);
+  }
   void add(const std::string& e, const std::string& f, const std::string& g) {
     en += e + "\n", fr += f + "\n", groups += g + "\n";
   }
@@ -122,11 +127,13 @@ TEST(SplitGroups, DevAndTestAreWholeGroupsWithNothingSharedWithTrain) {
   EXPECT_EQ(r.unique_sources, 201);
   EXPECT_EQ(r.dev, 15);
   EXPECT_EQ(r.test, 25);
-  EXPECT_EQ(r.dev_groups, 2);   // 9 or 10 sources of their own each: two reach 15
-  EXPECT_EQ(r.test_groups, 3);  // three reach 25
+  EXPECT_EQ(r.dev_groups, 2);      // 9 or 10 sources of their own each: two reach 15
+  EXPECT_EQ(r.test_groups, 3);     // three reach 25
   EXPECT_GE(r.dropped_shared, 5);  // each held-out group's "Cancel"
   EXPECT_GT(r.dropped_surplus, 0);
-  EXPECT_EQ(r.train + r.dev + r.test + r.dropped_alternatives + r.dropped_shared + r.dropped_surplus, 621);
+  EXPECT_EQ(
+      r.train + r.dev + r.test + r.dropped_alternatives + r.dropped_shared + r.dropped_surplus,
+      621);
   expect_no_overlap(o.out_dir);
   // A held-out group has no pair in train: each French line but "Annuler" names its pair.
   std::map<std::string, std::string> group_of;
@@ -139,8 +146,10 @@ TEST(SplitGroups, DevAndTestAreWholeGroupsWithNothingSharedWithTrain) {
   EXPECT_EQ(held.size(), 5u);
   int cancels = 0;
   for (const auto& s : read_lines(o.out_dir + "/train.fr")) {
-    if (s == "Annuler") ++cancels;
-    else EXPECT_FALSE(held.count(group_of.at(s))) << s;
+    if (s == "Annuler")
+      ++cancels;
+    else
+      EXPECT_FALSE(held.count(group_of.at(s))) << s;
   }
   EXPECT_EQ(cancels, 15);  // the 15 groups in train keep theirs; the held-out ones drop theirs
   // dev and test are shuffled, not one group after another in corpus order.
@@ -190,17 +199,19 @@ TEST(CatalogGroups, SameDomainAndMostlySharedCatalogsJoin) {
     a.insert(a.end(), b.begin(), b.end());
     return a;
   };
-  const std::vector<std::string> domains = {"gtk30", "nautilus", "gtk30", "fork", "other", "tiny", "common"};
+  const std::vector<std::string> domains = {"gtk30", "nautilus", "gtk30", "fork",
+                                            "other", "tiny",     "common"};
   const std::vector<std::vector<uint64_t>> lists = {
-      keys(0, 100),                   // gtk30
-      keys(200, 300),                 // nautilus
-      keys(400, 410),                 // gtk30 again (another package's copy): same group
+      keys(0, 100),                          // gtk30
+      keys(200, 300),                        // nautilus
+      keys(400, 410),                        // gtk30 again (another package's copy): same group
       join(keys(240, 310), keys(500, 540)),  // 60 of its 110 in nautilus: a fork
       join(keys(600, 670), keys(0, 30)),     // 30 of 100 in gtk30: its own group
-      keys(0, 10),                    // all in gtk30 but only 10 shared: its own group
+      keys(0, 10),                           // all in gtk30 but only 10 shared: its own group
       keys(700, 800)};
   const CatalogGroups g = group_catalogs(domains, lists, {});
-  EXPECT_EQ(g.label, (std::vector<std::string>{"gtk30", "nautilus", "gtk30", "nautilus", "other", "tiny", "common"}));
+  EXPECT_EQ(g.label, (std::vector<std::string>{"gtk30", "nautilus", "gtk30", "nautilus", "other",
+                                               "tiny", "common"}));
   EXPECT_EQ(g.groups, 5);
   EXPECT_EQ(g.same_domain, 1);
   EXPECT_EQ(g.copies, 1);
@@ -215,18 +226,24 @@ TEST(CatalogGroups, SameDomainAndMostlySharedCatalogsJoin) {
 TEST(SplitGroups, CommandLine) {
   test::TempDir dir;
   const NearDuplicates c(40, 10);
-  const std::string en = test::write_file(dir.file("all.en"), c.en), fr = test::write_file(dir.file("all.fr"), c.fr),
-                    groups = test::write_file(dir.file("all.groups"), c.groups), out = dir.file("out");
-  EXPECT_EQ(run_split({"split", "--src", en, "--tgt", fr, "-o", out, "--dev", "5", "--test", "5", "--match", "masked",
-                       "--groups", groups, "--max-group", "10"}),
+  const std::string en = test::write_file(dir.file("all.en"), c.en),
+                    fr = test::write_file(dir.file("all.fr"), c.fr),
+                    groups = test::write_file(dir.file("all.groups"), c.groups),
+                    out = dir.file("out");
+  EXPECT_EQ(run_split({"split", "--src", en, "--tgt", fr, "-o", out, "--dev", "5", "--test", "5",
+                       "--match", "masked", "--groups", groups, "--max-group", "10"}),
             0);
   EXPECT_EQ(read_lines(out + "/dev.en").size(), 5u);
   expect_no_overlap(out);
   // Earlier command lines still work; --casefold contradicts --match masked.
-  EXPECT_EQ(run_split({"split", "--src", en, "--tgt", fr, "-o", out, "--dev", "5", "--test", "5", "--casefold"}), 0);
-  EXPECT_THROW(run_split({"split", "--src", en, "--tgt", fr, "-o", out, "--casefold", "--match", "masked"}),
+  EXPECT_EQ(run_split({"split", "--src", en, "--tgt", fr, "-o", out, "--dev", "5", "--test", "5",
+                       "--casefold"}),
+            0);
+  EXPECT_THROW(
+      run_split({"split", "--src", en, "--tgt", fr, "-o", out, "--casefold", "--match", "masked"}),
+      UsageError);
+  EXPECT_THROW(run_split({"split", "--src", en, "--tgt", fr, "-o", out, "--match", "fuzzy"}),
                UsageError);
-  EXPECT_THROW(run_split({"split", "--src", en, "--tgt", fr, "-o", out, "--match", "fuzzy"}), UsageError);
 }
 
 }  // namespace
