@@ -93,18 +93,51 @@ def write_mo(path, pairs):
     head = struct.pack("<7I", 0x950412de, 0, n, 28, 28 + 8 * n, 0, 0)
     body = b"".join(struct.pack("<2I", *e) for e in orig) + b"".join(struct.pack("<2I", *e) for e in trans)
     open(path, "wb").write(head + body + blob)
+def word(i):
+    return "".join("abcdefghij"[int(d)] for d in "%03d" % i)
 pairs = [("", "Content-Type: text/plain; charset=UTF-8\n"), ("_Open", "_Ouvrir"), ("%s: %s", "%s : %s"),
          ("Untranslated", ""), ("Two\nlines", "Deux\nlignes")]
-pairs += [("Open file number %d" % i, "Ouvrir le fichier numéro %d" % i) for i in range(300)]
+pairs += [("Open file %s" % word(i), "Ouvrir le fichier %s" % word(i)) for i in range(300)]
 write_mo("mo/usr/share/locale/fr/LC_MESSAGES/app.mo", pairs)
 write_mo("mo/usr/share/locale/fr/LC_MESSAGES/dup.mo", pairs[:50])
+# Fourteen small catalogs of five strings each, and in one of them a near-duplicate of app's.
+for c in range(14):
+    small = [("Close window %s %s" % (word(c), word(i)), "Fermer la fenêtre %s %s" % (word(c), word(i))) for i in range(5)]
+    if c == 0:
+        small.append(("OPEN FILE %s!" % word(7), "Ouvre le fichier %s" % word(7)))
+    write_mo("mo/usr/share/locale/fr/LC_MESSAGES/small%02d.mo" % c, small)
 PY
+# The default split: whole catalogs held out (app and its copy dup are too large: train).
 "$repo/tools/fetch-corpus" --out fc --mo-dir mo --dev 20 --test 30 --realmt-data "$rd" > fc.log 2>&1 || fail "fetch-corpus: $(cat fc.log)"
-grep -q "kept 301; duplicate 46; format-only 2; multi-line 2; untranslated 2" fc.log || fail "mo2pairs counts: $(cat fc.log)"
-expect_lines fc/train.en 251 && expect_lines fc/dev.fr 20 && expect_lines fc/test.en 30
-grep -qx "Ouvrir" fc/train.fr fc/dev.fr fc/test.fr || fail "accelerator not removed"
+grep -q "kept 372; duplicate 46; format-only 2; multi-line 2; untranslated 2" fc.log || fail "mo2pairs counts: $(cat fc.log)"
+grep -q "16 catalogs in 15 groups (0 joined a catalog of the same name, 1 one sharing" fc.log || fail "catalog groups: $(cat fc.log)"
+grep -q "dev/test pairs whose source occurs in another group" fc.log || fail "split counts: $(cat fc.log)"
+expect_lines fc/dev.fr 20 && expect_lines fc/test.en 30
+[[ -z "$(grep -v '^Close window' fc/dev.en fc/test.en)" ]] || fail "dev/test hold pairs of a large catalog or a near-duplicate"
+grep -qx "Ouvrir" fc/train.fr || fail "accelerator not removed"
 "$repo/tools/fetch-corpus" --out fc --mo-dir mo --realmt-data "$rd" > fc2.log
 grep -q "complete already" fc2.log || fail "fetch-corpus not idempotent: $(cat fc2.log)"
+# The earlier split on demand; asking for another split remakes the corpus.
+"$repo/tools/fetch-corpus" --out fc --mo-dir mo --dev 20 --test 30 --split casefold --realmt-data "$rd" > fc3.log 2>&1 ||
+  fail "fetch-corpus --split casefold: $(cat fc3.log)"
+grep -q "was split with --split catalog; making it again with --split casefold" fc3.log || fail "split change: $(cat fc3.log)"
+expect_lines fc/train.en 322 && expect_lines fc/dev.fr 20 && expect_lines fc/test.en 30
+
+# ---- the quickstart's samples (tools/data/samples.py) ------------------------------------------
+printf '%s\n' "Open" "Delete %s?" "Copy {count} files" "Saved" \
+  "This is a long sentence of many words that goes on and on until it has more than fifteen" > s.en
+printf '%s\n' "Ouvrir" "Supprimer ?" "copier {count} fichiers." "Enregistré" "Une phrase longue" > s.hyp
+printf '%s\n' "Ouvrir" "Supprimer %s ?" "Copier {count} fichiers" "Sauvegardé" "Une longue phrase" > s.ref
+python3 "$repo/tools/data/samples.py" s.en s.hyp s.ref --each 2 > samples.txt || fail "samples.py: $(cat samples.txt)"
+expect_sample() {  # KIND LINE VERDICT: the sample of test line LINE is of KIND, with VERDICT
+  grep -A4 -F "[$1, test line $2]" samples.txt | grep -qF "match:     $3" ||
+    fail "samples.py: no '$1' sample of line $2 with '$3': $(cat samples.txt)"
+}
+expect_sample plain 1 "matches the reference exactly"
+expect_sample plain 4 "differs from the reference (0 of 1 reference words found)"
+expect_sample placeholders 2 "differs from the reference (1 of 2 reference words found); placeholders lost: %s"
+expect_sample placeholders 3 "matches the reference but for case, punctuation or spacing; placeholders kept"
+expect_sample "long: 15+ words" 5 "differs from the reference (3 of 3 reference words found)"
 
 # ---- real data, when present -------------------------------------------------------------------
 shared="$repo/../shared/data"

@@ -85,24 +85,44 @@ int run_split(const Args& args) {
   SplitOptions o;
   InputOptions in;
   int64_t seed = static_cast<int64_t>(o.seed);
+  bool casefold = false;
   std::string src_lang, tgt_lang;
   OptionSet set("realmt-data split", "Train/dev/test split by source sentence");
   set.details("e.g. realmt-data split --src IN.en --tgt IN.fr -o DIR [--dev N] [--test N]\n"
               "dev and test hold one translation per source sentence; no source sentence\n"
-              "appears in two splits. Pairs with an empty side are skipped and counted.");
+              "appears in two splits. Pairs with an empty side are skipped and counted.\n"
+              "--match masked compares sources with numbers and format placeholders (%s %d\n"
+              "%1$s %(name)s {0} {name} ...) masked, case folded and punctuation ignored, so\n"
+              "near-duplicates of a dev/test sentence stay out of train too. --groups FILE (a\n"
+              "label a line, e.g. the catalog each pair came from: mo2pairs --groups-out) makes\n"
+              "dev and test out of whole groups and drops their pairs whose source occurs in\n"
+              "another group: dev and test then hold text from sources never trained on.\n"
+              "The default (--match exact, no groups) splits as earlier versions did.");
   in.declare(set);
   const std::string g = "Splitting";
   set.add(g, "out-dir", &o.out_dir, "Writes train.*, dev.*, test.* here")
       .add(g, "dev", &o.dev, "Distinct source sentences in dev")
       .add(g, "test", &o.test, "Distinct source sentences in test")
-      .add(g, "seed", &seed, "Random seed for choosing dev/test sources")
-      .add(g, "casefold", &o.casefold, "Compare source sentences case-folded")
+      .add(g, "seed", &seed, "Random seed for choosing dev/test sources (or groups)")
+      .add_enum(g, "match", &o.match,
+                "How sources are compared: exact, casefold, or masked (numbers, placeholders, case and "
+                "punctuation ignored)")
+      .add(g, "casefold", &casefold, "Same as --match casefold (kept for earlier command lines)")
+      .add(g, "groups", &o.groups_path,
+           "File of one group label a line, line-aligned with the corpus: dev and test take whole groups")
+      .add(g, "max-group", &o.max_group,
+           "--groups: groups with more sources of their own than this stay in train (0: a quarter of the "
+           "smaller of --dev and --test)")
       .add(g, "src-lang", &src_lang, "Suffix of source files (empty: --src's suffix, else en)")
       .add(g, "tgt-lang", &tgt_lang, "Suffix of target files (empty: --tgt's suffix, else fr)")
       .short_name("out-dir", 'o')
       .required("out-dir");
   if (!cli::parse(set, args)) return 0;
   REALMT_USAGE_CHECK(seed >= 0, "realmt-data split: --seed must be >= 0, got {}", seed);
+  REALMT_USAGE_CHECK(!casefold || o.match != SourceMatch::kMasked,
+                     "realmt-data split: --casefold and --match masked contradict each other (masked folds case)");
+  REALMT_USAGE_CHECK(o.max_group >= 0, "realmt-data split: --max-group must be >= 0, got {}", o.max_group);
+  if (casefold) o.match = SourceMatch::kCasefold;
   o.seed = static_cast<uint64_t>(seed);
   o.input = in.reader("split");
   const bool tsv = o.input.tgt_path.empty();

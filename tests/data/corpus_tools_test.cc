@@ -61,7 +61,7 @@ TEST(Split, NoSourceSentenceCrossesSplits) {
   o.out_dir = dir.file("out");
   o.dev = 10;
   o.test = 20;
-  o.casefold = true;
+  o.match = SourceMatch::kCasefold;
   const SplitReport r = split_corpus(o);
   EXPECT_EQ(r.unique_sources, 100);
   EXPECT_EQ(r.dev, 10);

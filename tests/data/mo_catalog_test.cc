@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
 
 #include "core/error.h"
+#include "data/commands.h"
+#include "data/line_reader.h"
 #include "test_util.h"
 
 namespace realmt::data {
@@ -110,6 +114,31 @@ TEST(MoCatalog, FilterVerdicts) {
   EXPECT_EQ(verdict("bad \xff", "mauvais"), MoVerdict::kBadEncoding);
   o.max_words = 2;
   EXPECT_EQ(verdict("Open the file", "Ouvrir le fichier"), MoVerdict::kTooLong);
+}
+
+// --groups-out: a label a kept pair, the same for two packages' copies of one catalog and for a
+// catalog sharing most of its sources (masked) with another.
+TEST(MoCatalog, Mo2pairsLabelsEachPairWithItsCatalogGroup) {
+  test::TempDir dir;
+  std::vector<std::pair<std::string, std::string>> app, fork, other;
+  for (int i = 0; i < 30; ++i) {
+    const std::string w = std::string(1, char('a' + i % 26)) + char('a' + i / 26);
+    app.emplace_back("Open file " + w, "Ouvrir le fichier " + w);
+    fork.emplace_back("OPEN file " + w + "...", "Ouvre le fichier " + w);  // masked: the same sources
+    other.emplace_back("Close window " + w, "Fermer la fenetre " + w);
+  }
+  std::filesystem::create_directories(dir.file("p1")), std::filesystem::create_directories(dir.file("p2"));
+  const std::string list = test::write_file(dir.file("list"),
+      write_mo(dir.file("p1/app.mo"), app) + "\n" + write_mo(dir.file("p2/app.mo"), {{"Quit now", "Quitter"}}) +
+      "\n" + write_mo(dir.file("p1/fork.mo"), fork) + "\n" + write_mo(dir.file("p2/other.mo"), other) + "\n");
+  ASSERT_EQ(run_mo2pairs({"mo2pairs", "--list", list, "--src-out", dir.file("en"), "--tgt-out", dir.file("fr"),
+                          "--groups-out", dir.file("groups")}), 0);
+  const auto groups = read_lines(dir.file("groups"));
+  ASSERT_EQ(groups.size(), read_lines(dir.file("en")).size());
+  ASSERT_EQ(groups.size(), 91u);
+  EXPECT_EQ(std::count(groups.begin(), groups.end(), "app"), 61);  // app, its copy and the fork
+  EXPECT_EQ(std::count(groups.begin(), groups.end(), "other"), 30);
+  EXPECT_EQ(groups[30], "app");  // the second package's app.mo
 }
 
 }  // namespace

@@ -41,17 +41,27 @@ fetch_tatoeba() {
   echo "fetch-corpus: added $(wc -l < "$work/tatoeba.en") Tatoeba pairs (CC-BY 2.0 FR, tatoeba.org)"
 }
 
+# write_source_md DIR MANIFEST CATALOGS SPLIT FILE...: DIR/SOURCE.md.
 write_source_md() {
-  local dir="$1" manifest="$2" catalogs="$3"; shift 3
+  local dir="$1" manifest="$2" catalogs="$3" split="$4"; shift 4
+  local how
+  case "$split" in
+    catalog) how="made dev/test out of whole catalog groups (a catalog, its copies in other packages and
+catalogs sharing most of its strings), with no English sentence whose masked form (case folded,
+numbers and placeholders masked, punctuation ignored) occurs in train, one translation each." ;;
+    sentence) how="made dev/test with one translation per English sentence, no English sentence
+(masked: case folded, numbers and placeholders masked, punctuation ignored) in two splits." ;;
+    *) how="made dev/test with one translation per English sentence, no English sentence
+(case-folded) in two splits." ;;
+  esac
   {
     echo "# English-French pairs from Debian software translations"
     echo
     echo "Made by tools/fetch-corpus on $(date -u +%Y-%m-%d) from the French gettext catalogs"
     echo "(fr, fr_FR) of the packages below: $(wc -l < "$catalogs") catalogs. realmt-data mo2pairs"
     echo "cleaned them (markup, accelerators, format-only, untranslated, duplicates) and realmt-data"
-    echo "split made dev/test with one translation per English sentence, no English sentence"
-    echo "(case-folded) in two splits. Each catalog keeps its package's licence (see the package's"
-    echo "copyright file)."
+    echo "split (--split $split) $how"
+    echo "Each catalog keeps its package's licence (see the package's copyright file)."
     echo
     echo "| file | lines |"
     echo "| --- | --- |"
