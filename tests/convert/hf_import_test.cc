@@ -285,7 +285,9 @@ TEST(HfImport, EveryCheckedFieldIsRefusedWithItsName) {
       {"eos_token_id", {0, 3}},
   };
   for (const HfField& f : hf_config_fields())
-    if (f.role == HfFieldRole::kChecked) EXPECT_TRUE(bad.count(f.name)) << "no refused value tested for " << f.name;
+    if (f.role == HfFieldRole::kChecked) {
+      EXPECT_TRUE(bad.count(f.name)) << "no refused value tested for " << f.name;
+    }
   TempDir dir;
   for (const auto& [name, value] : bad) {
     const Json c = with(base_config(), {{name, value}});
@@ -321,7 +323,9 @@ TEST(HfImport, EveryUsedFieldChangesTheModel) {
       {"decoder_start_token_id", {{}, {{"decoder_start_token_id", 2}}}},
   };
   for (const HfField& f : hf_config_fields())
-    if (f.role == HfFieldRole::kUsed) EXPECT_TRUE(changes.count(f.name)) << "no change tested for " << f.name;
+    if (f.role == HfFieldRole::kUsed) {
+      EXPECT_TRUE(changes.count(f.name)) << "no change tested for " << f.name;
+    }
   for (const auto& [name, change] : changes) {
     const Json base = with(base_config(), change.first);
     EXPECT_TRUE(convert(base) != convert(with(base, change.second))) << name << " changes nothing";

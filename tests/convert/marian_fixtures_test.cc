@@ -93,7 +93,6 @@ void expect_as_marian(const std::string& variant, const std::string& npz = "") {
   ASSERT_FALSE(e.sources.empty());
   const ConvertedModel m = import_marian(npz.empty() ? dir + "/model.npz" : npz, e.vocabs);
   const auto model = instantiate(m);
-  const models::ModelConfig& c = m.config;
   std::vector<std::vector<int32_t>> sources;
   for (const std::string& s : e.sources) sources.push_back(encode(m, e.vocabs, s));
   for (const int beam : {1, 4}) {
