@@ -90,18 +90,6 @@ std::vector<int64_t> marian_rows(const YAML::Node& y, int64_t vs, int64_t vt, co
   return rows;
 }
 
-// Marian's gelu by the version that wrote the model: v1.12.42 (pymarian's, checked against it by
-// the fixtures) computes x Phi(x) with erf, its own GELU operator; earlier releases computed
-// x sigmoid(1.702 x) (their gelu was swish with a factor 1.702), as CTranslate2's converter
-// assumes. A model without a version is taken as an early one; realmt-convert --to marian writes
-// the erf one (for Marian 1.12.42) under the version "realmt-convert".
-ops::Activation marian_gelu(const std::string& version) {
-  if (version == "realmt-convert") return ops::Activation::kGelu;
-  int major = 0, minor = 0, patch = 0;
-  if (std::sscanf(version.c_str(), "v%d.%d.%d", &major, &minor, &patch) != 3) return ops::Activation::kGeluSigmoid;
-  const bool erf = std::tuple(major, minor, patch) >= std::tuple(1, 12, 42);
-  return erf ? ops::Activation::kGelu : ops::Activation::kGeluSigmoid;
-}
 
 // The untied output layer as [V, D]: Marian 1.12 stores it so (decoder_ff_logit_out_Wt), older
 // versions as [D, V] (decoder_ff_logit_out_W).
@@ -142,6 +130,19 @@ std::vector<int64_t> read_tables(ConvertedModel& m, const std::vector<std::strin
 }
 
 }  // namespace
+
+// Marian's gelu by the version that wrote the model: v1.12.42 (pymarian's, checked against it by
+// the fixtures) computes x Phi(x) with erf, its own GELU operator; earlier releases computed
+// x sigmoid(1.702 x) (their gelu was swish with a factor 1.702), as CTranslate2's converter
+// assumes. A model without a version is taken as an early one; realmt-convert --to marian writes
+// the erf one (for Marian 1.12.42) under the version "realmt-convert".
+ops::Activation marian_gelu(const std::string& version) {
+  if (version == "realmt-convert") return ops::Activation::kGelu;
+  int major = 0, minor = 0, patch = 0;
+  if (std::sscanf(version.c_str(), "v%d.%d.%d", &major, &minor, &patch) != 3) return ops::Activation::kGeluSigmoid;
+  const bool erf = std::tuple(major, minor, patch) >= std::tuple(1, 12, 42);
+  return erf ? ops::Activation::kGelu : ops::Activation::kGeluSigmoid;
+}
 
 ConvertedModel import_marian(const std::string& npz, const std::vector<std::string>& vocabs) {
   REALMT_CHECK(!vocabs.empty() && vocabs.size() <= 2,

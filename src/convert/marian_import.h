@@ -15,10 +15,16 @@
 #include <vector>
 
 #include "convert/converted_model.h"
+#include "ops/bias_activation.h"
 
 namespace realmt::convert {
 
 // vocabs: the source and target vocabularies, .spm or .yml (one path: both sides).
 ConvertedModel import_marian(const std::string& npz, const std::vector<std::string>& vocabs);
+
+// The activation Marian's `gelu` means in a model written by Marian `version` (special:model.yml's
+// `version`): the erf GELU from v1.12.42 on (and for "realmt-convert"), x sigmoid(1.702 x) before
+// it and when the version is missing or unreadable.
+ops::Activation marian_gelu(const std::string& version);
 
 }  // namespace realmt::convert

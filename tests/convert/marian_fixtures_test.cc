@@ -118,13 +118,26 @@ void expect_as_marian(const std::string& variant, const std::string& npz = "") {
 
 TEST(MarianFixtures, ReluTiedSpm) { expect_as_marian("relu_tied"); }
 TEST(MarianFixtures, SwishUntied) { expect_as_marian("swish_untied"); }
-TEST(MarianFixtures, GeluIsSigmoidGeluWithTwoVocabularies) { expect_as_marian("gelu_two_vocabs"); }
+TEST(MarianFixtures, Gelu1_12_42IsErfWithTwoVocabularies) { expect_as_marian("gelu_two_vocabs"); }
 TEST(MarianFixtures, PreNormWithTopNorm) { expect_as_marian("gelu_pre_norm"); }
 // transformer-train-position-embeddings: Marian's transformer keeps its sinusoids (scaled
 // embeddings) with this key, and so does the conversion.
 TEST(MarianFixtures, PositionKeyKeepsSinusoids) { expect_as_marian("relu_position_key"); }
 TEST(MarianFixtures, YmlVocabulary) { expect_as_marian("relu_yml"); }
 // A .yml source (18 words) and a .spm target (32 pieces): two sizes, unused entries pad the source.
+// Marian's `gelu` changed with its version; the fixtures above cover v1.12.42 (erf). Older models
+// (and models without a version) mean x sigmoid(1.702 x).
+TEST(MarianGelu, ChosenByTheVersionThatWroteTheModel) {
+  EXPECT_EQ(marian_gelu("v1.12.42 a3aee8b 2023-07-25 14:57:32 +0000"), ops::Activation::kGelu);
+  EXPECT_EQ(marian_gelu("v1.13.0"), ops::Activation::kGelu);
+  EXPECT_EQ(marian_gelu("v2.0.1"), ops::Activation::kGelu);
+  EXPECT_EQ(marian_gelu("realmt-convert"), ops::Activation::kGelu);
+  EXPECT_EQ(marian_gelu("v1.12.14 4b6f3ed 2023-06-02"), ops::Activation::kGeluSigmoid);
+  EXPECT_EQ(marian_gelu("v1.9.0"), ops::Activation::kGeluSigmoid);
+  EXPECT_EQ(marian_gelu(""), ops::Activation::kGeluSigmoid);
+  EXPECT_EQ(marian_gelu("unknown"), ops::Activation::kGeluSigmoid);
+}
+
 TEST(MarianFixtures, YmlAndSpmMixOfTwoSizes) { expect_as_marian("swish_yml_spm_mix"); }
 
 // The swish_untied model rewritten with learned positions (transformer-train-positions): its
