@@ -1,10 +1,10 @@
 // CUDA cache copies: one flat grid-stride loop over the copied words, with the widest word
 // (16, 8, 4, 2 or 1 bytes) that divides every pointer, offset, stride and row length, so
 // rows of Dh f32 values move as 16-byte vectors when they can. The block copies of the beams'
-// reordering (gather_rows_) upload their list of blocks (24 bytes each) and run the same way,
-// one thread per word of a block; every block of one call has the same length.
+// reordering (gather_rows_) upload their list of blocks (24 bytes each, an asynchronous copy on
+// the stream) and run the same way, one thread per word of a block; every block of one call has
+// the same length.
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "backend/cuda/cuda_check.h"
@@ -44,26 +44,32 @@ void launch(const char* s, char* d, const KvCopy& c, cudaStream_t stream) {
   REALMT_CUDA_CHECK_LAUNCH();
 }
 
+// Calls f(W{}) with the widest word (16, 8, 4, 2 or 1 bytes) dividing `bits`, the OR of every
+// pointer, offset, stride and length the copy uses.
+template <typename F>
+void with_word(uint64_t bits, F&& f) {
+  if (bits % 16 == 0)
+    f(uint4{});
+  else if (bits % 8 == 0)
+    f(uint2{});
+  else if (bits % 4 == 0)
+    f(uint32_t{});
+  else if (bits % 2 == 0)
+    f(uint16_t{});
+  else
+    f(uint8_t{});
+}
+
 void copy_cuda(const Tensor& src, Tensor& dst, const KvCopy& c) {
   const int device = dst.device().index;
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
   const char* s = static_cast<const char*>(src.raw()) + c.src_offset;
   char* d = static_cast<char*>(dst.raw()) + c.dst_offset;
-  // The largest power of two (up to 16) dividing all of them.
   uint64_t bits = reinterpret_cast<uintptr_t>(s) | reinterpret_cast<uintptr_t>(d);
   for (int64_t v : {c.bytes, c.src_n, c.src_h, c.src_t, c.dst_n, c.dst_h, c.dst_t})
     bits |= static_cast<uint64_t>(v);
-  if (bits % 16 == 0)
-    launch<uint4>(s, d, c, stream);
-  else if (bits % 8 == 0)
-    launch<uint2>(s, d, c, stream);
-  else if (bits % 4 == 0)
-    launch<uint32_t>(s, d, c, stream);
-  else if (bits % 2 == 0)
-    launch<uint16_t>(s, d, c, stream);
-  else
-    launch<uint8_t>(s, d, c, stream);
+  with_word(bits, [&](auto word) { launch<decltype(word)>(s, d, c, stream); });
 }
 
 template <typename W>
@@ -97,24 +103,18 @@ void blocks_cuda(const Tensor& src, const Tensor& dst, const std::vector<ByteBlo
     bits |= static_cast<uint64_t>(b.src) | static_cast<uint64_t>(b.dst);
   }
   if (bytes == 0) return;
-  Tensor host = Tensor::empty({static_cast<int64_t>(blocks.size() * sizeof(ByteBlock))}, DType::kU8);
-  std::memcpy(host.raw(), blocks.data(), blocks.size() * sizeof(ByteBlock));
-  const Tensor list_tensor = host.to(dst.device());  // ordered before the kernel on the stream
-  const auto* list = static_cast<const ByteBlock*>(list_tensor.raw());
   const int device = dst.device().index;
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
+  // The list goes up on the stream without waiting for it: a copy from pageable host memory
+  // returns once the driver has staged the bytes, so `blocks` may go, and the kernel after it
+  // on the same stream reads the list complete.
+  const size_t list_bytes = blocks.size() * sizeof(ByteBlock);
+  const Tensor list_tensor = Tensor::empty({static_cast<int64_t>(list_bytes)}, DType::kU8, dst.device());
+  REALMT_CUDA_CHECK(cudaMemcpyAsync(list_tensor.raw(), blocks.data(), list_bytes, cudaMemcpyHostToDevice, stream));
+  const auto* list = static_cast<const ByteBlock*>(list_tensor.raw());
   const auto count = static_cast<long long>(blocks.size());
-  if (bits % 16 == 0)
-    launch_blocks<uint4>(s, d, list, count, bytes, stream);
-  else if (bits % 8 == 0)
-    launch_blocks<uint2>(s, d, list, count, bytes, stream);
-  else if (bits % 4 == 0)
-    launch_blocks<uint32_t>(s, d, list, count, bytes, stream);
-  else if (bits % 2 == 0)
-    launch_blocks<uint16_t>(s, d, list, count, bytes, stream);
-  else
-    launch_blocks<uint8_t>(s, d, list, count, bytes, stream);
+  with_word(bits, [&](auto word) { launch_blocks<decltype(word)>(s, d, list, count, bytes, stream); });
 }
 
 }  // namespace
