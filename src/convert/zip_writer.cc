@@ -13,6 +13,19 @@ void put(std::string& out, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
+// The fields a local header and its central directory entry share: flags, method 0 (stored),
+// time, date, crc, both sizes (equal: stored), the name's length and no extra field.
+void put_member_fields(std::string& out, uint32_t crc, uint64_t size, size_t name_size) {
+  put(out, 0, 2);
+  put(out, 0, 2);
+  put(out, 0, 4);
+  put(out, crc, 4);
+  put(out, size, 4);
+  put(out, size, 4);
+  put(out, name_size, 2);
+  put(out, 0, 2);
+}
+
 }  // namespace
 
 std::string zip_stored(const std::vector<std::pair<std::string, std::string>>& members) {
@@ -23,31 +36,18 @@ std::string zip_stored(const std::vector<std::pair<std::string, std::string>>& m
                  "zip: member '{}' ({} bytes) needs ZIP64, which is not written", name, bytes.size());
     const auto crc = static_cast<uint32_t>(crc32_z(0L, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
     const uint64_t offset = out.size();
-    // Local header: signature, version 2.0, flags, method 0 (stored), time, date, crc, sizes, name.
+    // Local header: signature, version 2.0, the shared fields, the name, then the bytes.
     put(out, 0x04034b50, 4);
     put(out, 20, 2);
-    put(out, 0, 2);
-    put(out, 0, 2);
-    put(out, 0, 4);
-    put(out, crc, 4);
-    put(out, bytes.size(), 4);
-    put(out, bytes.size(), 4);
-    put(out, name.size(), 2);
-    put(out, 0, 2);
+    put_member_fields(out, crc, bytes.size(), name.size());
     out += name;
     out += bytes;
-    // Central directory entry: the same, plus where the local header is.
+    // Central directory entry: signature, versions made by and needed, the same fields, and where
+    // the local header is.
     put(central, 0x02014b50, 4);
     put(central, 20, 2);
     put(central, 20, 2);
-    put(central, 0, 2);
-    put(central, 0, 2);
-    put(central, 0, 4);
-    put(central, crc, 4);
-    put(central, bytes.size(), 4);
-    put(central, bytes.size(), 4);
-    put(central, name.size(), 2);
-    put(central, 0, 2);  // extra
+    put_member_fields(central, crc, bytes.size(), name.size());
     put(central, 0, 2);  // comment
     put(central, 0, 2);  // disk
     put(central, 0, 2);  // internal attributes
