@@ -79,33 +79,17 @@ class PyTranslator {
   // Teacher-forced scores of pairs (realmt-score's): (log_prob, score, token_log_probs) each.
   py::list score_text(const std::vector<std::string>& sources, const std::vector<std::string>& targets,
                       const search::ScoreOptions& options) {
-    check_pairs(sources.size(), targets.size());
-    std::vector<search::PairScore> scores;
-    {
-      py::gil_scoped_release unlocked;
-      std::vector<std::vector<int32_t>> src, tgt;
-      for (size_t i = 0; i < sources.size(); ++i) {
-        src.push_back(translator_->vocab().encode(sources[i]));
-        tgt.push_back(translator_->vocab().encode_target(targets[i]));
-      }
-      scores = score_ids(src, tgt, options);
-    }
-    return score_results(scores);
+    return score_pairs(sources.size(), targets.size(), options, [&](size_t i, auto& src, auto& tgt) {
+      src = translator_->vocab().encode(sources[i]);
+      tgt = translator_->vocab().encode_target(targets[i]);
+    });
   }
   py::list score_tokens(const std::vector<Pieces>& sources, const std::vector<Pieces>& targets,
                         const search::ScoreOptions& options) {
-    check_pairs(sources.size(), targets.size());
-    std::vector<search::PairScore> scores;
-    {
-      py::gil_scoped_release unlocked;
-      std::vector<std::vector<int32_t>> src, tgt;
-      for (size_t i = 0; i < sources.size(); ++i) {
-        src.push_back(to_ids(sources[i]));
-        tgt.push_back(to_target_ids(targets[i]));
-      }
-      scores = score_ids(src, tgt, options);
-    }
-    return score_results(scores);
+    return score_pairs(sources.size(), targets.size(), options, [&](size_t i, auto& src, auto& tgt) {
+      src = to_ids(sources[i]);
+      tgt = to_target_ids(targets[i]);
+    });
   }
 
   std::vector<std::string> pieces(const std::string& text) const { return translator_->vocab().encode_pieces(text); }
@@ -138,6 +122,19 @@ class PyTranslator {
                  targets);
   }
   // Called without the GIL.
+  // Encodes pair i with encode(i, source ids, target ids) outside the GIL, then scores them all.
+  template <typename Encode>
+  py::list score_pairs(size_t sources, size_t targets, const search::ScoreOptions& options, Encode&& encode) {
+    check_pairs(sources, targets);
+    std::vector<search::PairScore> scores;
+    {
+      py::gil_scoped_release unlocked;
+      std::vector<std::vector<int32_t>> src(sources), tgt(sources);
+      for (size_t i = 0; i < sources; ++i) encode(i, src[i], tgt[i]);
+      scores = score_ids(src, tgt, options);
+    }
+    return score_results(scores);
+  }
   std::vector<search::PairScore> score_ids(const std::vector<std::vector<int32_t>>& src,
                                            const std::vector<std::vector<int32_t>>& tgt,
                                            const search::ScoreOptions& options) {
