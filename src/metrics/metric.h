@@ -1,6 +1,6 @@
 // The interface every metric (BLEU, chrF, TER) implements, mirroring sacreBLEU's Metric:
 // per-segment sufficient statistics (as sacreBLEU keeps them), a corpus score from their
-// element-wise sum, and a signature (section 6).
+// element-wise sum, and a signature string (sacreBLEU's "nrefs:1|case:mixed|..." line).
 #pragma once
 
 #include <memory>

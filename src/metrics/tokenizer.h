@@ -35,7 +35,8 @@ void apply_13a_rules(std::string_view in, std::string& out, std::string& scratch
 void tokenize_to_tokens(TokenizerKind kind, std::string_view line, std::string& bytes, std::vector<uint32_t>& ends,
                         std::string& scratch);
 
-// The zh tokenizer's "Chinese character" test, with sacreBLEU's effective ranges (section 1.3).
+// The zh tokenizer's "Chinese character" test, with the ranges sacreBLEU 2.x really applies: its
+// table's two 5-digit escapes read as two characters each, so two ranges differ from the written ones.
 bool is_zh_split_char(char32_t c);
 
 }  // namespace realmt::metrics

@@ -19,7 +19,7 @@ WsEvent error(int code, std::string reason) {
 
 bool known_opcode(int op) { return op <= 2 || (op >= 8 && op <= 10); }
 
-// Codes an endpoint may send (section 7.4): 1004-1006 and 1015 are reserved for reports.
+// Codes an endpoint may send (RFC 6455 section 7.4): 1004-1006 and 1015 are reserved for reports.
 bool valid_close_code(int code) {
   return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) ||
          (code >= 3000 && code <= 4999);

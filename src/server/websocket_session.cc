@@ -18,7 +18,7 @@ void WebSocketSession::read(std::string& in, std::string& out) {
         break;
       case WsEvent::Kind::kPong:  // an answer to nothing we sent, or a heartbeat: ignored
         break;
-      case WsEvent::Kind::kClose:  // echo the code (section 5.5.1); 1005 is never sent
+      case WsEvent::Kind::kClose:  // echo the code (RFC 6455 section 5.5.1); 1005 is never sent
         close(e->code == WsClose::kNoStatus ? WsClose::kNormal : e->code, "", out);
         break;
       case WsEvent::Kind::kError:
