@@ -1,14 +1,22 @@
 #!/usr/bin/env python3
-"""Lists the C++/CUDA function definitions longer than a limit (default 80 lines).
+"""The function-length gate: C++/CUDA function definitions over 80 lines fail unless allowed.
 
-  tools/long_functions.py [--max N] [PATH...]      (default paths: src apps)
+  tools/long_functions.py [--max N] [--allow FILE] [--list] [PATH...]   (default paths: src apps python)
+
+ctest `long_functions` runs it with no arguments. Every function longer than --max lines (80) must
+have a line in the allow-list (--allow, default tools/long_functions_allow.txt: "PATH FUNCTION
+REASON", PATH relative to the repository, FUNCTION as this script names it, a reason a reviewer
+can judge); one that has none fails, and so does a line of the list that no longer matches a long
+function (split since: delete the line). --list prints every long function, allowed or not, and
+always exits 0.
 
 A function's length runs from the line of its name to the line of its closing brace. The scan
 is textual: comments, string and character literals are blanked, then braces are matched. A
 brace opened at namespace or class scope starts a function body when the text before it ends in a
 parameter list (with qualifiers, a trailing return type or a constructor's initializer list);
 lambdas and local classes count as part of the function around them. Output, longest first:
-"path:line  lines  name"; the exit status is 0 either way (a list to read, not a gate).
+"path:line  lines  name". Exit status 1 when a long function is not allowed or an allow-list line
+is stale, 2 on a malformed allow-list line.
 """
 import argparse
 import os
@@ -200,22 +208,59 @@ def scan(path):
     return found
 
 
+def read_allow(path):
+    """{(path, function): reason} from the allow-list; exits 2 on a line without a reason."""
+    allowed = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            parts = line.split(None, 2)
+            if len(parts) < 3:
+                print(f"{path}:{n}: want 'PATH FUNCTION REASON', got '{line}'", file=sys.stderr)
+                sys.exit(2)
+            allowed[(parts[0], parts[1])] = parts[2]
+    return allowed
+
+
 def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--max", type=int, default=80, help="report functions longer than this (lines)")
-    ap.add_argument("paths", nargs="*", default=["src", "apps"])
+    ap.add_argument("--allow", default=os.path.join(root, "tools", "long_functions_allow.txt"),
+                    help="the allow-list (PATH FUNCTION REASON a line)")
+    ap.add_argument("--list", action="store_true", help="print every long function and exit 0")
+    ap.add_argument("paths", nargs="*")
     args = ap.parse_args()
+    if not args.paths:
+        os.chdir(root)  # the allow-list's paths are relative to the repository
+        args.paths = ["src", "apps", "python"]
     rows = []
     for p in args.paths:
         files = [p] if os.path.isfile(p) else [
             os.path.join(d, f) for d, _, fs in os.walk(p) for f in fs if f.endswith(EXTENSIONS)]
         for f in sorted(files):
-            rows += [(lines, f, line, name) for lines, line, name in scan(f) if lines > args.max]
-    for lines, f, line, name in sorted(rows, key=lambda r: (-r[0], r[1], r[2])):
-        print(f"{f}:{line}  {lines}  {name}")
-    if not rows:
-        print(f"no function over {args.max} lines", file=sys.stderr)
+            rows += [(lines, os.path.normpath(f), line, name) for lines, line, name in scan(f) if lines > args.max]
+    rows.sort(key=lambda r: (-r[0], r[1], r[2]))
+    if args.list:
+        for lines, f, line, name in rows:
+            print(f"{f}:{line}  {lines}  {name}")
+        return 0
+    allowed = read_allow(args.allow)
+    bad = [r for r in rows if (r[1], r[3]) not in allowed]
+    for lines, f, line, name in bad:
+        print(f"{f}:{line}  {lines}  {name}: over {args.max} lines and not in {os.path.relpath(args.allow)}")
+    found = {(r[1], r[3]) for r in rows}
+    scanned = tuple(os.path.normpath(p) for p in args.paths)
+    stale = [k for k in allowed if k not in found and k[0].startswith(scanned)]
+    for path, name in stale:
+        print(f"{os.path.relpath(args.allow)}: {path} {name} is not over {args.max} lines any more "
+              "(or is gone): delete its line")
+    print(f"long functions: {len(rows)} over {args.max} lines, {len(rows) - len(bad)} allowed, "
+          f"{len(bad)} not allowed, {len(stale)} stale allow-list lines")
+    return 1 if bad or stale else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
