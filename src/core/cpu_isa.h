@@ -95,6 +95,8 @@ class CpuIsaScope {
 #define REALMT_CPU_ISA_LEVEL 0
 #endif
 
+// Not laid out by clang-format, which would split the _Pragma strings (_Pragma takes one literal).
+// clang-format off
 #if REALMT_CPU_ISA_LEVEL == 0
 #define REALMT_CPU_ISA_NS isa_baseline
 #define REALMT_CPU_KERNELS_BEGIN inline namespace isa_baseline {
@@ -125,3 +127,4 @@ class CpuIsaScope {
 #else
 #error "REALMT_CPU_ISA_LEVEL above 0 needs GCC or Clang on x86-64 (src/CMakeLists.txt builds no such copy elsewhere)"
 #endif
+// clang-format on
