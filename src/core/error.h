@@ -13,8 +13,9 @@ namespace realmt {
 // The error a user can cause: a bad shape, file, option or input. Carries file:line.
 class Error : public std::runtime_error {
  public:
-  Error(std::string message, const char* file, int line)
-      : std::runtime_error(std::move(message)), file_(file), line_(line) {}
+  // std::runtime_error copies its message (it takes a const reference): nothing to move.
+  Error(const std::string& message, const char* file, int line)
+      : std::runtime_error(message), file_(file), line_(line) {}
   const char* file() const { return file_; }
   int line() const { return line_; }
 
