@@ -85,10 +85,22 @@ struct RowCandidates {
 
 }  // namespace
 
-BeamSearch::BeamSearch(std::vector<const models::Transformer*> models) : models_(std::move(models)) {
+std::vector<models::OutputSubset> BeamSearch::output_subsets(const std::vector<std::vector<int32_t>>& sources) const {
+  std::vector<models::OutputSubset> out;
+  if (!shortlist_) return out;
+  const std::vector<int32_t> ids = shortlist_->candidates(sources);
+  for (const auto* m : models_) out.push_back(m->output_subset(ids));
+  return out;
+}
+
+BeamSearch::BeamSearch(std::vector<const models::Transformer*> models, std::shared_ptr<const Shortlist> shortlist)
+    : models_(std::move(models)), shortlist_(std::move(shortlist)) {
   REALMT_CHECK(!models_.empty(), "beam search needs at least one model");
   check_ensemble_vocabularies(models_);
   vocab_size_ = models_[0]->config().target_vocab();
+  REALMT_CHECK(!shortlist_ || shortlist_->target_vocab() == vocab_size_,
+               "shortlist: made for a target vocabulary of {}, the model has {}", shortlist_->target_vocab(),
+               vocab_size_);
 }
 
 std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::vector<int32_t>>& sources,
@@ -136,6 +148,9 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
   const Device dev = models_[0]->device();
   // One model with a positive weight in f32: the output layer and the selection are one fused op.
   const bool fused = M == 1 && weights[0] > 0;
+  const std::vector<models::OutputSubset> subsets = output_subsets(sources);
+  const auto subset = [&](size_t m) { return subsets.empty() ? nullptr : &subsets[m]; };
+  const int64_t candidates = subsets.empty() ? V : static_cast<int64_t>(subsets[0].ids.size());
 
   // Token bias: pad, the decoder start (and <unk> unless allowed) -inf; the other before
   // min-length: eos too.
@@ -165,12 +180,12 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
     RowCandidates cand;
     // With the loop guard, a few more: blocked tokens leave the beam full (the best `slots`
     // expansions over all rows are within each row's best `slots`, so more change nothing else).
-    cand.k = std::min<int64_t>(o.repeat_ngram > 0 ? top + 4 : top, V);
+    cand.k = std::min<int64_t>(o.repeat_ngram > 0 ? top + 4 : top, candidates);
     const Tensor& token_bias = t < o.min_length ? bias_no_eos : bias;
     std::vector<Tensor> logp(M);  // !fused: each model's log-probabilities [N, V]
     Tensor combined;
     if (fused_step) {
-      const ops::LinearTopkResult r = models_[0]->output_topk(hidden[0], token_bias, {cand.k, eos});
+      const ops::LinearTopkResult r = models_[0]->output_topk(hidden[0], token_bias, {cand.k, eos}, subset(0));
       cand.values = r.values.to_vector<float>();
       cand.tokens = r.indices.to_vector<int32_t>();
       cand.eos = r.also.to_vector<float>();
@@ -180,7 +195,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(const std::vector<std::v
       }
     } else {
       for (size_t m = 0; m < M; ++m) {
-        logp[m] = models_[m]->log_probs(hidden[m]);
+        logp[m] = models_[m]->log_probs(hidden[m], subset(m));
         if (logp[m].dtype() != DType::kF32) logp[m] = ops::cast(logp[m], DType::kF32);
       }
       combined = logp[0];
