@@ -53,9 +53,9 @@ void ModelOptions::validate() const {
 
 void declare_shortlist(OptionSet& o, std::vector<std::string>* shortlist) {
   o.add("Search", "shortlist", shortlist,
-        "Lexical shortlist: FILE [first [best [threshold]]] (Marian's; defaults 100 100 0): score only the target "
-        "ids 0..first-1, eos, unk and each source piece's best targets with probability >= threshold (FILE: "
-        "TARGET SOURCE PROB lines, realmt-data shortlist writes it)");
+        "Lexical shortlist: FILE [first [best [threshold]]] (Marian's; 100 100 0 when left out): score only the "
+        "target ids 0..first-1, eos, unk, the source pieces and each source piece's best targets with probability "
+        ">= threshold (FILE: TARGET SOURCE PROB lines, realmt-data shortlist writes it; CPU only)");
 }
 
 void validate_shortlist(const std::vector<std::string>& shortlist) {

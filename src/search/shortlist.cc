@@ -80,6 +80,10 @@ std::shared_ptr<const Shortlist> Shortlist::load(const ShortlistOptions& options
 
 std::shared_ptr<const Shortlist> Shortlist::parse(const std::string& text, const std::string& name,
                                                   const ShortlistOptions& o, const data::Vocab& vocab) {
+  REALMT_CHECK(text.find('\0') == std::string::npos,
+               "shortlist {}: not a text file (Marian's binary shortlist?); give the text shortlist, TARGET SOURCE "
+               "PROB a line (realmt-data shortlist writes one)",
+               name);
   auto s = std::make_shared<Shortlist>();
   s->options_ = o;
   s->target_vocab_ = vocab.target_size();
