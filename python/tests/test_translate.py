@@ -66,11 +66,12 @@ def test_shortlist_equals_realmt_translate_shortlist(bin_dir, work):
     run(bin_dir, "realmt-data", "shortlist", "--src", "train.en", "--tgt", "train.fr", "-v", "vocab.spm",
         "-o", "lex.s2t", "--top", 5, "--threads", 1, cwd=work)
     src = lines(os.path.join(work, "test.en"))
-    want = cli(bin_dir, work, "--shortlist", "lex.s2t", 8, 3)
-    t = realmt.Translator(os.path.join(work, "model.safetensors"), vocabs=os.path.join(work, "vocab.spm"),
-                          threads=1, shortlist=[os.path.join(work, "lex.s2t"), 8, 3])
-    assert [r.text for r in t.translate_batch(src)] == want
-    assert want != cli(bin_dir, work)  # 8 + eos, unk + 3 a source piece: the shortlist changes something
+    for first, best in ((8, 3), (4, 0)):
+        want = cli(bin_dir, work, "--shortlist", "lex.s2t", first, best)
+        t = realmt.Translator(os.path.join(work, "model.safetensors"), vocabs=os.path.join(work, "vocab.spm"),
+                              threads=1, shortlist=[os.path.join(work, "lex.s2t"), first, best])
+        assert [r.text for r in t.translate_batch(src)] == want
+    assert want != cli(bin_dir, work)  # best 0: the special ids and the source's own pieces only
     with pytest.raises(TypeError):
         realmt.Translator(os.path.join(work, "model.safetensors"), vocabs=os.path.join(work, "vocab.spm"),
                           shortlist=[os.path.join(work, "lex.s2t"), "8"])
