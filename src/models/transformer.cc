@@ -1,5 +1,6 @@
 #include "models/transformer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -15,6 +16,9 @@
 #include "ops/cast.h"
 #include "ops/dropout.h"
 #include "ops/elementwise.h"
+#include "ops/index_select.h"
+#include "ops/matmul.h"
+#include "ops/quantize.h"
 #include "ops/kv_cache.h"
 #include "ops/softmax.h"
 
@@ -303,9 +307,49 @@ Tensor Transformer::step(DecoderState& s, const Tensor& last_tokens) const {
   return log_probs(step_hidden(s, last_tokens));
 }
 
-Tensor Transformer::log_probs(const Tensor& h) const {
+Tensor Transformer::log_probs(const Tensor& h, const OutputSubset* subset) const {
   graph::NoGradGuard no_grad;
-  return ops::log_softmax(logits(Var(h)).value().reshape({h.dim(0), config_.target_vocab()}));
+  const int64_t V = config_.target_vocab();
+  if (!subset) return ops::log_softmax(logits(Var(h)).value().reshape({h.dim(0), V}));
+  // Logits of the subset's rows [N, C], log-softmax over them, then scattered into [N, V]
+  // (index_select's backward: zeros elsewhere) and -inf added outside the subset.
+  const ops::OutputWeight& w = subset->weight;
+  Tensor z = w.quantized.defined() ? ops::quantized_matmul(h, w.quantized) : ops::matmul(h, w.weight, {.trans_b = true});
+  if (w.bias.defined()) z = ops::add(z, w.bias.reshape({1, w.bias.numel()}));
+  if (z.dtype() != DType::kF32) z = ops::cast(z, DType::kF32);
+  const Tensor lp = ops::index_select_backward(ops::log_softmax(z), {h.dim(0), V}, 1, subset->ids_device);
+  return ops::add(lp, subset->outside.reshape({1, V}));
+}
+
+int64_t OutputSubset::position(int32_t id) const {
+  const auto it = std::lower_bound(ids.begin(), ids.end(), id);
+  REALMT_CHECK(it != ids.end() && *it == id, "output subset: id {} is not among its {} ids", id, ids.size());
+  return it - ids.begin();
+}
+
+OutputSubset Transformer::output_subset(std::vector<int32_t> ids) const {
+  const int64_t V = config_.target_vocab();
+  REALMT_CHECK(!ids.empty(), "output subset: no target id");
+  for (size_t i = 0; i < ids.size(); ++i)
+    REALMT_CHECK(ids[i] >= 0 && ids[i] < V && (i == 0 || ids[i] > ids[i - 1]),
+                 "output subset: ids must be ascending, unique and < {} (id {} at {})", V, ids[i], i);
+  OutputSubset s;
+  s.ids = std::move(ids);
+  const Device dev = device();
+  s.ids_device = Tensor::from_vector(s.ids, {static_cast<int64_t>(s.ids.size())}).to(dev);
+  std::vector<float> outside(static_cast<size_t>(V), -std::numeric_limits<float>::infinity());
+  for (int32_t id : s.ids) outside[static_cast<size_t>(id)] = 0.0f;
+  s.outside = Tensor::from_vector(outside, {V}).to(dev);
+  const ops::OutputWeight full = output_weight();
+  auto rows = [&](const Tensor& t) { return t.defined() ? ops::index_select(t, 0, s.ids_device) : Tensor(); };
+  s.weight.weight = rows(full.weight);
+  s.weight.bias = rows(full.bias);
+  if (full.quantized.defined()) {
+    s.weight.quantized.values = rows(full.quantized.values);
+    s.weight.quantized.inv_scales = rows(full.quantized.inv_scales);
+    s.weight.quantized.sums = rows(full.quantized.sums);
+  }
+  return s;
 }
 
 ops::OutputWeight Transformer::output_weight() const {
@@ -318,8 +362,18 @@ ops::OutputWeight Transformer::output_weight() const {
 }
 
 ops::LinearTopkResult Transformer::output_topk(const Tensor& h, const Tensor& token_bias,
-                                               const ops::LinearTopkOptions& o) const {
-  return ops::linear_log_softmax_topk(h, output_weight(), token_bias, o);
+                                               const ops::LinearTopkOptions& o, const OutputSubset* subset) const {
+  if (!subset) return ops::linear_log_softmax_topk(h, output_weight(), token_bias, o);
+  // The same op over the subset's rows: positions in the subset, mapped back to ids after.
+  ops::LinearTopkOptions sub = o;
+  const int64_t C = static_cast<int64_t>(subset->ids.size());
+  sub.k = std::min(o.k, C);
+  if (o.also_token >= 0) sub.also_token = subset->position(static_cast<int32_t>(o.also_token));
+  const Tensor bias = token_bias.defined() ? ops::index_select(token_bias, 0, subset->ids_device) : Tensor();
+  ops::LinearTopkResult r = ops::linear_log_softmax_topk(h, subset->weight, bias, sub);
+  const Shape shape = r.indices.shape();
+  r.indices = ops::index_select(subset->ids_device, 0, r.indices.reshape({r.indices.numel()})).reshape(shape);
+  return r;
 }
 
 void Transformer::reorder(DecoderState& s, const std::vector<int32_t>& rows, bool same_sources) const {

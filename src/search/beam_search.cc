@@ -12,11 +12,24 @@
 
 namespace realmt::search {
 
-BeamSearch::BeamSearch(std::vector<const models::Transformer*> models)
-    : models_(std::move(models)) {
+BeamSearch::BeamSearch(std::vector<const models::Transformer*> models,
+                       std::shared_ptr<const Shortlist> shortlist)
+    : models_(std::move(models)), shortlist_(std::move(shortlist)) {
   REALMT_CHECK(!models_.empty(), "beam search needs at least one model");
   check_ensemble_vocabularies(models_);
   vocab_size_ = models_[0]->config().target_vocab();
+  REALMT_CHECK(!shortlist_ || shortlist_->target_vocab() == vocab_size_,
+               "shortlist: made for a target vocabulary of {}, the model has {}",
+               shortlist_->target_vocab(), vocab_size_);
+}
+
+std::vector<models::OutputSubset> BeamSearch::output_subsets(
+    const std::vector<std::vector<int32_t>>& sources) const {
+  std::vector<models::OutputSubset> out;
+  if (!shortlist_) return out;
+  const std::vector<int32_t> ids = shortlist_->candidates(sources);
+  for (const auto* m : models_) out.push_back(m->output_subset(ids));
+  return out;
 }
 
 namespace {
@@ -44,7 +57,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::search(
   const models::ModelConfig& config = models_[0]->config();
   BeamState state(sources, o, config, models_.size());
   const auto decoders = start_decoders(models_, state, o);
-  const StepScorer scorer(models_, o.weights, config.eos_id);
+  const StepScorer scorer(models_, o.weights, config.eos_id, output_subsets(sources));
   const TokenRules rules(config, o, models_[0]->device());
   const auto strategy = make_selection(o);
   LoopGuard guard;

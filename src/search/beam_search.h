@@ -20,10 +20,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "models/transformer.h"
 #include "search/search_options.h"
+#include "search/shortlist.h"
 
 namespace realmt::search {
 
@@ -31,7 +33,10 @@ class BeamSearch {
  public:
   // The models of the ensemble (one or more; equal vocabulary sizes, same device). They are
   // held by reference and must outlive the BeamSearch; they are only read.
-  explicit BeamSearch(std::vector<const models::Transformer*> models);
+  // With a lexical shortlist (search/shortlist.h), each batch's output layer scores only the
+  // batch's candidate target ids.
+  explicit BeamSearch(std::vector<const models::Transformer*> models,
+                      std::shared_ptr<const Shortlist> shortlist = nullptr);
 
   // sources[i]: the subword ids of sentence i without eos (the search appends it).
   // Returns per sentence, in input order, min(n_best, finished) hypotheses sorted by score,
@@ -43,7 +48,11 @@ class BeamSearch {
   int64_t vocab_size() const { return vocab_size_; }
 
  private:
+  // Each model's output table restricted to the batch's shortlist candidates (none: no shortlist).
+  std::vector<models::OutputSubset> output_subsets(const std::vector<std::vector<int32_t>>& sources) const;
+
   std::vector<const models::Transformer*> models_;
+  std::shared_ptr<const Shortlist> shortlist_;
   int64_t vocab_size_ = 0;
 };
 

@@ -1,5 +1,7 @@
 #include "search/step_scorer.h"
 
+#include <algorithm>
+
 #include "ops/cast.h"
 #include "ops/elementwise.h"
 #include "ops/index_select.h"
@@ -9,8 +11,9 @@
 namespace realmt::search {
 
 StepScorer::StepScorer(const std::vector<const models::Transformer*>& models,
-                       std::vector<double> weights, int32_t eos)
-    : models_(models), weights_(std::move(weights)), eos_(eos) {
+                       std::vector<double> weights, int32_t eos,
+                       std::vector<models::OutputSubset> subsets)
+    : models_(models), weights_(std::move(weights)), subsets_(std::move(subsets)), eos_(eos) {
   REALMT_CHECK(!models_.empty(), "beam search needs at least one model");
   check_ensemble_vocabularies(models_);
   if (weights_.empty()) weights_.assign(models_.size(), 1.0);
@@ -23,6 +26,8 @@ StepScorer::StepScorer(const std::vector<const models::Transformer*>& models,
 StepScores StepScorer::score(const std::vector<Tensor>& hidden, const Tensor& bias,
                              int64_t k) const {
   StepScores s;
+  // A shortlist's batch has fewer candidates than the vocabulary.
+  if (!subsets_.empty()) k = std::min<int64_t>(k, static_cast<int64_t>(subsets_[0].ids.size()));
   // A negative weight turns the best tokens into the worst: only the combined path ranks those.
   s.fused = models_.size() == 1 && weights_[0] > 0 && hidden[0].dtype() == DType::kF32;
   if (s.fused) {
@@ -30,7 +35,7 @@ StepScores StepScorer::score(const std::vector<Tensor>& hidden, const Tensor& bi
     return s;
   }
   for (size_t m = 0; m < models_.size(); ++m) {
-    s.log_probs.push_back(models_[m]->log_probs(hidden[m]));
+    s.log_probs.push_back(models_[m]->log_probs(hidden[m], subset(m)));
     if (s.log_probs[m].dtype() != DType::kF32)
       s.log_probs[m] = ops::cast(s.log_probs[m], DType::kF32);
   }
@@ -42,7 +47,7 @@ RowCandidates StepScorer::fused_candidates(const Tensor& hidden, const Tensor& b
                                            int64_t k) const {
   RowCandidates c;
   c.k = k;
-  const ops::LinearTopkResult r = models_[0]->output_topk(hidden, bias, {k, eos_});
+  const ops::LinearTopkResult r = models_[0]->output_topk(hidden, bias, {k, eos_}, subset(0));
   c.values = r.values.to_vector<float>();
   c.tokens = r.indices.to_vector<int32_t>();
   c.eos = r.also.to_vector<float>();

@@ -41,9 +41,11 @@ struct StepScores {
 class StepScorer {
  public:
   // models: the ensemble (held by reference, only read); weights: one per model, or empty (1
-  // each); eos: the id whose log-probability every row reports.
+  // each); eos: the id whose log-probability every row reports; subsets: each model's output
+  // table restricted to a lexical shortlist's candidates (empty: the whole vocabulary). With
+  // subsets, candidates come from the subset only (their ids are still vocabulary ids).
   StepScorer(const std::vector<const models::Transformer*>& models, std::vector<double> weights,
-             int32_t eos);
+             int32_t eos, std::vector<models::OutputSubset> subsets = {});
 
   // hidden[m]: model m's decoder output [N, D]; bias: f32 [V] on the models' device; k: candidates
   // per row (at most V).
@@ -59,9 +61,13 @@ class StepScorer {
   RowCandidates combined_candidates(const std::vector<Tensor>& log_probs, const Tensor& bias,
                                     int64_t k) const;
   Tensor weighted_sum(const std::vector<Tensor>& log_probs) const;
+  const models::OutputSubset* subset(size_t m) const {
+    return subsets_.empty() ? nullptr : &subsets_[m];
+  }
 
   std::vector<const models::Transformer*> models_;
   std::vector<double> weights_;
+  std::vector<models::OutputSubset> subsets_;
   int32_t eos_ = 0;
   int64_t vocab_size_ = 0;
   Device device_;

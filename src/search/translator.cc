@@ -32,6 +32,28 @@ Translator Translator::load(const std::vector<std::string>& model_paths, const s
   return Translator(std::move(models), std::move(vocab));
 }
 
+void Translator::use_shortlist(std::shared_ptr<const Shortlist> shortlist) {
+  shortlist_ = std::move(shortlist);
+  search_ = std::make_unique<BeamSearch>(models(), shortlist_);
+}
+
+std::shared_ptr<const Shortlist> load_shortlist(const std::vector<std::string>& spec, const Translator& translator) {
+  if (spec.empty()) return nullptr;
+  const ShortlistOptions options = ShortlistOptions::parse(spec);
+  REALMT_USAGE_CHECK(translator.models()[0]->device().is_cpu(),
+                     "shortlist: decoding with a lexical shortlist runs on the CPU only; leave out --devices (or give "
+                     "cpu) to use {}",
+                     options.path);
+  return Shortlist::load(options, translator.vocab());
+}
+
+std::string shortlist_usage(const Shortlist& shortlist) {
+  const Shortlist::Usage u = shortlist.usage();
+  const int64_t average = u.batches > 0 ? (u.candidates + u.batches / 2) / u.batches : 0;
+  return format("shortlist: {} batches, {} candidate target ids a batch on average (of {})", u.batches, average,
+                shortlist.target_vocab());
+}
+
 std::vector<const models::Transformer*> Translator::models() const {
   std::vector<const models::Transformer*> out;
   for (const auto& m : models_) out.push_back(m.get());
