@@ -71,8 +71,12 @@ AttentionResult MultiHeadAttention::self_attend_cached(const graph::Var& x, KvCa
     const int64_t capacity =
         std::max<int64_t>({need, cache.initial_capacity, cache.k.defined() ? 2 * cache.k.dim(2) : 0});
     if (cache.k.defined()) {
-      cache.k = ops::kv_cache_resize(cache.k, cache.length, capacity);
-      cache.v = ops::kv_cache_resize(cache.v, cache.length, capacity);
+      // Only the rows in use move: a search's rows never grow again once it has widened to
+      // its beams (its first step), and a finished sentence's rows would take their share of
+      // every later doubling.
+      cache.rows = n;
+      cache.k = ops::kv_cache_resize(cache.k.narrow0(0, n), cache.length, capacity);
+      cache.v = ops::kv_cache_resize(cache.v.narrow0(0, n), cache.length, capacity);
     } else {
       cache.k = Tensor::empty({cache.rows, heads_, capacity, head_dim()}, x.dtype(), x.device());
       cache.v = Tensor::empty({cache.rows, heads_, capacity, head_dim()}, x.dtype(), x.device());

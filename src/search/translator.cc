@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/allocator.h"
 #include "search/model_loader.h"
 
 namespace realmt::search {
@@ -150,6 +151,9 @@ std::vector<LineTranslation> Translator::translate_ids(std::vector<std::vector<i
     std::vector<std::vector<int32_t>> sources;
     for (size_t k : batch) sources.push_back(std::move(ids[line_of[k]]));
     auto hyps = translate(sources, options);
+    // The batch's tensors are free now: on the CPU the memory goes back to the system, so the
+    // peak is the largest batch's, not the sum of every shape the cache has seen.
+    if (models_[0]->device().is_cpu()) release_host_memory();
     for (size_t j = 0; j < batch.size(); ++j) {
       LineTranslation& line = out[line_of[batch[j]]];
       if (hyps[j].empty()) line.error = kNoFiniteTranslation;
