@@ -126,11 +126,12 @@ def run_ct2(a):
     out = [""] * len(lines)
     for batch in batches([len(p) for p in pieces]):
         # Marian's length limit: ceil(factor x the widest source of the batch, its eos counted)
-        # steps, the last one any token (CTranslate2 stops there as Marian does).
+        # steps, the last one any token (CTranslate2 stops there as Marian does). CTranslate2's
+        # min_decoding_length defaults to 1 (no empty output); realmt and Marian allow eos first.
         limit = math.ceil(a.max_length_factor * (max(len(pieces[i]) for i in batch) + 1))
         res = translator.translate_batch([pieces[i] for i in batch], beam_size=a.beam, max_batch_size=MINI_BATCH,
                                          length_penalty=a.normalize if a.beam > 1 else 0, max_decoding_length=limit,
-                                         disable_unk=True, use_vmap=a.vmap, return_scores=False)
+                                         min_decoding_length=0, disable_unk=True, use_vmap=a.vmap, return_scores=False)
         for i, r in zip(batch, res):
             out[i] = sp.decode(r.hypotheses[0])
     decode = time.perf_counter() - t1
@@ -186,37 +187,51 @@ def bleu(binary, ref, hyp):
     return float(out.stdout.strip().strip("[]").split(",")[0])
 
 
+def limit_flags(sp, out, limits):
+    """Per line: whether the output reaches (within a piece: re-segmenting cut text may merge
+    pieces) its sentence's length limit."""
+    return [len(sp.encode(line)) >= limit - 1 for line, limit in zip(out, limits)]
+
+
 def summary(a):
     import sentencepiece
 
     sp = sentencepiece.SentencePieceProcessor(model_file=a.vocab)
     runs = pathlib.Path(a.runs_dir)
-    src_pieces = [len(sp.encode(line)) + 1 for line in read_lines(a.source)]
+    limits = [math.ceil(a.factor * (len(sp.encode(line)) + 1)) for line in read_lines(a.source)]
     rows = {}
     for f in sorted(runs.glob("*.json")):
         engine, mode, r = f.stem.rsplit(".", 2)
         rows.setdefault((engine, mode), []).append(json.loads(f.read_text()))
     print(f"# medians of {a.runs} run(s); decode: seconds of decoding (model load excluded), total: the process; "
-          "tokens: SentencePiece pieces of the output text (no eos); at limit: outputs of ceil(factor x source) pieces")
-    head = (f"{'engine':<12} {'mode':<12} {'decode s':>9} {'total s':>8} {'tokens':>7} {'tokens/s':>9} "
-            f"{'peak MB':>8} {'BLEU':>5} {'=realmt':>8} {'at limit':>8}")
-    print(head)
+          "tokens: SentencePiece pieces of the output text (no eos); =realmt: lines identical to realmt's in the "
+          "mode, all / those where neither output reaches the length limit; at limit: outputs that reach it")
+    print(f"{'engine':<12} {'mode':<12} {'decode s':>9} {'total s':>8} {'tokens':>7} {'tokens/s':>9} "
+          f"{'peak MB':>8} {'BLEU':>5} {'=realmt':>8} {'=free':>7} {'at limit':>8}")
     modes = sorted({m for _, m in rows}, key=lambda m: (not m.startswith("beam"), m))
     for mode in modes:
-        ref_out = read_lines(runs / f"realmt.{mode}.txt") if (runs / f"realmt.{mode}.txt").exists() else None
+        base = runs / f"realmt.{mode}.txt"
+        ref_out = read_lines(base) if base.exists() else None
+        ref_cut = limit_flags(sp, ref_out, limits) if ref_out else None
         for engine in ("realmt", "ctranslate2", "marian"):
-            if (engine, mode) not in rows:
-                continue
-            med = lambda k: statistics.median(x[k] for x in rows[(engine, mode)])
-            out = read_lines(runs / f"{engine}.{mode}.txt")
-            lengths = [len(sp.encode(line)) for line in out]
-            tokens = sum(lengths)
-            at_limit = sum(n >= math.ceil(a.factor * s) for n, s in zip(lengths, src_pieces))
-            same = (f"{100 * sum(x == y for x, y in zip(out, ref_out)) / len(out):7.1f}%"
-                    if ref_out and len(ref_out) == len(out) else f"{'-':>8}")
-            score = bleu(a.bleu, a.ref, str(runs / f"{engine}.{mode}.txt"))
-            print(f"{engine:<12} {mode:<12} {med('decode_s'):9.2f} {med('total_s'):8.2f} {tokens:7d} "
-                  f"{tokens / med('decode_s'):9.1f} {med('peak_rss_mb'):8.0f} {score:5.1f} {same} {at_limit:8d}")
+            if (engine, mode) in rows:
+                print(summary_row(a, sp, runs, engine, mode, rows[(engine, mode)], ref_out, ref_cut, limits))
+
+
+def summary_row(a, sp, runs, engine, mode, rows, ref_out, ref_cut, limits):
+    med = lambda k: statistics.median(x[k] for x in rows)
+    out = read_lines(runs / f"{engine}.{mode}.txt")
+    tokens = sum(len(sp.encode(line)) for line in out)
+    cut = limit_flags(sp, out, limits)
+    same, free = f"{'-':>8}", f"{'-':>7}"
+    if ref_out and len(ref_out) == len(out):
+        same = f"{100 * sum(x == y for x, y in zip(out, ref_out)) / len(out):7.1f}%"
+        pairs = [(x, y) for x, y, c, d in zip(out, ref_out, cut, ref_cut) if not c and not d]
+        if pairs:
+            free = f"{100 * sum(x == y for x, y in pairs) / len(pairs):6.1f}%"
+    score = bleu(a.bleu, a.ref, str(runs / f"{engine}.{mode}.txt"))
+    return (f"{engine:<12} {mode:<12} {med('decode_s'):9.2f} {med('total_s'):8.2f} {tokens:7d} "
+            f"{tokens / med('decode_s'):9.1f} {med('peak_rss_mb'):8.0f} {score:5.1f} {same} {free} {sum(cut):8d}")
 
 
 def main():

@@ -28,7 +28,8 @@
 # inter_threads 1; Marian: --cpu-threads, its worker threads each decoding its own batches),
 # mini-batches of 32 sentences sorted by length within 10 batches, normalize 1 at beam 4
 # (CTranslate2's length_penalty 1: score / length), no unknown word, no loop guard (realmt's
-# --repeat-guard 0: the others have none). int8: realmt --quantize int8, CTranslate2
+# --repeat-guard 0: the others have none), empty outputs allowed (CTranslate2's
+# min_decoding_length 0; its default 1 forbids eos at the first step). int8: realmt --quantize int8, CTranslate2
 # compute_type int8, Marian's FBGEMM packed8 model (the PyPI wheel of pymarian has no intgemm:
 # its --gemm-type intgemm8 stops with "Unknown GEMM type").
 #

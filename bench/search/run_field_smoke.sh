@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Smoke test of run_field.sh at small scale: a vocabulary and a Marian model made in a few
-# seconds from 20,000 pairs of the l10n en-fr corpus, 40 test lines, one run of beam 4 f32 and
-# greedy int8 with the three engines. It checks the table (every engine in every mode, a BLEU,
-# a share) and that CTranslate2 and Marian, decoding the converted weights with the same search
-# and length limits, give the same greedy f32 translations as realmt on most lines (a broken
-# conversion or length rule makes them differ). Skips without the corpus or network (pip).
+# seconds from 20,000 pairs of the l10n en-fr corpus, 40 test lines, one run of beam 4 f32,
+# greedy f32 and greedy int8 with the three engines. It checks the table (every engine in every
+# mode) and that CTranslate2 and Marian, decoding the converted weights with the same search,
+# give realmt's greedy f32 translation on at least 80% of the lines where no output reaches the
+# length limit (the limits differ by batch, see run_field.sh); a broken conversion or search
+# setting makes them differ. Skips without the corpus or network (pip).
 # Usage: run_field_smoke.sh BUILD_DIR VENV_DIR [DATA_DIR]
 set -euo pipefail
 build="$(cd "$1" && pwd)"
@@ -30,13 +31,15 @@ import sys
 rows = {}
 for line in open(sys.argv[1]):
     f = line.split()
-    if len(f) == 10 and f[0] in ("realmt", "ctranslate2", "marian"):
+    if len(f) == 11 and f[0] in ("realmt", "ctranslate2", "marian"):
         rows[(f[0], f[1])] = f
 want = {(e, m) for e in ("realmt", "ctranslate2", "marian") for m in ("beam4-f32", "greedy-f32", "greedy-int8")}
 missing = want - set(rows)
 assert not missing, f"rows missing from the table: {sorted(missing)}"
 for e in ("ctranslate2", "marian"):
-    share = float(rows[(e, "greedy-f32")][8].rstrip("%"))
-    print(f"{e} greedy f32: {share}% of the lines identical to realmt's")
-    assert share >= 80, f"{e}: only {share}% of the greedy f32 lines equal realmt's"
+    free = rows[(e, "greedy-f32")][9]
+    assert free != "-", f"{e}: every greedy f32 line reaches the length limit: nothing to compare"
+    share = float(free.rstrip("%"))
+    print(f"{e} greedy f32: {share}% of the lines under the length limit identical to realmt's")
+    assert share >= 80, f"{e}: only {share}% of the greedy f32 lines under the limit equal realmt's"
 PY

@@ -13,7 +13,8 @@
 // ratio is against the mean of the two. Target tokens/s of a level: its sentences/s times the
 // offline run's target tokens a sentence (eos included; the answers equal the offline
 // translations when mismatches is 0, and every level sends each sentence once). Server answers are compared with realmt-translate's
-// output line by line; mismatches are reported (they should be 0).
+// output line by line; mismatches are reported (they should be 0). Exit status 1 when any
+// request failed or any answer differs from realmt-translate's.
 #include <httplib.h>
 
 #include <algorithm>
@@ -217,8 +218,10 @@ int main(int argc, char** argv) {
               input.size(), off.tokens, off.seconds, before, off.tokens / off.seconds);
   std::printf("%8s %10s %9s %12s %12s %10s %8s %9s %9s %7s %10s\n", "clients", "sentences", "seconds",
               "sentences/s", "offline s/s", "tokens/s", "ratio", "p50 ms", "p99 ms", "errors", "mismatches");
+  size_t failures = 0;  // errors and mismatches over all levels: the exit status
   for (int c : a.clients) {
     const Level l = run_level(a, c, input, off.output);
+    failures += l.errors + l.mismatches;
     const double after = input.size() / run_offline(a, input.size()).seconds;
     const double rate = l.sentences / l.seconds, offline = 0.5 * (before + after);
     std::printf("%8d %10zu %9.2f %12.1f %12.1f %10.1f %7.0f%% %9.1f %9.1f %7zu %10zu\n", c,
@@ -232,5 +235,6 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     before = after;
   }
-  return 0;
+  if (failures > 0) std::fprintf(stderr, "%zu errors or answers unlike realmt-translate's\n", failures);
+  return failures > 0 ? 1 : 0;
 }
