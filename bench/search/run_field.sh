@@ -189,9 +189,14 @@ run_one() {
   echo "run $r $mode $engine: $(cat "$json")" >&2
 }
 
+trained="given"
+if [[ -f "$model/train.json" ]]; then
+  trained="$("$py" -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print("Marian, %.0f of %.0f CPU s, last logged update %s" % (d["cpu_used_s"], d["cpu_budget_s"], d["last_logged_update"]))' \
+    "$model/train.json")"
+fi
 echo "# CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(nproc) cores; threads $threads;" \
-     "model $model ($(cat "$model/train.json" 2> /dev/null | "$py" -c 'import json,sys; d=json.load(sys.stdin); print(f"Marian, {d[\"cpu_used_s\"]:.0f} CPU s, update {d[\"last_logged_update\"]} last logged")' 2> /dev/null || echo 'given'));" \
-     "test: $(wc -l < "$src") lines of $test_src; length factor $factor"
+     "model $model ($trained); test: $(wc -l < "$src") lines of $test_src; length factor $factor"
 [[ -n "$shortlist" ]] && echo "# shortlist: realmt --shortlist $shortlist; CTranslate2 ${vmap:+vmap $vmap}${vmap:-without vmap}; Marian without"
 [[ -f "$model/model.$packed.bin" ]] || echo "# Marian int8 skipped: no $packed model (see $model/marian-convert.log)"
 engines=(realmt ctranslate2 marian)
