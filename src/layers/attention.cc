@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "graph/attention.h"
 #include "ops/kv_cache.h"
@@ -19,6 +20,13 @@ MultiHeadAttention::MultiHeadAttention(graph::ParameterSet& params, const std::s
     kv_ = Linear(params, prefix + ".kv", dim, 2 * dim, true, 2);
   }
   o_ = Linear(params, prefix + ".o", dim, dim);
+}
+
+MultiHeadAttention::MultiHeadAttention(AttentionKind kind, int64_t heads, Projections p)
+    : kind_(kind), qkv_(std::move(p.qkv)), q_(std::move(p.q)), kv_(std::move(p.kv)), o_(std::move(p.o)),
+      dim_(o_.in()), heads_(heads) {
+  REALMT_CHECK(heads > 0 && dim_ % heads == 0, "transformer-heads ({}) must divide dim-emb ({})", heads, dim_);
+  REALMT_ASSERT(kind == AttentionKind::kSelf ? qkv_.out() == 3 * dim_ : q_.out() == dim_ && kv_.out() == 2 * dim_);
 }
 
 ops::AttentionOptions MultiHeadAttention::options(const AttentionStep& step, bool causal) const {

@@ -63,6 +63,12 @@ class MultiHeadAttention {
   MultiHeadAttention() = default;
   MultiHeadAttention(graph::ParameterSet& params, const std::string& prefix, int64_t dim, int64_t heads,
                      AttentionKind kind);
+  // Binds projections already declared (a model's layout, models/layout.h): self-attention
+  // qkv [D, 3D] and o; cross-attention q [D, D], kv [D, 2D] and o.
+  struct Projections {
+    Linear qkv{}, q{}, kv{}, o{};
+  };
+  MultiHeadAttention(AttentionKind kind, int64_t heads, Projections p);
 
   // Self-attention over x: causal (decoder) or with a key mask (encoder).
   AttentionResult self_attend(const graph::Var& x, const Tensor& key_mask, bool causal,

@@ -30,6 +30,7 @@
 namespace realmt::models {
 
 class AdminProfiler;
+class Layout;
 
 // The three residual-attention chains.
 enum class AttentionChain { kEncoder, kDecoderSelf, kCross };
@@ -170,6 +171,8 @@ class Transformer {
     std::function<void(const Tensor&)> quantize;
   };
   std::vector<Int8Weight> int8_weights();
+  // Makes the layers over the parameters the layout declared (the constructor).
+  void bind(const Layout& layout);
 
   struct EncoderLayer {
     layers::MultiHeadAttention self_attn;
