@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "data/vocab.h"
-#include "models/checkpoint.h"
+#include "models/checkpoint_record.h"
 #include "models/transformer.h"
 #include "training/admin_profile.h"
 #include "training/train_options.h"
@@ -36,8 +36,10 @@ int main(int argc, char** argv) {
     } else {
       table = std::string("admin-init ") + enum_name(o.model_config.admin_init) + ": no profiling pass\n";
     }
-    models::save_parameters(o.model, model.params(),
-                            {{models::kConfigKey, model.config().to_yaml()}, {models::kVocabKey, vocab.fingerprint()}});
+    models::ModelMetadata meta;
+    meta.config = model.config().to_yaml();
+    meta.vocab = vocab.fingerprint();
+    models::save_parameters(o.model, model.params(), models::model_metadata_text(meta));
     const std::string table_path = o.model + ".admin-profile.txt";
     write_file_atomic(table_path, table);
     std::cout << table;

@@ -7,6 +7,7 @@
 #include "common/options.h"
 #include "common/program.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "core/parallel.h"
 #include "search/decode_options.h"
 #include "search/model_loader.h"
@@ -22,15 +23,17 @@ int main(int argc, char** argv) {
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
     if (o.model.cpu_threads > 0) set_num_threads(o.model.cpu_threads);
-    const search::Translator translator = search::Translator::load(
+    search::Translator translator = search::Translator::load(
         o.model.models, o.model.vocabs, search::parse_decode_device(o.model.devices),
         search::parse_quantize(o.model.quantize));
+    translator.use_shortlist(search::load_shortlist(o.shortlist, translator));
     std::ofstream file;
     if (!search::is_stdout(o.output)) {
       file.open(o.output, std::ios::binary);
       REALMT_CHECK(file.good(), "output: cannot write {}", o.output);
     }
     search::translate_stream(o, translator, search::is_stdout(o.output) ? std::cout : file);
+    if (translator.shortlist() && !o.quiet) log::info("{}", search::shortlist_usage(*translator.shortlist()));
     return 0;
   });
 }

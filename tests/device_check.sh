@@ -71,22 +71,10 @@ fi
 # ---- 1. build (or unpack a build made elsewhere)
 targets=(cuda_tests cuda_training_tests op_tests realmt-train realmt-data realmt-translate realmt-bench-cuda)
 if [[ -n "$prebuilt" ]]; then
-  [[ -f "$prebuilt/pack.tar.xz" ]] || { echo "device_check: $prebuilt/pack.tar.xz not found (make it with --pack)"; exit 1; }
-  origin="$(tar -xOJf "$prebuilt/pack.tar.xz" devpack/origin)"
-  build_rel="$(tar -xOJf "$prebuilt/pack.tar.xz" devpack/build)"
-  if [[ "$origin" != "$root" ]]; then
-    if [[ -e "$origin" && ! "$origin" -ef "$root" ]]; then
-      echo "device_check: $origin exists here and is not this repository: cannot place the pack"; exit 1
-    fi
-    mkdir -p "$(dirname "$origin")" && { [[ -e "$origin" ]] || ln -s "$root" "$origin"; }
-  fi
-  tar -xJf "$prebuilt/pack.tar.xz" -C "$root" --exclude 'devpack/origin' --exclude 'devpack/build'
-  build="$root/$build_rel"
-  libs="$root/devpack/lib"
-  cuda_dirs="$(find /usr/local /opt /usr/lib -name 'libcublasLt.so.13*' -o -name 'libnccl.so.2*' 2> /dev/null |
-    xargs -r -n1 dirname | sort -u | paste -sd:)"
-  export LD_LIBRARY_PATH="$libs:${cuda_dirs}:${LD_LIBRARY_PATH:-}:$libs/fallback"
-  say "prebuilt pack from $origin ($build_rel); CUDA libraries from: ${cuda_dirs:-none found}"
+  # shellcheck source=tests/device_unpack.sh
+  source "$root/tests/device_unpack.sh"
+  device_unpack > "$root/devpack.unpack.log" 2>&1 || { cat "$root/devpack.unpack.log"; exit 1; }
+  say "$(cat "$root/devpack.unpack.log")"
   missing="$(ldd "$build/apps/realmt-train" "$build/tests/cuda/cuda_tests" "$build/bench/cuda/realmt-bench-cuda" | grep 'not found' | sort -u)"
   [[ -z "$missing" ]] || { echo "device_check: libraries not found:"; echo "$missing"; exit 1; }
   ctest_bin="$(command -v ctest || true)"

@@ -23,14 +23,15 @@ arch="$(sed -n 's/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p' "$build_abs/CMakeCache.t
 [[ "$arch" == *90* ]] || { echo "device_pack: $build targets CUDA architectures '$arch', not 90 (H100/H200)"; exit 1; }
 
 targets=(cuda_tests cuda_training_tests op_tests core_tests models_tests realmt-train realmt-data
-         realmt-translate realmt-bench-cuda)
+         realmt-translate realmt-bleu realmt-average realmt-bench-cuda)
 echo "device_pack: building ${targets[*]} in $build_rel"
 cmake --build "$build_abs" --target "${targets[@]}" -j "$(nproc)" > "$build_abs/device_pack.build.log" 2>&1 ||
   { grep -E "error|FAILED" -A3 "$build_abs/device_pack.build.log" | head -40; exit 1; }
 
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
-bins=(apps/realmt-train apps/realmt-data apps/realmt-translate bench/cuda/realmt-bench-cuda
+bins=(apps/realmt-train apps/realmt-data apps/realmt-translate apps/realmt-bleu apps/realmt-average
+      bench/cuda/realmt-bench-cuda
       tests/cuda/cuda_tests tests/cuda/cuda_training_tests tests/ops/op_tests tests/core/core_tests
       tests/models/models_tests src/librealmt_core.so)
 mkdir -p "$stage/devpack/lib/fallback"

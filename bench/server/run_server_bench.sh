@@ -1,18 +1,44 @@
 #!/usr/bin/env bash
-# Server load benchmark end to end: synthetic sentences of 3 to 20 words (a 600-word word-level
-# vocabulary), a small Transformer (2+2 layers, D 128, F 512, 4 heads) with its initial random
-# weights (realmt-init, no training), realmt-server on 127.0.0.1 (port picked by the kernel),
-# then realmt-bench-server: 1, 8, 64 clients against offline realmt-translate on the same
-# sentences. The random model never picks eos, so every output has the maximal length,
-# floor(1.5 x (source words + 1)) tokens: decoding work as with real outputs of that length
-# and the same for both sides (as the decoding benchmark fixes output lengths).
+# Server load benchmark end to end: realmt-server on 127.0.0.1 (port picked by the kernel), then
+# realmt-bench-server: concurrent clients (1, 8, 64 by default) against offline realmt-translate
+# on the same sentences, same model, threads and search options; it prints sentences/s, target
+# tokens/s and the ratio server / offline for every level (goal at 64 clients: 85% or more).
 #
 #   bench/server/run_server_bench.sh BUILD_DIR [sentences=512] [threads=2] [per-request=1]
+#   bench/server/run_server_bench.sh BUILD_DIR --model M.safetensors --vocab V.spm --input F
+#       [--lines N] [--threads 2] [--per-request 1] [--clients "64"] [--search "-b 4 -n 1"]
+#       [--max-seconds 600]
+#
+# Without --model: synthetic sentences of 3 to 20 words (a 600-word word-level vocabulary), a
+# small Transformer (2+2 layers, D 128, F 512, 4 heads) with its initial random weights
+# (realmt-init, no training). The random model never picks eos, so every output has the maximal
+# length, floor(1.5 x (source words + 1)) tokens: decoding work as with real outputs of that
+# length and the same for both sides (as the decoding benchmark fixes output lengths).
+# With --model: that model (e.g. the one bench/search/run_field.sh makes, OUT/model/
+# realmt.safetensors and vocab.spm) on real sentences (--input, its first --lines), beam 4 and
+# normalize 1 unless --search says otherwise (passed to the server and to realmt-translate).
 set -euo pipefail
 build="$(cd "$1" && pwd)"
-n="${2:-512}"
-threads="${3:-2}"
-per_request="${4:-1}"
+shift
+n=512 threads=2 per_request=1 model="" vocab="" input="" clients="1 8 64" search="" max_seconds=60
+positional=0 lines_given=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --model) model="$(realpath "$2")"; shift 2 ;;
+    --vocab) vocab="$(realpath "$2")"; shift 2 ;;
+    --input) input="$(realpath "$2")"; shift 2 ;;
+    --lines) n="$2" lines_given=1; shift 2 ;;
+    --threads) threads="$2"; shift 2 ;;
+    --per-request) per_request="$2"; shift 2 ;;
+    --clients) clients="$2"; shift 2 ;;
+    --search) search="$2"; shift 2 ;;
+    --max-seconds) max_seconds="$2"; shift 2 ;;
+    -*) echo "run_server_bench.sh: unknown option '$1'" >&2; exit 2 ;;
+    *)  # the old positional form: sentences threads per-request
+      case $positional in 0) n="$1" ;; 1) threads="$1" ;; 2) per_request="$1" ;; esac
+      positional=$((positional + 1)); shift ;;
+  esac
+done
 bin="$build/apps"
 tmp="$(mktemp -d)"
 server_pid=""
@@ -23,6 +49,13 @@ cleanup() {
 trap cleanup EXIT
 cd "$tmp"
 
+if [[ -n "$model" ]]; then
+  [[ -f "$model" && -f "$vocab" && -f "$input" ]] || { echo "run_server_bench.sh: --model, --vocab and --input must be files" >&2; exit 2; }
+  (( lines_given )) || n=0  # every line of --input
+  if [[ "$n" -gt 0 ]]; then head -n "$n" "$input" > test.src; else cp "$input" test.src; fi
+  read -r -a opts <<< "${search:--b 4 -n 1}"
+  model_args=(-m "$model" -v "$vocab" --cpu-threads "$threads" "${opts[@]}")
+else
 python3 - "$n" <<'PY'
 import random, sys
 rnd = random.Random(11)
@@ -64,16 +97,19 @@ quiet-progress: true
 cpu-threads: $threads
 YML
 "$bin/realmt-init" -c train.yml > init.log 2>&1 || { tail -20 init.log; exit 1; }
+model_args=(-m model.safetensors -v vocab.spm --cpu-threads "$threads" -b 4 --max-length-factor 1.5)
+fi
 
-model=(-m model.safetensors -v vocab.spm --cpu-threads "$threads" -b 4 --max-length-factor 1.5)
-"$bin/realmt-server" "${model[@]}" --port 0 2> server.log &
+# Requests are at most --max-request-sentences (16 by default) sentences; the queue holds all.
+"$bin/realmt-server" "${model_args[@]}" --port 0 --max-request-sentences "$(( per_request > 16 ? per_request : 16 ))" \
+  2> server.log &
 server_pid=$!
 for _ in $(seq 600); do grep -q "listening on" server.log && break; sleep 0.1; done
 port="$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' server.log)"
 [[ -n "$port" ]] || { cat server.log; exit 1; }
 echo "load before: $(uptime)"
 "$build/bench/server/realmt-bench-server" --port "$port" --input test.src \
-  --translate "$bin/realmt-translate ${model[*]}" --clients 1 8 64 \
-  --sentences-per-request "$per_request" --max-seconds 60
+  --translate "$bin/realmt-translate ${model_args[*]}" --clients $clients \
+  --sentences-per-request "$per_request" --max-seconds "$max_seconds"
 echo "load after: $(uptime)"
 curl -s "127.0.0.1:$port/metrics" 2> /dev/null | grep -E "^realmt_batch_(sentences|requests)_(sum|count)" || true

@@ -8,10 +8,13 @@
 //       --translate "realmt-translate -m model.safetensors -v vocab.spm --cpu-threads 2"
 //       [--clients 1 8 64] [--sentences-per-request 1] [--max-seconds 120]
 //
-// Offline throughput = sentences / realmt-translate's own decoding time (the "in X s" of its
-// summary line: model loading excluded), measured before and after every level; a level's
-// ratio is against the mean of the two. Server answers are compared with realmt-translate's
-// output line by line; mismatches are reported (they should be 0).
+// Offline throughput = sentences / realmt-translate's own decoding time (the "Total time: X s"
+// of its summary line: model loading excluded), measured before and after every level; a level's
+// ratio is against the mean of the two. Target tokens/s of a level: its sentences/s times the
+// offline run's target tokens a sentence (eos included; the answers equal the offline
+// translations when mismatches is 0, and every level sends each sentence once). Server answers are compared with realmt-translate's
+// output line by line; mismatches are reported (they should be 0). Exit status 1 when any
+// request failed or any answer differs from realmt-translate's.
 #include <httplib.h>
 
 #include <algorithm>
@@ -88,8 +91,23 @@ double percentile(std::vector<double> v, double p) {
 
 struct Offline {
   double seconds = 0;  // decoding time reported by realmt-translate
+  double tokens = 0;   // target tokens of its best translations (eos included)
   std::vector<std::string> output;
 };
+
+// realmt-translate's summary line: "Total time: <s>s wall : <n> sentences : <t> target tokens
+// (eos included) : ..." (model loading excluded). False when absent.
+bool parse_summary(const std::string& log, Offline* o) {
+  const size_t at = log.rfind("Total time: ");
+  if (at == std::string::npos) return false;
+  double seconds = 0, sentences = 0, tokens = 0;
+  if (std::sscanf(log.c_str() + at, "Total time: %lfs wall : %lf sentences : %lf target tokens", &seconds,
+                  &sentences, &tokens) != 3)
+    return false;
+  o->seconds = seconds;
+  o->tokens = tokens;
+  return true;
+}
 
 Offline run_offline(const Args& a, size_t n) {
   const std::string out = "server_bench.offline.txt", err = "server_bench.offline.err";
@@ -103,14 +121,11 @@ Offline run_offline(const Args& a, size_t n) {
   std::ifstream e(err);
   std::stringstream ss;
   ss << e.rdbuf();
-  const std::string text = ss.str();
-  const size_t at = text.find(") in ");
-  if (at == std::string::npos || o.output.size() != n) {
-    std::fprintf(stderr, "offline run: no summary line or %zu of %zu lines: %s\n",
-                 o.output.size(), n, text.c_str());
+  if (!parse_summary(ss.str(), &o) || o.output.size() != n || o.seconds <= 0) {
+    std::fprintf(stderr, "offline run: no \"Total time\" summary line or %zu of %zu lines: %s\n",
+                 o.output.size(), n, ss.str().c_str());
     std::exit(1);
   }
-  o.seconds = std::stod(text.substr(at + 5));
   return o;
 }
 
@@ -196,16 +211,21 @@ int main(int argc, char** argv) {
   // machine the load drifts within minutes.
   Offline off = run_offline(a, input.size());
   double before = input.size() / off.seconds;
-  std::printf("offline realmt-translate: %zu sentences in %.2f s = %.1f sentences/s\n",
-              input.size(), off.seconds, before);
-  std::printf("%8s %10s %9s %12s %12s %8s %9s %9s %7s %10s\n", "clients", "sentences", "seconds",
-              "sentences/s", "offline s/s", "ratio", "p50 ms", "p99 ms", "errors", "mismatches");
+  // Tokens a sentence: the offline translations' (the server's are compared with them).
+  const double tokens_per_sentence = off.tokens / input.size();
+  std::printf("offline realmt-translate: %zu sentences, %.0f target tokens (eos included) in %.2f s = "
+              "%.1f sentences/s, %.1f target tokens/s\n",
+              input.size(), off.tokens, off.seconds, before, off.tokens / off.seconds);
+  std::printf("%8s %10s %9s %12s %12s %10s %8s %9s %9s %7s %10s\n", "clients", "sentences", "seconds",
+              "sentences/s", "offline s/s", "tokens/s", "ratio", "p50 ms", "p99 ms", "errors", "mismatches");
+  size_t failures = 0;  // errors and mismatches over all levels: the exit status
   for (int c : a.clients) {
     const Level l = run_level(a, c, input, off.output);
+    failures += l.errors + l.mismatches;
     const double after = input.size() / run_offline(a, input.size()).seconds;
     const double rate = l.sentences / l.seconds, offline = 0.5 * (before + after);
-    std::printf("%8d %10zu %9.2f %12.1f %12.1f %7.0f%% %9.1f %9.1f %7zu %10zu\n", c,
-                l.sentences, l.seconds, rate, offline, 100 * rate / offline,
+    std::printf("%8d %10zu %9.2f %12.1f %12.1f %10.1f %7.0f%% %9.1f %9.1f %7zu %10zu\n", c,
+                l.sentences, l.seconds, rate, offline, rate * tokens_per_sentence, 100 * rate / offline,
                 1e3 * percentile(l.latency, 0.5), 1e3 * percentile(l.latency, 0.99), l.errors,
                 l.mismatches);
     std::printf("         (offline before %.1f, after %.1f sentences/s; server: %.0f batches, "
@@ -215,5 +235,6 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     before = after;
   }
-  return 0;
+  if (failures > 0) std::fprintf(stderr, "%zu errors or answers unlike realmt-translate's\n", failures);
+  return failures > 0 ? 1 : 0;
 }

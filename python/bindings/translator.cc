@@ -29,7 +29,8 @@ using Pieces = std::vector<std::string>;
 class PyTranslator {
  public:
   PyTranslator(const std::vector<std::string>& models, const std::vector<std::string>& vocabs,
-               const std::string& device, const std::string& compute_type, int threads)
+               const std::string& device, const std::string& compute_type, int threads,
+               const std::vector<std::string>& shortlist)
       : models_(models), vocabs_(vocabs), threads_(threads) {
     REALMT_CHECK(threads >= 0, "threads must be >= 0 (0: all cores), got {}", threads);
     const search::Quantize quantize = compute_type == "int8" ? search::Quantize::kInt8 : search::Quantize::kNone;
@@ -39,12 +40,14 @@ class PyTranslator {
     check.models = models;
     check.vocabs = vocabs;
     check.validate();
+    search::validate_shortlist(shortlist);
     std::vector<std::string> devices;
     if (!device.empty()) devices.push_back(device);
     py::gil_scoped_release unlocked;
     if (threads_ > 0) set_num_threads(threads_);
     translator_ = std::make_unique<search::Translator>(
         search::Translator::load(models, vocabs, search::parse_decode_device(devices), quantize));
+    translator_->use_shortlist(search::load_shortlist(shortlist, *translator_));
   }
 
   // Text sources: encoded with the vocabulary (and the target-language tag) as realmt-translate does.
@@ -232,8 +235,9 @@ void add_translator(py::module_& m) {
   add_translate_options(m);
   py::class_<PyTranslator>(m, "Translator")
       .def(py::init<const std::vector<std::string>&, const std::vector<std::string>&, const std::string&,
-                    const std::string&, int>(),
-           py::arg("models"), py::arg("vocabs"), py::arg("device"), py::arg("compute_type"), py::arg("threads"))
+                    const std::string&, int, const std::vector<std::string>&>(),
+           py::arg("models"), py::arg("vocabs"), py::arg("device"), py::arg("compute_type"), py::arg("threads"),
+           py::arg("shortlist"))
       .def("translate_text", &PyTranslator::translate_text)
       .def("translate_tokens", &PyTranslator::translate_tokens)
       .def("score_text", &PyTranslator::score_text)

@@ -63,13 +63,16 @@ class Translator:
     device: "cpu" or "cuda:N". compute_type: "float32" or "int8" (CPU: int8 weights and GEMMs).
     threads: CPU threads (0: all cores; the OpenMP setting is process-wide, set again at each
     call of this Translator).
+    shortlist: a lexical shortlist (realmt-translate's --shortlist, CPU only): the file's path
+    (realmt-data shortlist writes it), or [path, first, best, threshold] with Marian's defaults
+    100, 100 and 0 for those left out; every translation then scores only the batch's candidates.
 
     Calls from several Python threads are safe: the GIL is released while decoding, and one lock
     per Translator runs the calls one after the other, each batched on its own exactly as
     realmt-translate batches a file (docs/python.md).
     """
 
-    def __init__(self, model, vocabs=None, device="cpu", compute_type="float32", threads=0):
+    def __init__(self, model, vocabs=None, device="cpu", compute_type="float32", threads=0, shortlist=None):
         models = _checks.paths(model, "model")
         if vocabs is None:
             raise TypeError("vocabs: give the SentencePiece model (vocabs='vocab.spm'), or [source.spm, target.spm]")
@@ -78,7 +81,7 @@ class Translator:
         if not isinstance(compute_type, str):
             raise TypeError(f"compute_type: expected str, got {type(compute_type).__name__}")
         self._impl = _realmt.Translator(models, _checks.paths(vocabs, "vocabs"), device, compute_type,
-                                        _checks.integer(threads, "threads", 0))
+                                        _checks.integer(threads, "threads", 0), _shortlist(shortlist))
 
     def translate_batch(self, source, *, beam_size=4, n_best=1, normalize=0.0, word_penalty=0.0,
                         max_length_factor=3.0, repeat_guard=4, beam_mode="shrink", allow_unk=False,
@@ -149,6 +152,25 @@ class Translator:
             raise TypeError(f"text: expected str, got {type(text).__name__}")
         _checks.utf8(text, "text")
         return self._impl.pieces(text)
+
+
+def _shortlist(value):
+    """Marian's --shortlist list: [path] or [path, first, best, threshold], as strings."""
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)) or hasattr(value, "__fspath__"):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= 4:
+        raise TypeError("shortlist: give a path, or [path, first, best, threshold]")
+    out = _checks.paths(value[0], "shortlist")
+    if len(out) != 1:
+        raise TypeError("shortlist: one file")
+    names = ("first", "best")
+    for i, v in enumerate(value[1:3]):
+        out.append(str(_checks.integer(v, f"shortlist {names[i]}", 0)))
+    if len(value) == 4:
+        out.append(repr(float(_checks.number(value[3], "shortlist threshold"))))
+    return out
 
 
 def _result(index, raw, scores, alignments):

@@ -62,6 +62,24 @@ def test_int8_equals_realmt_translate_int8(bin_dir, tiny):
     assert [r.text for r in t.translate_batch(src)] == cli(bin_dir, tiny, "--quantize", "int8")
 
 
+def test_shortlist_equals_realmt_translate_shortlist(bin_dir, work):
+    run(bin_dir, "realmt-data", "shortlist", "--src", "train.en", "--tgt", "train.fr", "-v", "vocab.spm",
+        "-o", "lex.s2t", "--top", 5, "--threads", 1, cwd=work)
+    src = lines(os.path.join(work, "test.en"))
+    for first, best in ((8, 3), (4, 0)):
+        want = cli(bin_dir, work, "--shortlist", "lex.s2t", first, best)
+        t = realmt.Translator(os.path.join(work, "model.safetensors"), vocabs=os.path.join(work, "vocab.spm"),
+                              threads=1, shortlist=[os.path.join(work, "lex.s2t"), first, best])
+        assert [r.text for r in t.translate_batch(src)] == want
+    assert want != cli(bin_dir, work)  # best 0: the special ids and the source's own pieces only
+    with pytest.raises(TypeError):
+        realmt.Translator(os.path.join(work, "model.safetensors"), vocabs=os.path.join(work, "vocab.spm"),
+                          shortlist=[os.path.join(work, "lex.s2t"), "8"])
+    with pytest.raises(realmt.Error, match="lex.missing"):
+        realmt.Translator(os.path.join(work, "model.safetensors"), vocabs=os.path.join(work, "vocab.spm"),
+                          shortlist=os.path.join(work, "lex.missing"))
+
+
 def test_token_lists_translate_as_their_text(translator, tiny):
     src = lines(os.path.join(tiny, "test.en"))
     by_text = translator.translate_batch(src, return_scores=True)

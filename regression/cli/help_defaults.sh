@@ -14,7 +14,7 @@ cd "$tmp"
 for p in train init translate score server average bleu analyze convert data; do
   "$bin/realmt-$p" --help > "$p.txt" || fail "realmt-$p --help exited $?"
 done
-for c in sgm2txt clean vocab marian-vocab split stats mo2pairs testsets; do
+for c in sgm2txt clean vocab marian-vocab split stats mo2pairs testsets shortlist; do
   "$bin/realmt-data" "$c" --help > "data-$c.txt" || fail "realmt-data $c --help exited $?"
 done
 [[ $(grep -c '(default: ' translate.txt) -gt 10 ]] || fail "realmt-translate --help shows no defaults: $(head translate.txt)"

@@ -1,11 +1,10 @@
 #include "convert/converted_model.h"
 
 #include <map>
-#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "data/vocab.h"
-#include "models/checkpoint.h"
+#include "models/checkpoint_record.h"
 #include "models/safetensors.h"
 #include "models/transformer.h"
 #include "ops/cast.h"
@@ -52,42 +51,34 @@ void write_realmt(const ConvertedModel& m, const std::string& path) {
   const models::Transformer model(m.config);
   std::vector<std::pair<std::string, Tensor>> ordered;
   for (const std::string& name : model.params().names()) ordered.emplace_back(name, m.tensor(name));
-  models::Metadata meta{{models::kConfigKey, m.config.to_yaml()}};
-  if (!m.source_table.empty()) meta[models::kVocabTableKey] = nlohmann::json(m.source_table).dump();
-  if (!m.target_table.empty()) meta[models::kVocabTargetTableKey] = nlohmann::json(m.target_table).dump();
-  if (!m.origin.empty()) meta["realmt.converted-from"] = m.origin;
-  models::save_checkpoint(path, ordered, meta);
+  models::ModelMetadata meta;
+  meta.config = m.config.to_yaml();
+  if (!m.source_table.empty()) meta.vocab_table = m.source_table;
+  if (!m.target_table.empty()) meta.vocab_table_target = m.target_table;
+  if (!m.origin.empty()) meta.converted_from = m.origin;
+  models::save_checkpoint(path, ordered, models::model_metadata_text(meta));
 }
 
 ConvertedModel read_realmt(const std::string& path, const std::string& spm) {
   const models::SafetensorsFile f = models::load_safetensors(path);
   models::verify_checkpoint(f);
-  const auto config = f.metadata.find(models::kConfigKey);
-  REALMT_CHECK(config != f.metadata.end(), "{} has no '{}' metadata: not a realmt model checkpoint", path,
-               models::kConfigKey);
+  const models::ModelMetadata meta = models::read_model_metadata(f.metadata, path);
   ConvertedModel m;
-  m.config = models::ModelConfig::from_yaml(config->second, path + " (" + models::kConfigKey + ")");
+  m.config = models::ModelConfig::from_yaml(meta.config, path + " (" + models::kConfigKey + ")");
   for (const std::string& name : f.names) {
     Tensor t = f.get(name);
     m.tensors.emplace_back(name, t.dtype() == DType::kF32 ? t : ops::cast(t, DType::kF32));
   }
   check_parameters(m);
-  auto table = [&](const char* key) {
-    std::vector<std::string> out;
-    const auto it = f.metadata.find(key);
-    if (it != f.metadata.end()) out = nlohmann::json::parse(it->second).get<std::vector<std::string>>();
-    return out;
-  };
-  m.source_table = table(models::kVocabTableKey);
-  m.target_table = table(models::kVocabTargetTableKey);
+  m.source_table = meta.vocab_table.value_or(models::VocabTable{});
+  m.target_table = meta.vocab_table_target.value_or(models::VocabTable{});
   if (m.source_table.empty() && !spm.empty()) {
     const data::Vocab v(spm);
     REALMT_CHECK(v.size() == m.config.vocab_size, "vocabulary {} has {} pieces but model {} has {}", spm, v.size(),
                  path, m.config.vocab_size);
     for (int32_t id = 0; id < v.size(); ++id) m.source_table.push_back(v.piece(id));
   }
-  const auto origin = f.metadata.find("realmt.converted-from");
-  m.origin = origin != f.metadata.end() ? origin->second : "realmt:" + path;
+  m.origin = meta.converted_from.value_or("realmt:" + path);
   return m;
 }
 

@@ -118,7 +118,85 @@ void scale_vector(Tensor& t, const std::vector<float>& w) {
 
 Tensor drop_last_row(const Tensor& t) { return t.narrow0(0, t.dim(0) - 1); }
 
+using models::Field;
+using models::Part;
+using models::Role;
+using models::Stack;
+using models::Sublayer;
+
+// CTranslate2's scope of a sub-layer, e.g. "decoder/layer_0/attention", and of a stack's final norm.
+std::string ct2_scope(const Role& r) {
+  const std::string stack = r.stack == Stack::kEncoder ? "encoder" : "decoder";
+  if (r.layer < 0) return stack;
+  const std::string layer = stack + "/layer_" + std::to_string(r.layer);
+  switch (r.sublayer) {
+    case Sublayer::kSelfAttn: return layer + "/self_attention";
+    case Sublayer::kCrossAttn: return layer + "/attention";
+    case Sublayer::kFfn: return layer + "/ffn";
+    case Sublayer::kNone: break;
+  }
+  REALMT_ASSERT(false);
+  return "";
+}
+
+// CTranslate2 numbers a sub-layer's projections: linear_0 (Q|K|V, Q, FFN in), linear_1 (K|V, FFN
+// out; self-attention's output), linear_2 (cross-attention's output).
+std::string ct2_linear(const Role& r) {
+  switch (r.part) {
+    case Part::kQkv: case Part::kQ: case Part::kW1: return "linear_0";
+    case Part::kKv: case Part::kW2: return "linear_1";
+    case Part::kO: return r.sublayer == Sublayer::kCrossAttn ? "linear_2" : "linear_1";
+    default: break;
+  }
+  REALMT_ASSERT(false);
+  return "";
+}
+
+// The sub-layer's input projection: the one ADMIN's omega is divided out of.
+Part input_projection(Sublayer s) {
+  return s == Sublayer::kSelfAttn ? Part::kQkv : s == Sublayer::kCrossAttn ? Part::kQ : Part::kW1;
+}
+
+// Folds ADMIN's omegas (write_ctranslate2's header): each sub-layer's input projection rows
+// divided by its omega; the norm before it (or the stack's embeddings and positions) times it.
+// stack_inputs: per stack, its embeddings and positions.
+void fold_omegas(const models::Layout& layout, Tensors& t, Tensor* const (&stack_inputs)[2][2]) {
+  for (const Stack st : {Stack::kEncoder, Stack::kDecoder}) {
+    const std::vector<Role> subs = layout.sublayers(st);
+    for (size_t k = 0; k < subs.size(); ++k) {
+      const std::string omega = layout[layout.index(subs[k].with(Part::kOmega, Field::kValue))].name;
+      const std::vector<float> w = t.at(omega).to_vector<float>();
+      for (float x : w)
+        REALMT_CHECK(std::isfinite(x) && std::abs(x) > 1e-6f, "{}: an ADMIN omega of {} cannot be folded", omega, x);
+      scale_rows(t.at(models::Layout::name(subs[k].with(input_projection(subs[k].sublayer), Field::kWeight))), w,
+                 /*divide=*/true);
+      if (k == 0) {
+        for (Tensor* x : stack_inputs[st == Stack::kEncoder ? 0 : 1]) scale_columns(*x, w);
+      } else {
+        for (const Field f : {Field::kGamma, Field::kBeta})
+          scale_vector(t.at(models::Layout::name(subs[k - 1].with(Part::kNorm, f))), w);
+      }
+    }
+  }
+}
+
 }  // namespace
+
+Ct2Mapping ct2_mapping(const models::LayoutEntry& e) {
+  using Kind = Ct2Mapping::Kind;
+  const Role& r = e.role;
+  if (r.stack == Stack::kNone) return {Kind::kTable, ""};
+  if (r.part == Part::kOmega) return {Kind::kFolded, ""};
+  const std::string scope = ct2_scope(r);
+  switch (r.field) {
+    case Field::kGamma: return {Kind::kTensor, scope + "/layer_norm/gamma"};
+    case Field::kBeta: return {Kind::kTensor, scope + "/layer_norm/beta"};
+    case Field::kWeight: return {Kind::kTransposed, scope + "/" + ct2_linear(r) + "/weight"};
+    case Field::kBias: return {Kind::kTensor, scope + "/" + ct2_linear(r) + "/bias"};
+    case Field::kValue: break;
+  }
+  REALMT_FAIL("{}: no CTranslate2 name for this parameter", e.name);
+}
 
 void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct2Options& o) {
   const models::ModelConfig& c = m.config;
@@ -153,40 +231,9 @@ void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct
                                                               : copy(sinusoids(c, o.max_positions));
   Tensor dec_pos = copy(enc_pos);
 
-  // Sub-layers in forward order per stack: their omega, input projection and norm names.
-  struct Sub {
-    std::string omega, input, norm;
-  };
-  std::vector<Sub> stacks[2];
-  for (int i = 0; i < c.enc_depth; ++i) {
-    const std::string p = "encoder.layers." + std::to_string(i);
-    stacks[0].push_back({p + ".self_attn.omega", p + ".self_attn.qkv.weight", p + ".self_attn.norm"});
-    stacks[0].push_back({p + ".ffn.omega", p + ".ffn.w1.weight", p + ".ffn.norm"});
-  }
-  for (int i = 0; i < c.dec_depth; ++i) {
-    const std::string p = "decoder.layers." + std::to_string(i);
-    stacks[1].push_back({p + ".self_attn.omega", p + ".self_attn.qkv.weight", p + ".self_attn.norm"});
-    stacks[1].push_back({p + ".cross_attn.omega", p + ".cross_attn.q.weight", p + ".cross_attn.norm"});
-    stacks[1].push_back({p + ".ffn.omega", p + ".ffn.w1.weight", p + ".ffn.norm"});
-  }
-  if (admin) {
-    for (int st = 0; st < 2; ++st)
-      for (size_t k = 0; k < stacks[st].size(); ++k) {
-        const Sub& s = stacks[st][k];
-        const std::vector<float> w = t.at(s.omega).to_vector<float>();
-        for (float x : w)
-          REALMT_CHECK(std::isfinite(x) && std::abs(x) > 1e-6f, "{}: an ADMIN omega of {} cannot be folded", s.omega,
-                       x);
-        scale_rows(t.at(s.input), w, /*divide=*/true);
-        if (k == 0) {
-          scale_columns(st == 0 ? source_emb : target_emb, w);
-          scale_columns(st == 0 ? enc_pos : dec_pos, w);
-        } else {
-          scale_vector(t.at(stacks[st][k - 1].norm + ".gamma"), w);
-          scale_vector(t.at(stacks[st][k - 1].norm + ".beta"), w);
-        }
-      }
-  }
+  const models::Layout layout(c);
+  Tensor* const stack_inputs[2][2] = {{&source_emb, &enc_pos}, {&target_emb, &dec_pos}};
+  if (admin) fold_omegas(layout, t, stack_inputs);
 
   // Marian / Hugging Face: decoding starts from the zero embedding of a last <pad> entry, which
   // CTranslate2 expresses as start_from_zero_embedding without the entry (as its own converter).
@@ -216,19 +263,6 @@ void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct
                             : c.ffn_activation == ops::Activation::kSwish ? 2
                             : c.ffn_activation == ops::Activation::kGelu  ? 3
                                                                           : 4;
-  auto linear = [&](const std::string& ct2, const std::string& rm) {
-    wr.tensor(ct2 + "/weight", transposed(t.at(rm + ".weight")));
-    wr.tensor(ct2 + "/bias", t.at(rm + ".bias"));
-  };
-  auto norm = [&](const std::string& ct2, const std::string& rm) {
-    wr.tensor(ct2 + "/gamma", t.at(rm + ".gamma"));
-    wr.tensor(ct2 + "/beta", t.at(rm + ".beta"));
-  };
-  auto ffn = [&](const std::string& ct2, const std::string& rm) {
-    linear(ct2 + "/linear_0", rm + ".w1");
-    linear(ct2 + "/linear_1", rm + ".w2");
-    norm(ct2 + "/layer_norm", rm + ".norm");
-  };
   wr.tensor("encoder/embeddings_0/weight", source_emb);
   wr.tensor("encoder/position_encodings/encodings", enc_pos);
   wr.f32("encoder/scale_embeddings", scale);
@@ -237,13 +271,6 @@ void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct
   wr.i8("encoder/activation", activation);
   wr.i8("encoder/embeddings_merge", 0);
   wr.i8("encoder/multi_query_attention", 0);
-  for (int i = 0; i < c.enc_depth; ++i) {
-    const std::string ct2 = "encoder/layer_" + std::to_string(i), rm = "encoder.layers." + std::to_string(i);
-    linear(ct2 + "/self_attention/linear_0", rm + ".self_attn.qkv");
-    linear(ct2 + "/self_attention/linear_1", rm + ".self_attn.o");
-    norm(ct2 + "/self_attention/layer_norm", rm + ".self_attn.norm");
-    ffn(ct2 + "/ffn", rm + ".ffn");
-  }
   wr.tensor("decoder/embeddings/weight", target_emb);
   wr.tensor("decoder/position_encodings/encodings", dec_pos);
   wr.f32("decoder/scale_embeddings", scale);
@@ -258,20 +285,10 @@ void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct
   wr.i8("decoder/start_from_zero_embedding", zero_start ? 1 : 0);
   wr.tensor("decoder/projection/weight", projection);
   if (projection_bias.defined()) wr.tensor("decoder/projection/bias", projection_bias);
-  for (int i = 0; i < c.dec_depth; ++i) {
-    const std::string ct2 = "decoder/layer_" + std::to_string(i), rm = "decoder.layers." + std::to_string(i);
-    linear(ct2 + "/self_attention/linear_0", rm + ".self_attn.qkv");
-    linear(ct2 + "/self_attention/linear_1", rm + ".self_attn.o");
-    norm(ct2 + "/self_attention/layer_norm", rm + ".self_attn.norm");
-    linear(ct2 + "/attention/linear_0", rm + ".cross_attn.q");
-    linear(ct2 + "/attention/linear_1", rm + ".cross_attn.kv");
-    linear(ct2 + "/attention/linear_2", rm + ".cross_attn.o");
-    norm(ct2 + "/attention/layer_norm", rm + ".cross_attn.norm");
-    ffn(ct2 + "/ffn", rm + ".ffn");
-  }
-  if (!post) {
-    norm("encoder/layer_norm", "encoder.final_norm");
-    norm("decoder/layer_norm", "decoder.final_norm");
+  for (const models::LayoutEntry& e : layout.entries()) {
+    const Ct2Mapping to = ct2_mapping(e);
+    if (to.kind == Ct2Mapping::Kind::kTensor) wr.tensor(to.name, t.at(e.name));
+    if (to.kind == Ct2Mapping::Kind::kTransposed) wr.tensor(to.name, transposed(t.at(e.name)));
   }
 
   std::filesystem::create_directories(dir);

@@ -20,12 +20,23 @@
 #include <string>
 
 #include "convert/converted_model.h"
+#include "models/layout.h"
 
 namespace realmt::convert {
 
 struct Ct2Options {
   int64_t max_positions = 1024;  // rows of the position tables
 };
+
+// CTranslate2's naming table: where one parameter of realmt's layout (models/layout.h) goes.
+// kTensor / kTransposed: written under `name` (linear weights transposed to [out, in]); kTable:
+// a table, the position table or the output bias, which the writer places itself (it may drop
+// their <pad> row and fold omegas into them); kFolded: ADMIN's omega, folded into its neighbours.
+struct Ct2Mapping {
+  enum class Kind { kTensor, kTransposed, kTable, kFolded } kind = Kind::kTensor;
+  std::string name;
+};
+Ct2Mapping ct2_mapping(const models::LayoutEntry& entry);
 
 // Writes the model into `dir` (created; model.bin written atomically). The model needs its id
 // tables (ConvertedModel::source_table: read_realmt with the .spm for a realmt-trained model).

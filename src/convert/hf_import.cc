@@ -8,6 +8,7 @@
 
 #include "common/atomic_file.h"
 #include "convert/hf_config.h"
+#include "convert/hf_names.h"
 #include "convert/torch_reader.h"
 #include "core/error.h"
 #include "core/log.h"
@@ -224,45 +225,15 @@ ConvertedModel import_hf(const std::string& dir) {
       add("output.bias", b);
     }
   }
-  auto attention = [&](const std::string& hf, const std::string& rm, bool self) {
-    const Tensor wq = w.get(hf + ".q_proj.weight"), wk = w.get(hf + ".k_proj.weight"), wv = w.get(hf + ".v_proj.weight");
-    const Tensor bq = w.get(hf + ".q_proj.bias"), bk = w.get(hf + ".k_proj.bias"), bv = w.get(hf + ".v_proj.bias");
-    if (self) {
-      add(rm + ".qkv.weight", join_columns({transposed(wq), transposed(wk), transposed(wv)}));
-      add(rm + ".qkv.bias", ops::concat({bq, bk, bv}, 0));
-    } else {
-      add(rm + ".q.weight", transposed(wq));
-      add(rm + ".q.bias", bq);
-      add(rm + ".kv.weight", join_columns({transposed(wk), transposed(wv)}));
-      add(rm + ".kv.bias", ops::concat({bk, bv}, 0));
-    }
-    add(rm + ".o.weight", transposed(w.get(hf + ".out_proj.weight")));
-    add(rm + ".o.bias", w.get(hf + ".out_proj.bias"));
-  };
-  auto norm = [&](const std::string& hf, const std::string& rm) {
-    add(rm + ".gamma", w.get(hf + ".weight"));
-    add(rm + ".beta", w.get(hf + ".bias"));
-  };
-  auto ffn = [&](const std::string& hf, const std::string& rm) {
-    add(rm + ".w1.weight", transposed(w.get(hf + ".fc1.weight")));
-    add(rm + ".w1.bias", w.get(hf + ".fc1.bias"));
-    add(rm + ".w2.weight", transposed(w.get(hf + ".fc2.weight")));
-    add(rm + ".w2.bias", w.get(hf + ".fc2.bias"));
-    norm(hf + ".final_layer_norm", rm + ".norm");
-  };
-  for (int i = 0; i < mc.enc_depth; ++i) {
-    const std::string hf = "model.encoder.layers." + std::to_string(i), rm = "encoder.layers." + std::to_string(i);
-    attention(hf + ".self_attn", rm + ".self_attn", true);
-    norm(hf + ".self_attn_layer_norm", rm + ".self_attn.norm");
-    ffn(hf, rm + ".ffn");
-  }
-  for (int i = 0; i < mc.dec_depth; ++i) {
-    const std::string hf = "model.decoder.layers." + std::to_string(i), rm = "decoder.layers." + std::to_string(i);
-    attention(hf + ".self_attn", rm + ".self_attn", true);
-    norm(hf + ".self_attn_layer_norm", rm + ".self_attn.norm");
-    attention(hf + ".encoder_attn", rm + ".cross_attn", false);
-    norm(hf + ".encoder_attn_layer_norm", rm + ".cross_attn.norm");
-    ffn(hf, rm + ".ffn");
+  // Every layer parameter through Hugging Face's naming table (hf_names.h).
+  for (const models::LayoutEntry& e : models::Layout(mc).entries()) {
+    const HfMapping to = hf_mapping(e);
+    REALMT_CHECK(to.kind != HfMapping::Kind::kNone, "{}: realmt's '{}' has no Hugging Face counterpart: {}", dir, e.name,
+                 to.reason);
+    if (to.kind == HfMapping::Kind::kTable) continue;
+    std::vector<Tensor> parts;
+    for (const std::string& name : to.tensors) parts.push_back(to.transpose ? transposed(w.get(name)) : w.get(name));
+    add(e.name, parts.size() == 1 ? parts[0] : to.transpose ? join_columns(parts) : ops::concat(parts, 0));
   }
   check_parameters(m);
   w.log_unused();

@@ -251,12 +251,6 @@ ConvertedModel import_marian(const std::string& npz, const std::vector<std::stri
     c.learned_positions = wpos.dim(0);
     add("positions", wpos);
   }
-  if (c.norm == models::Norm::kPre) {
-    for (const char* side : {"encoder", "decoder"}) {
-      add(std::string(side) + ".final_norm.gamma", flat(get(std::string(side) + "_top_ln_scale")));
-      add(std::string(side) + ".final_norm.beta", flat(get(std::string(side) + "_top_ln_bias")));
-    }
-  }
   for (const MarianParameter& p : marian_layer_parameters(c)) {
     std::vector<Tensor> parts;
     for (const std::string& name : p.marian) parts.push_back(p.vector ? flat(get(name)) : get(name));

@@ -1,6 +1,9 @@
 #include "core/allocator.h"
 
 #include <cstdlib>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <new>
 #include <sstream>
 
@@ -107,5 +110,13 @@ void CachingAllocator::release_locked() {
 }
 
 Allocator& allocator_for(Device device) { return runtime_for(device.type).allocator(device.index); }
+
+void release_host_memory() {
+  allocator_for(Device::cpu()).release_cached();
+#if defined(__GLIBC__)
+  // Freed blocks of glibc's heaps (every thread's arena) stay resident until trimmed.
+  malloc_trim(0);
+#endif
+}
 
 }  // namespace realmt

@@ -70,4 +70,10 @@ class CachingAllocator : public Allocator {
 // The allocator of a device (the CPU's always exists; CUDA's once the backend is loaded).
 Allocator& allocator_for(Device device);
 
+// Gives the CPU allocator's cached blocks back, and glibc malloc's free pages with them
+// (malloc_trim), so that the process's resident memory drops to what tensors hold now. For the
+// end of a unit of work whose shapes the next one does not repeat (a decoded batch): the cache
+// otherwise keeps the largest blocks of every shape seen, and grows with the input.
+void release_host_memory();
+
 }  // namespace realmt

@@ -14,6 +14,8 @@ const std::vector<Command>& commands() {
       {"stats", "lines, words, subword tokens, length histograms, vocabulary coverage", run_stats},
       {"mo2pairs", "English-French pairs from gettext .mo catalogs (for tools/fetch-corpus)",
        run_mo2pairs},
+      {"shortlist", "lexical shortlist (IBM model 1) of a parallel corpus for realmt-translate --shortlist",
+       run_shortlist},
       {"testsets", "fill the sacreBLEU-style test-set cache realmt-bleu -t reads (WMT'08-'14 en-fr)",
        run_testsets},
   };

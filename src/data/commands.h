@@ -27,5 +27,6 @@ int run_split(const Args& args);
 int run_stats(const Args& args);
 int run_mo2pairs(const Args& args);
 int run_testsets(const Args& args);
+int run_shortlist(const Args& args);
 
 }  // namespace realmt::data

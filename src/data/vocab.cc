@@ -401,6 +401,21 @@ std::string Vocab::piece(int32_t id) const {
     return tables_->target[static_cast<size_t>(id)];
   }
   if (target_) return target_->piece(id);
+  return side_piece(id);
+}
+
+std::string Vocab::source_piece(int32_t id) const {
+  if (tables_) {
+    REALMT_CHECK(id >= 0 && id < static_cast<int32_t>(tables_->source.size()),
+                 "id {} is outside the source table of {} (size {})", id, path_, tables_->source.size());
+    return tables_->source[static_cast<size_t>(id)];
+  }
+  return side_piece(id);
+}
+
+bool Vocab::joint() const { return !target_ && (!tables_ || tables_->joint); }
+
+std::string Vocab::side_piece(int32_t id) const {
   REALMT_CHECK(id >= 0 && id < size(), "id {} is outside vocab {} (size {})", id, path_, size());
   const int32_t m = to_model_[static_cast<size_t>(id)];
   return m < 0 ? kRolePieces[id] : model_piece(m);

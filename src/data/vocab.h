@@ -102,6 +102,10 @@ class Vocab {
   int32_t size() const;  // realmt ids: the model's pieces plus the special roles it lacks
   int32_t target_size() const;  // = size() but with separate tables
   std::string piece(int32_t id) const;  // the target side's piece with separate tables
+  std::string source_piece(int32_t id) const;  // the source side's piece (= piece() when joint())
+  // One piece table for both sides (not a pair, no separate target table): a source id is the
+  // target id of the same piece.
+  bool joint() const;
   // The source side's target-language tags (pieces ">>xx<<"), in id order.
   std::vector<std::string> language_tags() const;
   // ">>fra<<" for "fra" when the source side has that piece; fails naming the tag and listing a
@@ -136,6 +140,7 @@ class Vocab {
   std::string model_piece(int32_t m) const;
   std::optional<int32_t> model_id(std::string_view piece) const;  // none: the model lacks the piece
   std::string decode_words(const std::vector<int32_t>& ids) const;
+  std::string side_piece(int32_t id) const;  // this side's piece (no tables, not the pair's target)
   std::string fingerprint_side() const;  // this side's fingerprint (without a pair's target)
   std::optional<int32_t> source_piece_id(std::string_view piece) const;  // none: the source side lacks it
   void append_text_ids(std::string_view text, std::vector<int32_t>& ids) const;

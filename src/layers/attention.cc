@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "graph/attention.h"
 #include "ops/kv_cache.h"
@@ -19,6 +20,13 @@ MultiHeadAttention::MultiHeadAttention(graph::ParameterSet& params, const std::s
     kv_ = Linear(params, prefix + ".kv", dim, 2 * dim, true, 2);
   }
   o_ = Linear(params, prefix + ".o", dim, dim);
+}
+
+MultiHeadAttention::MultiHeadAttention(AttentionKind kind, int64_t heads, Projections p)
+    : kind_(kind), qkv_(std::move(p.qkv)), q_(std::move(p.q)), kv_(std::move(p.kv)), o_(std::move(p.o)),
+      dim_(o_.in()), heads_(heads) {
+  REALMT_CHECK(heads > 0 && dim_ % heads == 0, "transformer-heads ({}) must divide dim-emb ({})", heads, dim_);
+  REALMT_ASSERT(kind == AttentionKind::kSelf ? qkv_.out() == 3 * dim_ : q_.out() == dim_ && kv_.out() == 2 * dim_);
 }
 
 ops::AttentionOptions MultiHeadAttention::options(const AttentionStep& step, bool causal) const {
@@ -71,8 +79,12 @@ AttentionResult MultiHeadAttention::self_attend_cached(const graph::Var& x, KvCa
     const int64_t capacity =
         std::max<int64_t>({need, cache.initial_capacity, cache.k.defined() ? 2 * cache.k.dim(2) : 0});
     if (cache.k.defined()) {
-      cache.k = ops::kv_cache_resize(cache.k, cache.length, capacity);
-      cache.v = ops::kv_cache_resize(cache.v, cache.length, capacity);
+      // Only the rows in use move: a search's rows never grow again once it has widened to
+      // its beams (its first step), and a finished sentence's rows would take their share of
+      // every later doubling.
+      cache.rows = n;
+      cache.k = ops::kv_cache_resize(cache.k.narrow0(0, n), cache.length, capacity);
+      cache.v = ops::kv_cache_resize(cache.v.narrow0(0, n), cache.length, capacity);
     } else {
       cache.k = Tensor::empty({cache.rows, heads_, capacity, head_dim()}, x.dtype(), x.device());
       cache.v = Tensor::empty({cache.rows, heads_, capacity, head_dim()}, x.dtype(), x.device());

@@ -48,7 +48,8 @@ struct AttentionResult {
 // Keys and values of the positions decoded so far, [R, H, capacity, Dh] each: allocated for R
 // hypotheses (`rows`, 0: the first step's) of which the first N (the step's) are in use, and
 // positions [0, length) valid. The capacity starts at `initial_capacity` and doubles when full
-// (a copy only log-many times); keys and values are written in place (ops/kv_cache.h), and beam
+// (a copy only log-many times) for the rows in use then (`rows` becomes N: later steps may have
+// fewer rows, never more); keys and values are written in place (ops/kv_cache.h), and beam
 // moves gather rows in place (ops::gather_rows_).
 struct KvCache {
   Tensor k, v;
@@ -62,6 +63,12 @@ class MultiHeadAttention {
   MultiHeadAttention() = default;
   MultiHeadAttention(graph::ParameterSet& params, const std::string& prefix, int64_t dim, int64_t heads,
                      AttentionKind kind);
+  // Binds projections already declared (a model's layout, models/layout.h): self-attention
+  // qkv [D, 3D] and o; cross-attention q [D, D], kv [D, 2D] and o.
+  struct Projections {
+    Linear qkv{}, q{}, kv{}, o{};
+  };
+  MultiHeadAttention(AttentionKind kind, int64_t heads, Projections p);
 
   // Self-attention over x: causal (decoder) or with a key mask (encoder).
   AttentionResult self_attend(const graph::Var& x, const Tensor& key_mask, bool causal,

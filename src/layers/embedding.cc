@@ -16,13 +16,26 @@ namespace realmt::layers {
 Embedding::Embedding(graph::ParameterSet& params, const std::string& prefix, int64_t vocab, int64_t dim,
                      const EmbeddingOptions& options)
     : params_(&params), vocab_(vocab), dim_(dim), options_(options) {
-  REALMT_CHECK(dim % 2 == 0, "sinusoidal positions need an even model dimension, got {}", dim);
-  REALMT_CHECK(options.positions != Positions::kLearned || options.position_table >= 0,
-               "learned positions need a position table");
-  REALMT_CHECK(options.positions != Positions::kSinusoidalMarian || dim >= 4,
-               "sinusoidal-marian positions need a model dimension of at least 4, got {}", dim);
+  check_options();
   // Normal(0, D^-1/2): with the sqrt(D) scale, unit variance (Normal(0, 1) without the scale).
   weight_ = params.add(prefix + ".weight", {vocab, dim}, normal(options.scale ? 1.0 / std::sqrt(double(dim)) : 1.0));
+}
+
+Embedding::Embedding(const graph::ParameterSet& params, int weight, const EmbeddingOptions& options)
+    : params_(&params), weight_(weight), options_(options) {
+  const Shape& s = params.shapes().at(weight);
+  REALMT_ASSERT(s.rank() == 2);
+  vocab_ = s[0];
+  dim_ = s[1];
+  check_options();
+}
+
+void Embedding::check_options() const {
+  REALMT_CHECK(dim_ % 2 == 0, "sinusoidal positions need an even model dimension, got {}", dim_);
+  REALMT_CHECK(options_.positions != Positions::kLearned || options_.position_table >= 0,
+               "learned positions need a position table");
+  REALMT_CHECK(options_.positions != Positions::kSinusoidalMarian || dim_ >= 4,
+               "sinusoidal-marian positions need a model dimension of at least 4, got {}", dim_);
 }
 
 Tensor Embedding::learned_rows(int64_t first, int64_t count) const {

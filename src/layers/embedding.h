@@ -49,6 +49,8 @@ class Embedding {
   Embedding() = default;
   Embedding(graph::ParameterSet& params, const std::string& prefix, int64_t vocab, int64_t dim,
             const EmbeddingOptions& options = {});
+  // Binds a table [V, D] already declared in `params` (a model's layout, models/layout.h).
+  Embedding(const graph::ParameterSet& params, int weight, const EmbeddingOptions& options);
 
   // ids i32 [B, T] (positions start at `first_position`, for incremental decoding) -> [B, T, D].
   // zero_rows (u8 [B, T, 1], optional): where it is non-zero the token's embedding is a zero
@@ -73,6 +75,7 @@ class Embedding {
  private:
   // kLearned: the rows first .. first + count - 1 of the table, each clamped to its last row.
   Tensor learned_rows(int64_t first, int64_t count) const;
+  void check_options() const;
 
  private:
   const graph::ParameterSet* params_ = nullptr;

@@ -15,6 +15,9 @@ class LayerNorm {
   static constexpr double kEps = 1e-5;
   LayerNorm() = default;
   LayerNorm(graph::ParameterSet& params, const std::string& prefix, int64_t dim, double eps = kEps);
+  // Binds gamma and beta already declared in `params` (a model's layout, models/layout.h).
+  LayerNorm(const graph::ParameterSet& params, int gamma, int beta, double eps)
+      : params_(&params), gamma_(gamma), beta_(beta), eps_(eps) {}
   graph::Var operator()(const graph::Var& x) const;
   const graph::Var& gamma() const { return (*params_)[gamma_]; }
   const graph::Var& beta() const { return (*params_)[beta_]; }

@@ -12,6 +12,14 @@ Linear::Linear(graph::ParameterSet& params, const std::string& prefix, int64_t i
   if (bias) bias_ = params.add(prefix + ".bias", {out}, constant(0.0));
 }
 
+Linear::Linear(const graph::ParameterSet& params, int weight, int bias)
+    : params_(&params), weight_(weight), bias_(bias) {
+  const Shape& w = params.shapes().at(weight);
+  REALMT_ASSERT(w.rank() == 2 && (bias < 0 || params.shapes().at(bias) == Shape({w[1]})));
+  in_ = w[0];
+  out_ = w[1];
+}
+
 graph::Var Linear::operator()(const graph::Var& x) const {
   REALMT_CHECK(x.dim(-1) == in_, "linear layer expects inputs [..., {}], got {}", in_, x.shape());
   if (quantized_) {

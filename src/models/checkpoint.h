@@ -17,14 +17,18 @@
 //                    programs that know the vocabulary (realmt-init, realmt-train, realmt-average
 //                    copies it); decoding and training refuse another vocabulary
 //                    (search::check_vocab_fingerprint).
+//   "realmt.updates", "realmt.averaged", "realmt.converted-from"  realmt-train's update count,
+//                    realmt-average's input count, a converted model's origin.
+// realmt writes and reads these through one typed record (models::ModelMetadata,
+// models/checkpoint_record.h); the vocabulary tables only through models::read_vocab_table.
 // Every load also refuses a floating tensor holding NaN or Inf, naming the file and the tensor:
 // such a model cannot translate, and resuming from it would spread the NaN into every later save.
 // A model file holds one tensor per parameter under the parameter's own name.
 //
 // Training state is a separate file beside the model. It holds one tensor per parameter
 // and arena as "<prefix>.<parameter name>" (e.g. "adam.m.encoder.layers.0.ffn.w1.weight")
-// and the training progress as metadata; the trainer decides what goes in. Suggested keys:
-// "realmt.step", "realmt.epoch", "realmt.data_position", "realmt.rng_state".
+// and the training progress as metadata: realmt-train's typed record (training::TrainingState,
+// training/training_state.h) with the keys below among others.
 #pragma once
 
 #include <functional>
@@ -44,6 +48,9 @@ inline constexpr const char* kChecksumKey = "realmt.crc32";
 inline constexpr const char* kVocabKey = "realmt.vocab";
 inline constexpr const char* kVocabTableKey = "realmt.vocab-table";
 inline constexpr const char* kVocabTargetTableKey = "realmt.vocab-table-target";
+inline constexpr const char* kConvertedFromKey = "realmt.converted-from";
+inline constexpr const char* kUpdatesKey = "realmt.updates";
+inline constexpr const char* kAveragedKey = "realmt.averaged";
 inline constexpr const char* kStepKey = "realmt.step";
 inline constexpr const char* kEpochKey = "realmt.epoch";
 inline constexpr const char* kDataPositionKey = "realmt.data_position";

@@ -1,5 +1,6 @@
 #include "models/transformer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -12,9 +13,13 @@
 #include "graph/residual_norm.h"
 #include "layers/init.h"
 #include "models/admin.h"
+#include "models/layout.h"
 #include "ops/cast.h"
 #include "ops/dropout.h"
 #include "ops/elementwise.h"
+#include "ops/index_select.h"
+#include "ops/matmul.h"
+#include "ops/quantize.h"
 #include "ops/kv_cache.h"
 #include "ops/softmax.h"
 
@@ -29,57 +34,11 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
   enc_mode_ = config_.residual_attention_encoder;
   dec_mode_ = config_.residual_attention_decoder;
   cross_mode_ = config_.residual_attention_cross;
-  const int64_t d = config_.dim_emb;
-  const auto act = config_.ffn_activation;
-  using layers::AttentionKind;
-  // Tables: "embeddings" is the target side's (and the source's and the output layer's when tied);
-  // untied ones are "source_embeddings" and "output" (its [V, D] weight, as the tied table).
-  layers::EmbeddingOptions eo{.positions = config_.positions, .scale = config_.scale_embeddings};
-  // Learned positions: one table for both sides (Marian's Wpos), Normal(0, D^-1/2) as unscaled embeddings.
-  if (config_.positions == layers::Positions::kLearned)
-    eo.position_table =
-        params_.add("positions", {config_.learned_positions, d}, layers::normal(1.0 / std::sqrt(double(d))));
-  const int64_t vt = config_.target_vocab();
-  embedding_ = layers::Embedding(params_, "embeddings", vt, d, eo);
-  if (!config_.source_target_tied())
-    source_embedding_ = layers::Embedding(params_, "source_embeddings", config_.vocab_size, d, eo);
-  const double eps = config_.layer_norm_eps;
-  // ADMIN's omegas start at the closed form of their stack, or at 1 until a profiling pass sets them.
-  auto omega = [&](const std::string& name, int sublayers) {
-    const double start = config_.admin_init == AdminInit::kClosedForm ? admin_closed_form_omega(sublayers) : 1.0;
-    return admin_ ? params_.add(name + ".omega", {d}, layers::constant(start)) : -1;
-  };
-  encoder_.resize(config_.enc_depth);
-  for (int i = 0; i < config_.enc_depth; ++i) {
-    const std::string p = "encoder.layers." + std::to_string(i);
-    EncoderLayer& l = encoder_[i];
-    l.self_attn = layers::MultiHeadAttention(params_, p + ".self_attn", d, config_.heads, AttentionKind::kSelf);
-    l.self_attn_norm = layers::LayerNorm(params_, p + ".self_attn.norm", d, eps);
-    l.self_omega = omega(p + ".self_attn", encoder_sublayers());
-    l.ffn = layers::FeedForward(params_, p + ".ffn", d, config_.dim_ffn, act);
-    l.ffn_norm = layers::LayerNorm(params_, p + ".ffn.norm", d, eps);
-    l.ffn_omega = omega(p + ".ffn", encoder_sublayers());
-  }
-  decoder_.resize(config_.dec_depth);
-  for (int i = 0; i < config_.dec_depth; ++i) {
-    const std::string p = "decoder.layers." + std::to_string(i);
-    DecoderLayer& l = decoder_[i];
-    l.self_attn = layers::MultiHeadAttention(params_, p + ".self_attn", d, config_.heads, AttentionKind::kSelf);
-    l.self_attn_norm = layers::LayerNorm(params_, p + ".self_attn.norm", d, eps);
-    l.self_omega = omega(p + ".self_attn", decoder_sublayers());
-    l.cross_attn = layers::MultiHeadAttention(params_, p + ".cross_attn", d, config_.heads, AttentionKind::kCross);
-    l.cross_attn_norm = layers::LayerNorm(params_, p + ".cross_attn.norm", d, eps);
-    l.cross_omega = omega(p + ".cross_attn", decoder_sublayers());
-    l.ffn = layers::FeedForward(params_, p + ".ffn", d, config_.dim_ffn, act);
-    l.ffn_norm = layers::LayerNorm(params_, p + ".ffn.norm", d, eps);
-    l.ffn_omega = omega(p + ".ffn", decoder_sublayers());
-  }
-  if (!post_norm_) {
-    enc_final_norm_ = layers::LayerNorm(params_, "encoder.final_norm", d, eps);
-    dec_final_norm_ = layers::LayerNorm(params_, "decoder.final_norm", d, eps);
-  }
-  if (!config_.target_output_tied()) output_table_ = layers::Embedding(params_, "output", vt, d, eo);
-  if (config_.output_bias) output_bias_ = params_.add("output.bias", {vt}, layers::constant(0.0));
+  // Every parameter comes from the layout (models/layout.h), declared in its order (the order
+  // init() draws in, the checkpoints' order); the layers then bind to them by role.
+  const Layout layout(config_);
+  for (const LayoutEntry& e : layout.entries()) params_.add(e.name, e.shape, initializer(e.init));
+  bind(layout);
   // The norm each epilogue applies: Post-LN its own sub-layer's; Pre-LN the next sub-layer's
   // (the norm of its input), the final norm after the last.
   std::vector<const layers::LayerNorm*> own[2];
@@ -94,6 +53,61 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
       for (size_t i = 0; i < own[st].size(); ++i)
         norms_after_[st].push_back(i + 1 < own[st].size() ? own[st][i + 1] : finals[st]);
     }
+  }
+}
+
+void Transformer::bind(const Layout& layout) {
+  using layers::AttentionKind;
+  auto linear = [&](const Role& sub, Part part) {
+    return layers::Linear(params_, layout.index(sub.with(part, Field::kWeight)), layout.find(sub.with(part, Field::kBias)));
+  };
+  auto norm = [&](const Role& where) {
+    return layers::LayerNorm(params_, layout.index(where.with(Part::kNorm, Field::kGamma)),
+                             layout.index(where.with(Part::kNorm, Field::kBeta)), config_.layer_norm_eps);
+  };
+  auto omega = [&](const Role& sub) { return layout.find(sub.with(Part::kOmega, Field::kValue)); };  // -1: no ADMIN
+  auto self_attention = [&](const Role& sub) {
+    return layers::MultiHeadAttention(AttentionKind::kSelf, config_.heads,
+                                      {.qkv = linear(sub, Part::kQkv), .o = linear(sub, Part::kO)});
+  };
+  auto ffn = [&](const Role& sub) {
+    return layers::FeedForward(linear(sub, Part::kW1), linear(sub, Part::kW2), config_.ffn_activation);
+  };
+  // Tables: "embeddings" is the target side's (and the source's and the output layer's when tied).
+  const layers::EmbeddingOptions eo{.positions = config_.positions,
+                                    .scale = config_.scale_embeddings,
+                                    .position_table = layout.find({.part = Part::kPositions, .field = Field::kValue})};
+  auto table = [&](Part part) { return layers::Embedding(params_, layout.index({.part = part}), eo); };
+  embedding_ = table(Part::kEmbeddings);
+  if (!config_.source_target_tied()) source_embedding_ = table(Part::kSourceEmbeddings);
+  if (!config_.target_output_tied()) output_table_ = table(Part::kOutput);
+  output_bias_ = layout.find({.part = Part::kOutputBias, .field = Field::kBias});
+  encoder_.resize(config_.enc_depth);
+  for (const Role& sub : layout.sublayers(Stack::kEncoder)) {
+    EncoderLayer& l = encoder_[sub.layer];
+    if (sub.sublayer == Sublayer::kSelfAttn) {
+      l.self_attn = self_attention(sub), l.self_attn_norm = norm(sub), l.self_omega = omega(sub);
+    } else {
+      l.ffn = ffn(sub), l.ffn_norm = norm(sub), l.ffn_omega = omega(sub);
+    }
+  }
+  decoder_.resize(config_.dec_depth);
+  for (const Role& sub : layout.sublayers(Stack::kDecoder)) {
+    DecoderLayer& l = decoder_[sub.layer];
+    if (sub.sublayer == Sublayer::kSelfAttn) {
+      l.self_attn = self_attention(sub), l.self_attn_norm = norm(sub), l.self_omega = omega(sub);
+    } else if (sub.sublayer == Sublayer::kCrossAttn) {
+      l.cross_attn = layers::MultiHeadAttention(
+          AttentionKind::kCross, config_.heads,
+          {.q = linear(sub, Part::kQ), .kv = linear(sub, Part::kKv), .o = linear(sub, Part::kO)});
+      l.cross_attn_norm = norm(sub), l.cross_omega = omega(sub);
+    } else {
+      l.ffn = ffn(sub), l.ffn_norm = norm(sub), l.ffn_omega = omega(sub);
+    }
+  }
+  if (!post_norm_) {
+    enc_final_norm_ = norm({.stack = Stack::kEncoder});
+    dec_final_norm_ = norm({.stack = Stack::kDecoder});
   }
 }
 
@@ -303,9 +317,49 @@ Tensor Transformer::step(DecoderState& s, const Tensor& last_tokens) const {
   return log_probs(step_hidden(s, last_tokens));
 }
 
-Tensor Transformer::log_probs(const Tensor& h) const {
+Tensor Transformer::log_probs(const Tensor& h, const OutputSubset* subset) const {
   graph::NoGradGuard no_grad;
-  return ops::log_softmax(logits(Var(h)).value().reshape({h.dim(0), config_.target_vocab()}));
+  const int64_t V = config_.target_vocab();
+  if (!subset) return ops::log_softmax(logits(Var(h)).value().reshape({h.dim(0), V}));
+  // Logits of the subset's rows [N, C], log-softmax over them, then scattered into [N, V]
+  // (index_select's backward: zeros elsewhere) and -inf added outside the subset.
+  const ops::OutputWeight& w = subset->weight;
+  Tensor z = w.quantized.defined() ? ops::quantized_matmul(h, w.quantized) : ops::matmul(h, w.weight, {.trans_b = true});
+  if (w.bias.defined()) z = ops::add(z, w.bias.reshape({1, w.bias.numel()}));
+  if (z.dtype() != DType::kF32) z = ops::cast(z, DType::kF32);
+  const Tensor lp = ops::index_select_backward(ops::log_softmax(z), {h.dim(0), V}, 1, subset->ids_device);
+  return ops::add(lp, subset->outside.reshape({1, V}));
+}
+
+int64_t OutputSubset::position(int32_t id) const {
+  const auto it = std::lower_bound(ids.begin(), ids.end(), id);
+  REALMT_CHECK(it != ids.end() && *it == id, "output subset: id {} is not among its {} ids", id, ids.size());
+  return it - ids.begin();
+}
+
+OutputSubset Transformer::output_subset(std::vector<int32_t> ids) const {
+  const int64_t V = config_.target_vocab();
+  REALMT_CHECK(!ids.empty(), "output subset: no target id");
+  for (size_t i = 0; i < ids.size(); ++i)
+    REALMT_CHECK(ids[i] >= 0 && ids[i] < V && (i == 0 || ids[i] > ids[i - 1]),
+                 "output subset: ids must be ascending, unique and < {} (id {} at {})", V, ids[i], i);
+  OutputSubset s;
+  s.ids = std::move(ids);
+  const Device dev = device();
+  s.ids_device = Tensor::from_vector(s.ids, {static_cast<int64_t>(s.ids.size())}).to(dev);
+  std::vector<float> outside(static_cast<size_t>(V), -std::numeric_limits<float>::infinity());
+  for (int32_t id : s.ids) outside[static_cast<size_t>(id)] = 0.0f;
+  s.outside = Tensor::from_vector(outside, {V}).to(dev);
+  const ops::OutputWeight full = output_weight();
+  auto rows = [&](const Tensor& t) { return t.defined() ? ops::index_select(t, 0, s.ids_device) : Tensor(); };
+  s.weight.weight = rows(full.weight);
+  s.weight.bias = rows(full.bias);
+  if (full.quantized.defined()) {
+    s.weight.quantized.values = rows(full.quantized.values);
+    s.weight.quantized.inv_scales = rows(full.quantized.inv_scales);
+    s.weight.quantized.sums = rows(full.quantized.sums);
+  }
+  return s;
 }
 
 ops::OutputWeight Transformer::output_weight() const {
@@ -318,8 +372,18 @@ ops::OutputWeight Transformer::output_weight() const {
 }
 
 ops::LinearTopkResult Transformer::output_topk(const Tensor& h, const Tensor& token_bias,
-                                               const ops::LinearTopkOptions& o) const {
-  return ops::linear_log_softmax_topk(h, output_weight(), token_bias, o);
+                                               const ops::LinearTopkOptions& o, const OutputSubset* subset) const {
+  if (!subset) return ops::linear_log_softmax_topk(h, output_weight(), token_bias, o);
+  // The same op over the subset's rows: positions in the subset, mapped back to ids after.
+  ops::LinearTopkOptions sub = o;
+  const int64_t C = static_cast<int64_t>(subset->ids.size());
+  sub.k = std::min(o.k, C);
+  if (o.also_token >= 0) sub.also_token = subset->position(static_cast<int32_t>(o.also_token));
+  const Tensor bias = token_bias.defined() ? ops::index_select(token_bias, 0, subset->ids_device) : Tensor();
+  ops::LinearTopkResult r = ops::linear_log_softmax_topk(h, subset->weight, bias, sub);
+  const Shape shape = r.indices.shape();
+  r.indices = ops::index_select(subset->ids_device, 0, r.indices.reshape({r.indices.numel()})).reshape(shape);
+  return r;
 }
 
 void Transformer::reorder(DecoderState& s, const std::vector<int32_t>& rows, bool same_sources) const {

@@ -30,6 +30,7 @@
 namespace realmt::models {
 
 class AdminProfiler;
+class Layout;
 
 // The three residual-attention chains.
 enum class AttentionChain { kEncoder, kDecoderSelf, kCross };
@@ -84,6 +85,17 @@ struct DecoderState {
   Tensor scratch;        // reorder's staging buffer, kept between steps
 };
 
+// The output layer restricted to some target ids (a lexical shortlist's candidates of a batch,
+// search/shortlist.h): those rows of the output table (and bias), gathered once a batch.
+// Log-probabilities are normalised over the subset only.
+struct OutputSubset {
+  std::vector<int32_t> ids;  // C target ids, ascending, unique
+  Tensor ids_device;         // i32 [C], on the model's device
+  Tensor outside;            // f32 [V]: 0 for the subset's ids, -inf for the others (log_probs)
+  ops::OutputWeight weight;  // the table's rows ids (f32 and/or int8) and bias entries
+  int64_t position(int32_t id) const;  // index of `id` in ids (it must be there)
+};
+
 class Transformer {
  public:
   explicit Transformer(const ModelConfig& config);
@@ -121,8 +133,14 @@ class Transformer {
 
   // The output layer for decoding, h [N, D]: log-probabilities [N, V], or fused with the
   // search's per-row selection (ops/linear_log_softmax_topk.h).
-  Tensor log_probs(const Tensor& h) const;
-  ops::LinearTopkResult output_topk(const Tensor& h, const Tensor& token_bias, const ops::LinearTopkOptions& o) const;
+  // With a subset (output_subset): logits of its rows only, log-softmax over them; log_probs
+  // gives -inf to the other ids, output_topk's indices and also_token are vocabulary ids as
+  // without one (token_bias stays [V]).
+  Tensor log_probs(const Tensor& h, const OutputSubset* subset = nullptr) const;
+  ops::LinearTopkResult output_topk(const Tensor& h, const Tensor& token_bias, const ops::LinearTopkOptions& o,
+                                    const OutputSubset* subset = nullptr) const;
+  // The subset of target ids `ids` (ascending, unique, each < target_vocab) for the two above.
+  OutputSubset output_subset(std::vector<int32_t> ids) const;
 
   // int8 inference (ops/quantize.h): every linear weight quantized per output row and its f32
   // copy released; the embedding table gets an int8 copy for the output layer and keeps its f32
@@ -153,6 +171,8 @@ class Transformer {
     std::function<void(const Tensor&)> quantize;
   };
   std::vector<Int8Weight> int8_weights();
+  // Makes the layers over the parameters the layout declared (the constructor).
+  void bind(const Layout& layout);
 
   struct EncoderLayer {
     layers::MultiHeadAttention self_attn;

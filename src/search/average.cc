@@ -4,6 +4,7 @@
 #include <map>
 
 #include "models/checkpoint.h"
+#include "models/checkpoint_record.h"
 #include "models/model_config.h"
 #include "models/safetensors.h"
 #include "ops/cast.h"
@@ -88,10 +89,12 @@ AverageReport average_checkpoints(const std::vector<std::string>& inputs,
     report.elements += static_cast<size_t>(sums[t].numel());
     tensors.emplace_back(names[t], ops::cast(ops::mul(sums[t], scale), dtypes[t]));
   }
-  models::Metadata out_meta{{models::kConfigKey, metadata.at(models::kConfigKey)},
-                            {"realmt.averaged", std::to_string(inputs.size())}};
-  if (metadata.count(models::kVocabKey)) out_meta[models::kVocabKey] = metadata.at(models::kVocabKey);
-  models::save_checkpoint(output, tensors, out_meta);
+  const models::ModelMetadata first = models::read_model_metadata(metadata, inputs[0]);
+  models::ModelMetadata out_meta;
+  out_meta.config = first.config;
+  out_meta.vocab = first.vocab;
+  out_meta.averaged = static_cast<int64_t>(inputs.size());
+  models::save_checkpoint(output, tensors, models::model_metadata_text(out_meta));
   return report;
 }
 

@@ -5,6 +5,7 @@
 #include "common/options.h"
 #include "core/cpu_isa.h"
 #include "core/error.h"
+#include "search/shortlist.h"
 
 namespace realmt::search {
 
@@ -50,6 +51,17 @@ void ModelOptions::validate() const {
   REALMT_CHECK(mini_batch >= 1, "mini-batch must be at least 1, got {}", mini_batch);
 }
 
+void declare_shortlist(OptionSet& o, std::vector<std::string>* shortlist) {
+  o.add("Search", "shortlist", shortlist,
+        "Lexical shortlist: FILE [first [best [threshold]]] (Marian's; 100 100 0 when left out): score only the "
+        "target ids 0..first-1, eos, unk, the source pieces and each source piece's best targets with probability "
+        ">= threshold (FILE: TARGET SOURCE PROB lines, realmt-data shortlist writes it; CPU only)");
+}
+
+void validate_shortlist(const std::vector<std::string>& shortlist) {
+  if (!shortlist.empty()) ShortlistOptions::parse(shortlist);
+}
+
 void TranslateOptions::declare(OptionSet& o) {
   model.declare(o, "Model");
   o.add("Input/output", "input", &input,
@@ -86,6 +98,7 @@ void TranslateOptions::declare(OptionSet& o) {
                "realmt sorts each maxi-batch by source length either way; the output keeps the input order");
   o.add("Input/output", "quiet", &quiet, "Nothing on stderr (a log file still gets the lines)");
   o.add("Input/output", "quiet-translation", &quiet_translation, "No 'Best translation' lines");
+  declare_shortlist(o, &shortlist);
   o.short_name("input", 'i').short_name("output", 'o').short_name("beam-size", 'b').short_name("normalize", 'n');
   o.implicit_value("normalize", "1").implicit_value("alignment", "1");
   declare_marian_decoder_options(o, DecoderProgram::kTranslate);
@@ -99,6 +112,7 @@ void TranslateOptions::validate() const {
   REALMT_CHECK(mini_batch_words >= 0, "mini-batch-words must be >= 0, got {}", mini_batch_words);
   REALMT_CHECK(max_length >= 2, "max-length must be at least 2 (a subword and eos), got {}", max_length);
   parse_alignment_choice(alignment);
+  validate_shortlist(shortlist);
   search().validate(model.models.size());
 }
 

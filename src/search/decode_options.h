@@ -59,6 +59,11 @@ void declare_marian_gemm_type(OptionSet& o, ModelOptions* model);
 enum class DecoderProgram { kTranslate, kScore, kServer };
 void declare_marian_decoder_options(OptionSet& o, DecoderProgram program);
 
+// Binds Marian's --shortlist FILE [first [best [threshold]]] (search/shortlist.h) to `shortlist`
+// (realmt-translate and realmt-server); checked by validate_shortlist.
+void declare_shortlist(OptionSet& o, std::vector<std::string>* shortlist);
+void validate_shortlist(const std::vector<std::string>& shortlist);
+
 struct TranslateOptions {
   ModelOptions model;
   std::vector<std::string> input{"stdin"};  // text to translate, one sentence a line (stdin or -: standard
@@ -83,6 +88,7 @@ struct TranslateOptions {
   std::string maxi_batch_sort = "src";  // src | none: realmt sorts by length either way
   bool quiet = false;               // nothing on stderr (the log file still gets the lines)
   bool quiet_translation = false;   // no "Best translation" lines
+  std::vector<std::string> shortlist;  // FILE [first [best [threshold]]]; empty: the whole vocabulary
   void declare(OptionSet& o);
   void validate() const;
   SearchOptions search() const;

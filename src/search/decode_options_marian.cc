@@ -78,7 +78,6 @@ void declare_marian_decoder_options(OptionSet& o, DecoderProgram program) {
       .add_no_effect("stat-freq", Kind::kValue, "realmt-translate reports speed at the end (and every 5 s with "
                      "quiet-translation)", {"0"})
       .add_unavailable("word-scores", Kind::kFlag, {}, "word scores of translations: use realmt-score --word-scores")
-      .add_unavailable("shortlist", Kind::kList, {}, "lexical shortlists are not implemented")
       .add_unavailable("output-sampling", Kind::kFlag, {}, "sampling is not implemented; realmt runs beam search")
       .add_unavailable("output-approx-knn", Kind::kList, {}, "approximate output search is not implemented");
 }

@@ -2,10 +2,9 @@
 
 #include <filesystem>
 
-#include <nlohmann/json.hpp>
-
 #include "core/allocator.h"
 #include "models/checkpoint.h"
+#include "models/checkpoint_record.h"
 #include "models/safetensors.h"
 
 namespace realmt::search {
@@ -48,41 +47,20 @@ std::unique_ptr<models::Transformer> load_model(const std::string& path, Device 
   return model;
 }
 
-namespace {
-
-std::vector<std::string> table_of(const models::Metadata& metadata, const char* key, const std::string& path) {
-  const auto it = metadata.find(key);
-  if (it == metadata.end()) return {};
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(it->second);
-  } catch (const nlohmann::json::exception& e) {
-    REALMT_FAIL("{}: metadata '{}' is not JSON: {}", path, key, e.what());
-  }
-  REALMT_CHECK(j.is_array(), "{}: metadata '{}' must be a JSON array of pieces", path, key);
-  std::vector<std::string> table;
-  table.reserve(j.size());
-  for (const auto& p : j) {
-    REALMT_CHECK(p.is_string(), "{}: metadata '{}' holds a {} where a piece belongs", path, key, p.type_name());
-    table.push_back(p.get<std::string>());
-  }
-  return table;
-}
-
-}  // namespace
-
 data::Vocab load_vocab(const std::vector<std::string>& vocab_paths, const std::string& model_path,
                        const models::ModelConfig& config) {
   REALMT_CHECK(!vocab_paths.empty() && vocab_paths.size() <= 2,
                "vocabs: give the SentencePiece model once, or once a side (source, target); got {}",
                vocab_paths.size());
   const models::Metadata metadata = models::load_safetensors_header(model_path).metadata;
-  std::vector<std::string> source = table_of(metadata, models::kVocabTableKey, model_path);
+  std::optional<models::VocabTable> source = models::read_vocab_table(metadata, models::kVocabTableKey, model_path);
   // A realmt model: its vocabulary, or one a side (checked against the model by check_vocab_matches).
-  if (source.empty()) return data::Vocab::pair(vocab_paths.front(), vocab_paths.back());
-  std::vector<std::string> target = table_of(metadata, models::kVocabTargetTableKey, model_path);
+  if (!source || source->empty()) return data::Vocab::pair(vocab_paths.front(), vocab_paths.back());
+  std::optional<models::VocabTable> target =
+      models::read_vocab_table(metadata, models::kVocabTargetTableKey, model_path);
   const data::TableSpecialIds ids{config.pad_id, config.unk_id, config.eos_id, config.decoder_start_id};
-  return data::Vocab::from_tables(vocab_paths.front(), vocab_paths.back(), std::move(source), std::move(target), ids);
+  return data::Vocab::from_tables(vocab_paths.front(), vocab_paths.back(), std::move(*source),
+                                  target ? std::move(*target) : models::VocabTable{}, ids);
 }
 
 void check_vocab_matches(const data::Vocab& vocab, const models::Transformer& model,

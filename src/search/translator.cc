@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/allocator.h"
 #include "search/model_loader.h"
 
 namespace realmt::search {
@@ -30,6 +31,28 @@ Translator Translator::load(const std::vector<std::string>& model_paths, const s
     check_vocab_matches(vocab, *models.back(), model_paths[i]);
   }
   return Translator(std::move(models), std::move(vocab));
+}
+
+void Translator::use_shortlist(std::shared_ptr<const Shortlist> shortlist) {
+  shortlist_ = std::move(shortlist);
+  search_ = std::make_unique<BeamSearch>(models(), shortlist_);
+}
+
+std::shared_ptr<const Shortlist> load_shortlist(const std::vector<std::string>& spec, const Translator& translator) {
+  if (spec.empty()) return nullptr;
+  const ShortlistOptions options = ShortlistOptions::parse(spec);
+  REALMT_USAGE_CHECK(translator.models()[0]->device().is_cpu(),
+                     "shortlist: decoding with a lexical shortlist runs on the CPU only; leave out --devices (or give "
+                     "cpu) to use {}",
+                     options.path);
+  return Shortlist::load(options, translator.vocab());
+}
+
+std::string shortlist_usage(const Shortlist& shortlist) {
+  const Shortlist::Usage u = shortlist.usage();
+  const int64_t average = u.batches > 0 ? (u.candidates + u.batches / 2) / u.batches : 0;
+  return format("shortlist: {} batches, {} candidate target ids a batch on average (of {})", u.batches, average,
+                shortlist.target_vocab());
 }
 
 std::vector<const models::Transformer*> Translator::models() const {
@@ -128,6 +151,9 @@ std::vector<LineTranslation> Translator::translate_ids(std::vector<std::vector<i
     std::vector<std::vector<int32_t>> sources;
     for (size_t k : batch) sources.push_back(std::move(ids[line_of[k]]));
     auto hyps = translate(sources, options);
+    // The batch's tensors are free now: on the CPU the memory goes back to the system, so the
+    // peak is the largest batch's, not the sum of every shape the cache has seen.
+    if (models_[0]->device().is_cpu()) release_host_memory();
     for (size_t j = 0; j < batch.size(); ++j) {
       LineTranslation& line = out[line_of[batch[j]]];
       if (hyps[j].empty()) line.error = kNoFiniteTranslation;

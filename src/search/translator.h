@@ -20,6 +20,7 @@
 #include "search/beam_search.h"
 #include "search/model_loader.h"
 #include "search/search_options.h"
+#include "search/shortlist.h"
 
 namespace realmt::search {
 
@@ -81,6 +82,11 @@ class Translator {
   std::vector<LineTranslation> translate_ids(std::vector<std::vector<int32_t>> ids, const SearchOptions& options,
                                              const BatchingOptions& batching) const;
 
+  // Decode with a lexical shortlist from now on (null: without); made for this vocabulary
+  // (load_shortlist). Not while another thread translates.
+  void use_shortlist(std::shared_ptr<const Shortlist> shortlist);
+  const Shortlist* shortlist() const { return shortlist_.get(); }
+
   const data::Vocab& vocab() const { return vocab_; }
   std::vector<const models::Transformer*> models() const;
 
@@ -88,7 +94,14 @@ class Translator {
   std::vector<std::unique_ptr<models::Transformer>> models_;
   data::Vocab vocab_;
   std::unique_ptr<BeamSearch> search_;
+  std::shared_ptr<const Shortlist> shortlist_;
 };
+
+// Marian's --shortlist FILE [first [best [threshold]]] (empty: none) read against the
+// translator's vocabulary; a GPU translator is refused (the shortlist is checked on the CPU only).
+std::shared_ptr<const Shortlist> load_shortlist(const std::vector<std::string>& spec, const Translator& translator);
+// The log line of a shortlist's use: batches and their average candidates.
+std::string shortlist_usage(const Shortlist& shortlist);
 
 // Indices of `lengths` grouped into batches: sorted by length (stable), each batch within
 // the limits and never empty.

@@ -49,6 +49,7 @@ void ServerOptions::declare(OptionSet& o) {
   o.add("Search", "max-length", &max_length,
         "Source subwords (eos counted) a sentence at most, as Marian; longer ones get 413 like max-sentence-tokens");
   o.add("Search", "allow-unk", &allow_unk, "Allow <unk> in translations");
+  search::declare_shortlist(o, &shortlist);
   o.add("Batching", "max-batch-tokens", &max_batch_tokens,
         "Source subwords a batch at most, padding counted (0: off)");
   o.add("Batching", "max-wait-ms", &max_wait_ms,
@@ -81,6 +82,7 @@ void ServerOptions::declare(OptionSet& o) {
 
 void ServerOptions::validate() const {
   model.validate();
+  search::validate_shortlist(shortlist);
   REALMT_CHECK(port >= 0 && port <= 65535, "port must be in [0, 65535], got {}", port);
   const size_t dash = language_pair.find('-');
   REALMT_USAGE_CHECK(language_pair.empty() || (dash > 0 && dash + 1 < language_pair.size() &&

@@ -10,10 +10,12 @@
 #include "data/batch_generator.h"
 #include "distributed/communicator.h"
 #include "models/checkpoint.h"
+#include "models/checkpoint_record.h"
 #include "models/transformer.h"
 #include "training/lr_schedule.h"
 #include "training/mixed_precision.h"
 #include "training/optimizer.h"
+#include "training/training_state.h"
 #include "training/train_log.h"
 #include "training/trainer.h"
 #include "training/validator.h"
@@ -110,8 +112,9 @@ struct Trainer::Impl {
   Device device;
   std::unique_ptr<data::BatchGenerator> data;
   // Fine-tuning a converted model (pretrained-model with id tables): its tables, copied into every
-  // model file so that realmt-translate reads them with the same .spm files; empty otherwise.
-  models::Metadata converted_tables;
+  // model file so that realmt-translate reads them with the same .spm files; empty otherwise
+  // (only the tables and the origin are set).
+  models::ModelMetadata converted_tables;
   std::unique_ptr<models::Transformer> model;
   std::unique_ptr<Optimizer> optimizer;
   Precision precision = Precision::kF32;
@@ -143,7 +146,7 @@ struct Trainer::Impl {
   // Rank r > 0 restores its own dropout stream from a state saved by a job of as many ranks;
   // otherwise (another number of ranks) it starts its stream afresh: data order and updates
   // continue exactly, dropout masks differ from the uninterrupted run's.
-  void restore_rank_rng(const models::Metadata& m);
+  void restore_rank_rng(const TrainingState& s);
   // ----
 
   models::Metadata model_metadata() const;  // the model files' metadata (config, updates, vocabulary)
@@ -154,6 +157,8 @@ struct Trainer::Impl {
   models::Metadata load_state(bool* ema_in_state);
   // Counters, validation tracks, gNorm, dropout streams, loss scale and data position.
   void restore_progress(const models::Metadata& m);
+  // The progress as the state file records it (rank_rngs: every rank's dropout stream).
+  TrainingState training_state(const std::vector<std::string>& rank_rngs) const;
   void save(bool also_iter);
   // Writes the weights used for translation (smoothed when exponential smoothing is on).
   void save_model(const std::string& path);

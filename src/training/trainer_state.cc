@@ -1,7 +1,6 @@
 // Trainer set-up, checkpoints (save, resume) and validation; the loop is in trainer.cc.
 #include "training/trainer_impl.h"
 
-#include <charconv>
 #include <csignal>
 #include <cstdlib>
 #include <cmath>
@@ -19,6 +18,7 @@
 #include "training/admin_profile.h"
 #include "training/mixed_precision.h"
 #include "training/optimizer.h"
+#include "training/training_state.h"
 #include "training/train_log.h"
 #include "training/validator.h"
 #include "training/vocab_setup.h"
@@ -31,19 +31,18 @@ namespace {
 // special ids) is fine-tuned with its own config (the command line's dropouts kept) and a
 // vocabulary made of its tables and the vocabs' .spm files, as realmt-translate reads it. Returns
 // null (and leaves the options alone) for any other start.
-std::shared_ptr<data::Vocab> converted_start(TrainOptions& o, models::Metadata& tables) {
+std::shared_ptr<data::Vocab> converted_start(TrainOptions& o, models::ModelMetadata& tables) {
   if (!o.fine_tunes_converted()) return nullptr;
-  const models::Metadata m = models::load_safetensors_header(o.pretrained_model).metadata;
-  const auto config = m.find(models::kConfigKey);
-  REALMT_CHECK(config != m.end(), "pretrained-model {}: no '{}' metadata; convert the model with realmt-convert",
-               o.pretrained_model, models::kConfigKey);
-  models::ModelConfig c = models::ModelConfig::from_yaml(config->second, o.pretrained_model);
+  const models::ModelMetadata m =
+      models::read_model_metadata(models::load_safetensors_header(o.pretrained_model).metadata, o.pretrained_model);
+  models::ModelConfig c = models::ModelConfig::from_yaml(m.config, o.pretrained_model);
   c.dropout = o.model_config.dropout;
   c.dropout_attention = o.model_config.dropout_attention;
   c.dropout_ffn = o.model_config.dropout_ffn;
   o.model_config = c;
-  for (const char* key : {models::kVocabTableKey, models::kVocabTargetTableKey, "realmt.converted-from"})
-    if (m.count(key)) tables[key] = m.at(key);
+  tables.vocab_table = m.vocab_table;
+  tables.vocab_table_target = m.vocab_table_target;
+  tables.converted_from = m.converted_from;
   return std::make_shared<data::Vocab>(search::load_vocab(o.vocabs, o.pretrained_model, c));
 }
 
@@ -142,24 +141,27 @@ void Trainer::Impl::average_grad_norm(double norm) {
   grad_norm_avg += alpha * (norm - grad_norm_avg);
 }
 
-void Trainer::Impl::restore_rank_rng(const models::Metadata& m) {
-  const auto ranks = m.find("realmt.ranks");
-  const bool same = comm->size() > 1 && ranks != m.end() && ranks->second == std::to_string(comm->size());
+void Trainer::Impl::restore_rank_rng(const TrainingState& s) {
+  const int64_t ranks = s.ranks.value_or(1);
+  const bool same = comm->size() > 1 && ranks == comm->size();
   if (lead() && comm->size() > 1 && !same)
-    log->line("note: the state was saved by a run with " + (ranks == m.end() ? std::string("1") : ranks->second) +
-              " process(es), this run has " + std::to_string(comm->size()) +
-              ": dropout masks of ranks > 0 start afresh");
+    log->line("note: the state was saved by a run with " + std::to_string(ranks) + " process(es), this run has " +
+              std::to_string(comm->size()) + ": dropout masks of ranks > 0 start afresh");
   if (lead()) return;
   dropout_gen = Generator(dropout_seed(o.seed, comm->rank()));
-  if (same) dropout_gen.restore(m.at("realmt.rng_state.rank" + std::to_string(comm->rank())));
+  if (!same) return;
+  const auto mine = s.rank_rng_states.find(std::to_string(comm->rank()));
+  REALMT_CHECK(mine != s.rank_rng_states.end(), "{}: training state lacks 'realmt.rng_state.rank{}' ({} ranks saved)",
+               state_path(), comm->rank(), ranks);
+  dropout_gen.restore(mine->second);
 }
 
 models::Metadata Trainer::Impl::model_metadata() const {
-  models::Metadata m = converted_tables;
-  m[models::kConfigKey] = model->config().to_yaml();
-  m["realmt.updates"] = std::to_string(progress.updates);
-  m[models::kVocabKey] = data->vocab().fingerprint();
-  return m;
+  models::ModelMetadata m = converted_tables;
+  m.config = model->config().to_yaml();
+  m.updates = progress.updates;
+  m.vocab = data->vocab().fingerprint();
+  return models::model_metadata_text(m);
 }
 
 void Trainer::Impl::start() {
@@ -191,42 +193,6 @@ void Trainer::Impl::start() {
   }
   if (ema) ema->flat().copy_from(params.values().flat());
 }
-
-namespace {
-
-// The training state's metadata fields: numbers in full or an error naming the file, the key and
-// the text (never a bare stoll).
-class StateFields {
- public:
-  StateFields(const models::Metadata& m, std::string path) : m_(m), path_(std::move(path)) {}
-  bool has(const std::string& key) const { return m_.count(key) > 0; }
-  const std::string& text(const std::string& key) const {
-    const auto it = m_.find(key);
-    REALMT_CHECK(it != m_.end(), "{}: training state lacks '{}'; the file is not a realmt-train state", path_, key);
-    return it->second;
-  }
-  double real(const std::string& key) const { return number(key, 0.0); }
-  int64_t count(const std::string& key) const {
-    const int64_t v = number(key, int64_t{0});
-    REALMT_CHECK(v >= 0, "{}: training state field '{}' is {}, a count must not be negative", path_, key, v);
-    return v;
-  }
-
- private:
-  template <typename T>
-  T number(const std::string& key, T value) const {
-    const std::string& t = text(key);
-    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
-    REALMT_CHECK(ec == std::errc() && end == t.data() + t.size() && !t.empty(),
-                 "{}: training state field '{}' is '{}', not a valid number; the file is damaged", path_, key, t);
-    return value;
-  }
-
-  const models::Metadata& m_;
-  std::string path_;
-};
-
-}  // namespace
 
 void Trainer::Impl::resume() {
   const graph::ParameterSet& params = model->params();
@@ -277,41 +243,66 @@ models::Metadata Trainer::Impl::load_state(bool* ema_in_state) {
 }
 
 void Trainer::Impl::restore_progress(const models::Metadata& m) {
-  const StateFields f(m, state_path());
-  progress.updates = f.count(models::kStepKey);
-  progress.epoch = f.count(models::kEpochKey);
-  progress.batches = f.count("realmt.batches");
-  progress.tokens = f.count("realmt.tokens");
-  progress.sentences = f.count("realmt.sentences");
-  optimizer->set_steps(f.count("realmt.optimizer_steps"));
+  const TrainingState s = read_training_state(m, state_path());
+  progress = {.updates = s.updates, .batches = s.batches, .tokens = s.tokens, .sentences = s.sentences,
+              .epoch = s.epoch};
+  optimizer->set_steps(s.optimizer_steps);
   // Each metric's history (states written before there was one per metric: the first's only).
   for (size_t i = 0; i < tracks.size(); ++i) {
     const std::string& name = o.valid_metrics[i];
-    const std::string best_key = "realmt.best." + name, stalled_key = "realmt.stalled." + name;
-    if (f.has(best_key) && f.has(stalled_key)) {
-      tracks[i] = {f.real(best_key), static_cast<int>(f.count(stalled_key))};
+    if (s.best.count(name) && s.stalled.count(name)) {
+      tracks[i] = {s.best.at(name), static_cast<int>(s.stalled.at(name))};
     } else if (i == 0) {
-      tracks[i] = {f.real("realmt.best"), static_cast<int>(f.count("realmt.stalled"))};
+      tracks[i] = {s.first_best, static_cast<int>(s.first_stalled)};
     }
     if (o.valid_reset_stalled || o.valid_reset_all) tracks[i].stalled = 0;
     if (o.valid_reset_all) tracks[i].best = INFINITY;
   }
-  if (f.has("realmt.epoch_start_updates")) {
-    epoch_start.updates = f.count("realmt.epoch_start_updates");
-    epoch_start.sentences = f.count("realmt.epoch_start_sentences");
+  if (s.epoch_start) {
+    epoch_start.updates = s.epoch_start->updates;
+    epoch_start.sentences = s.epoch_start->sentences;
   }
-  if (f.has("realmt.grad_norm_avg")) grad_norm_avg = f.real("realmt.grad_norm_avg");
-  dropout_gen.restore(f.text(models::kRngStateKey));
-  restore_rank_rng(m);  // data parallelism: ranks > 0 continue their own dropout streams
-  if (mp->scaler() && f.has("realmt.loss_scale"))
-    mp->scaler()->restore(f.real("realmt.loss_scale"), f.count("realmt.loss_scale_clean"),
-                          f.count("realmt.skipped_updates"));
+  if (s.grad_norm_avg) grad_norm_avg = *s.grad_norm_avg;
+  dropout_gen.restore(s.rng_state);
+  restore_rank_rng(s);  // data parallelism: ranks > 0 continue their own dropout streams
+  if (mp->scaler() && s.loss_scale)
+    mp->scaler()->restore(s.loss_scale->scale, s.loss_scale->clean_run, s.loss_scale->skipped);
   if (o.no_restore_corpus) {
     if (lead()) log->line("no-restore-corpus: the data starts afresh");  // the epoch count goes on
     epoch_start = progress;
   } else {
-    data->restore(f.text(models::kDataPositionKey));
+    data->restore(s.data_position);
   }
+}
+
+TrainingState Trainer::Impl::training_state(const std::vector<std::string>& rank_rngs) const {
+  TrainingState s;
+  s.updates = progress.updates;
+  s.epoch = progress.epoch;
+  s.batches = progress.batches;
+  s.tokens = progress.tokens;
+  s.sentences = progress.sentences;
+  s.optimizer_steps = optimizer->steps();
+  for (size_t i = 0; i < tracks.size(); ++i) {
+    s.best[o.valid_metrics[i]] = tracks[i].best;
+    s.stalled[o.valid_metrics[i]] = tracks[i].stalled;
+  }
+  if (!tracks.empty()) {
+    s.first_best = tracks[0].best;
+    s.first_stalled = tracks[0].stalled;
+  }
+  s.epoch_start = EpochStartState{.updates = epoch_start.updates, .sentences = epoch_start.sentences};
+  s.grad_norm_avg = grad_norm_avg;
+  s.rng_state = dropout_gen.state_string();
+  if (const LossScaler* ls = mp->scaler())
+    s.loss_scale = LossScaleState{.scale = ls->scale(), .clean_run = ls->clean_run(), .skipped = ls->skipped()};
+  s.data_position = data->state();
+  s.vocab = data->vocab().fingerprint();
+  if (comm->size() > 1) {  // data parallelism: every rank's dropout stream
+    s.ranks = comm->size();
+    for (int r = 1; r < comm->size(); ++r) s.rank_rng_states[std::to_string(r)] = rank_rngs[size_t(r)];
+  }
+  return s;
 }
 
 void Trainer::Impl::save(bool also_iter) {
@@ -321,41 +312,8 @@ void Trainer::Impl::save(bool also_iter) {
   distributed::check_replicas_agree(*comm, params.values().flat(),
                                     "the parameters at update " + std::to_string(progress.updates));
   if (!lead()) return;
-  models::Metadata m;
-  if (comm->size() > 1) {
-    m["realmt.ranks"] = std::to_string(comm->size());
-    for (int r = 1; r < comm->size(); ++r) m["realmt.rng_state.rank" + std::to_string(r)] = rank_rngs[size_t(r)];
-  }
   // ----
-  m[models::kStepKey] = std::to_string(progress.updates);
-  m[models::kEpochKey] = std::to_string(progress.epoch);
-  m["realmt.batches"] = std::to_string(progress.batches);
-  m["realmt.tokens"] = std::to_string(progress.tokens);
-  m["realmt.sentences"] = std::to_string(progress.sentences);
-  m["realmt.optimizer_steps"] = std::to_string(optimizer->steps());
-  char best_text[64];
-  for (size_t i = 0; i < tracks.size(); ++i) {
-    std::snprintf(best_text, sizeof best_text, "%.17g", tracks[i].best);
-    m["realmt.best." + o.valid_metrics[i]] = best_text;
-    m["realmt.stalled." + o.valid_metrics[i]] = std::to_string(tracks[i].stalled);
-  }
-  // The first metric's, as states had it before there was one per metric.
-  std::snprintf(best_text, sizeof best_text, "%.17g", tracks.empty() ? INFINITY : tracks[0].best);
-  m["realmt.best"] = best_text;
-  m["realmt.stalled"] = std::to_string(tracks.empty() ? 0 : tracks[0].stalled);
-  m["realmt.epoch_start_updates"] = std::to_string(epoch_start.updates);
-  m["realmt.epoch_start_sentences"] = std::to_string(epoch_start.sentences);
-  std::snprintf(best_text, sizeof best_text, "%.17g", grad_norm_avg);
-  m["realmt.grad_norm_avg"] = best_text;
-  m[models::kRngStateKey] = dropout_gen.state_string();
-  if (const LossScaler* ls = mp->scaler()) {
-    std::snprintf(best_text, sizeof best_text, "%.17g", ls->scale());
-    m["realmt.loss_scale"] = best_text;
-    m["realmt.loss_scale_clean"] = std::to_string(ls->clean_run());
-    m["realmt.skipped_updates"] = std::to_string(ls->skipped());
-  }
-  m[models::kDataPositionKey] = data->state();
-  m[models::kVocabKey] = data->vocab().fingerprint();
+  const models::Metadata m = training_state_text(training_state(rank_rngs));
   // Resume reads only the state file (raw weights, moments, smoothed weights, progress),
   // written last and atomically: a crash at any point leaves a consistent state from this save
   // or the last, whatever the model files beside it hold.

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <tuple>
 
 #include "common/atomic_file.h"
 #include "convert/converted_model.h"
@@ -16,6 +17,8 @@
 #include "convert/hf_import.h"
 #include "convert/marian_import.h"
 #include "core/error.h"
+#include "models/checkpoint.h"
+#include "models/safetensors.h"
 #include "../common/temp_dir.h"
 #include "models/transformer.h"
 
@@ -214,6 +217,32 @@ TEST(RealmtCheckpoint, RoundTripsWithItsTables) {
   extra.tensors.emplace_back("stray", Tensor::zeros({2}));
   const std::string e = error_of([&] { write_realmt(extra, dir.file("x.realmt")); });
   EXPECT_NE(e.find("unexpected stray"), std::string::npos) << e;
+}
+
+// read_realmt goes through the one vocabulary-table reader: a malformed table is an error naming
+// the file and the field, not the JSON library's exception.
+TEST(RealmtCheckpoint, MalformedTablesNameTheFileAndTheField) {
+  TempDir dir;
+  const std::string path = dir.file("m.realmt");
+  write_realmt(tiny(plain()), path);
+  const models::SafetensorsFile f = models::load_safetensors(path);
+  std::vector<std::pair<std::string, Tensor>> tensors;
+  for (const auto& n : f.names) tensors.emplace_back(n, f.get(n).clone());
+  for (const auto& [key, text, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {models::kVocabTableKey, "[\"a\",", "is not JSON"},
+           {models::kVocabTableKey, "{}", "holds a JSON object"},
+           {models::kVocabTargetTableKey, "[\"a\", 1]", "holds a number at id 1"}}) {
+    models::Metadata meta = f.metadata;
+    meta[key] = text;
+    models::save_checkpoint(path, tensors, meta);
+    std::string e;
+    try {
+      read_realmt(path);
+    } catch (const Error& error) {
+      e = error.what();
+    }  // any other exception fails the test
+    EXPECT_NE(e.find(path + ": model metadata field '" + key + "' " + says), std::string::npos) << e;
+  }
 }
 
 TEST(HfImport, ConfigErrorsNameTheFileAndField) {

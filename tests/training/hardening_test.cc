@@ -173,6 +173,25 @@ TEST_F(TrainHardening, DamagedNumbersInTheTrainingStateAreNamed) {
   EXPECT_HAS(error_of([&] { Trainer(options("4u")).run(); }), "'realmt.tokens' is -5");
 }
 
+TEST_F(TrainHardening, AStateMissingARequiredKeyIsNamedWithTheFile) {
+  ASSERT_EQ(Trainer(options("2u")).run().updates, 2);
+  const std::string state = (dir_ / "model.state.safetensors").string();
+  rewrite(state, [](auto&, models::Metadata& m) { m.erase("realmt.sentences"); });
+  EXPECT_HAS(error_of([&] { Trainer(options("4u")).run(); }), state + ": training state lacks 'realmt.sentences'");
+}
+
+TEST_F(TrainHardening, AStateWithoutTheKeysLaterVersionsAddedResumes) {
+  ASSERT_EQ(Trainer(options("2u")).run().updates, 2);
+  const std::string state = (dir_ / "model.state.safetensors").string();
+  // As realmt wrote states before the epoch start, the gNorm average and the fingerprint were kept.
+  rewrite(state, [](auto&, models::Metadata& m) {
+    for (const char* key : {"realmt.epoch_start_updates", "realmt.epoch_start_sentences", "realmt.grad_norm_avg",
+                            "realmt.vocab"})
+      ASSERT_EQ(m.erase(key), 1u) << key;
+  });
+  EXPECT_EQ(Trainer(options("4u")).run().updates, 4);
+}
+
 TEST_F(TrainHardening, NaNInTheTrainingStateIsRefusedAtResume) {
   ASSERT_EQ(Trainer(options("2u")).run().updates, 2);
   const std::string state = (dir_ / "model.state.safetensors").string();
