@@ -19,12 +19,13 @@ int main(int argc, char** argv) {
         .short_name("models", 'm')
         .short_name("output", 'o');
     if (!set.parse(argc, argv, std::cout)) return 0;
-    REALMT_USAGE_CHECK(!models.empty(),
-                       "models: give the checkpoints to average (-m a.safetensors b.safetensors ...)");
+    REALMT_USAGE_CHECK(
+        !models.empty(),
+        "models: give the checkpoints to average (-m a.safetensors b.safetensors ...)");
     REALMT_USAGE_CHECK(!output.empty(), "output: give the file to write (-o average.safetensors)");
     const search::AverageReport r = search::average_checkpoints(models, output);
-    log::info("realmt-average: averaged {} checkpoints ({} tensors, {} values) into {}", r.checkpoints, r.tensors,
-              r.elements, output);
+    log::info("realmt-average: averaged {} checkpoints ({} tensors, {} values) into {}",
+              r.checkpoints, r.tensors, r.elements, output);
     return 0;
   });
 }

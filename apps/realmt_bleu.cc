@@ -1,6 +1,6 @@
 // realmt-bleu: sacreBLEU 2.6.0-compatible BLEU, chrF, chrF++ and TER with paired significance
-// tests. sacreBLEU's options and output (plus an "implementation" key in JSON); errors under its own
-// name. See src/metrics/cli_options.h and docs/realmt-bleu.md.
+// tests. sacreBLEU's options and output (plus an "implementation" key in JSON); errors under its
+// own name. See src/metrics/cli_options.h and docs/realmt-bleu.md.
 #include <algorithm>
 #include <exception>
 #include <iostream>
@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
       }
     }
     std::cerr << text;
-    realmt::log::file_only(realmt::log::Level::kError, "realmt-bleu: " + e.message.substr(0, e.message.find('\n')));
+    realmt::log::file_only(realmt::log::Level::kError,
+                           "realmt-bleu: " + e.message.substr(0, e.message.find('\n')));
     return e.code;
   } catch (const std::exception& e) {  // a realmt::Error's place only at --log-level debug
     const std::string message = realmt::error_message(e);

@@ -12,9 +12,10 @@ int main(int argc, char** argv) {
   using namespace realmt;
   return run_program("realmt-convert", [&] {
     convert::ConvertOptions o;
-    OptionSet set("realmt-convert",
-                  "Convert Hugging Face Marian and Marian models to realmt checkpoints, and realmt models to "
-                  "CTranslate2");
+    OptionSet set(
+        "realmt-convert",
+        "Convert Hugging Face Marian and Marian models to realmt checkpoints, and realmt models to "
+        "CTranslate2");
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
     o.validate();

@@ -36,10 +36,11 @@ int main(int argc, char** argv) {
   for (const auto& c : data::commands()) {
     names.push_back(c.name);
     if (first == c.name)
-      return run_program(std::string("realmt-data ") + c.name, [&] { return c.run(data::Args(argv + 1, argv + argc)); });
+      return run_program(std::string("realmt-data ") + c.name,
+                         [&] { return c.run(data::Args(argv + 1, argv + argc)); });
   }
-  std::cerr << "realmt-data: error: unknown command '" << first << "'; did you mean '" << closest_name(first, names)
-            << "'?\n\n";
+  std::cerr << "realmt-data: error: unknown command '" << first << "'; did you mean '"
+            << closest_name(first, names) << "'?\n\n";
   usage(std::cerr);
   return 2;
 }

@@ -20,10 +20,13 @@ int main(int argc, char** argv) {
   using namespace realmt;
   return run_program("realmt-init", [&] {
     training::TrainOptions o;
-    OptionSet set("realmt-init", "ADMIN initialisation: profile omega on a real training batch, write the checkpoint");
+    OptionSet set(
+        "realmt-init",
+        "ADMIN initialisation: profile omega on a real training batch, write the checkpoint");
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
-    training::create_missing_vocabs(o);  // as realmt-train: a missing --vocabs file is created first
+    training::create_missing_vocabs(
+        o);  // as realmt-train: a missing --vocabs file is created first
     const data::Vocab vocab = data::Vocab::pair(o.vocabs.front(), o.vocabs.back());
     o.model_config.vocab_size = vocab.size();
     o.model_config.target_vocab_size = vocab.is_pair() ? vocab.target_size() : 0;
@@ -32,9 +35,11 @@ int main(int argc, char** argv) {
     model.init(static_cast<uint64_t>(o.seed));
     std::string table;
     if (o.model_config.admin_init == models::AdminInit::kProfile) {
-      table = training::profile_admin_on_first_batch(model, o.loader_options(), static_cast<uint64_t>(o.seed));
+      table = training::profile_admin_on_first_batch(model, o.loader_options(),
+                                                     static_cast<uint64_t>(o.seed));
     } else {
-      table = std::string("admin-init ") + enum_name(o.model_config.admin_init) + ": no profiling pass\n";
+      table = std::string("admin-init ") + enum_name(o.model_config.admin_init) +
+              ": no profiling pass\n";
     }
     models::ModelMetadata meta;
     meta.config = model.config().to_yaml();

@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
     const search::ScoreSummary s = search::score_files(o, scorer, translator.vocab(), out);
     out.flush();
     REALMT_CHECK(out.good(), "output: writing {} failed", o.output);
-    log::line(format("realmt-score: {} pairs, {} target tokens (eos included), perplexity {}", s.sentences,
-                     s.target_tokens, s.perplexity()),
+    log::line(format("realmt-score: {} pairs, {} target tokens (eos included), perplexity {}",
+                     s.sentences, s.target_tokens, s.perplexity()),
               o.quiet);
     return 0;
   });

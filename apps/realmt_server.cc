@@ -1,8 +1,8 @@
 // realmt-server: translation over HTTP (POST /v1/translate, GET /health, GET /metrics), one
 // queue and one decoding thread batching sentences across all concurrent requests, and the web
-// page at /. Binds 127.0.0.1 unless --host says otherwise; logs "listening on HOST:PORT" once ready.
-// SIGTERM or SIGINT: new requests get 503, queued ones are finished, then exit 0. Its lines go
-// through core/log.h (--log, --log-level).
+// page at /. Binds 127.0.0.1 unless --host says otherwise; logs "listening on HOST:PORT" once
+// ready. SIGTERM or SIGINT: new requests get 503, queued ones are finished, then exit 0. Its lines
+// go through core/log.h (--log, --log-level).
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
     done = true;
     request_stop();  // wakes the watcher if no signal did
     watcher.join();
-    log::info("realmt-server: stopped{}", drained ? "" : " (drain timeout: some queued requests were not answered)");
+    log::info("realmt-server: stopped{}",
+              drained ? "" : " (drain timeout: some queued requests were not answered)");
     return drained ? 0 : 1;
   });
 }

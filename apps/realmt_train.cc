@@ -13,14 +13,15 @@ int main(int argc, char** argv) {
   using namespace realmt;
   return run_program("realmt-train", [&] {
     training::TrainOptions options;
-    OptionSet set("realmt-train", "Train a Transformer encoder-decoder (RealFormer on ADMIN) from YAML configs");
+    OptionSet set("realmt-train",
+                  "Train a Transformer encoder-decoder (RealFormer on ADMIN) from YAML configs");
     options.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
     if (options.sigterm == training::SigtermAction::kSaveAndExit) install_stop_signal_handlers();
     training::Trainer trainer(options);
     const training::TrainResult r = trainer.run();
-    log::info("realmt-train: stopped ({}) after {} updates, {} completed epochs", enum_name(r.stop_reason), r.updates,
-              r.epochs);
+    log::info("realmt-train: stopped ({}) after {} updates, {} completed epochs",
+              enum_name(r.stop_reason), r.updates, r.epochs);
     return 0;
   });
 }

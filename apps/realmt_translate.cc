@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
       REALMT_CHECK(file.good(), "output: cannot write {}", o.output);
     }
     search::translate_stream(o, translator, search::is_stdout(o.output) ? std::cout : file);
-    if (translator.shortlist() && !o.quiet) log::info("{}", search::shortlist_usage(*translator.shortlist()));
+    if (translator.shortlist() && !o.quiet)
+      log::info("{}", search::shortlist_usage(*translator.shortlist()));
     return 0;
   });
 }

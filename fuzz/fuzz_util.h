@@ -18,8 +18,8 @@ namespace realmt::fuzz {
 // that tag) and returns its path. TMPDIR is honoured.
 inline std::string as_file(const uint8_t* data, size_t size, const char* tag) {
   const char* dir = std::getenv("TMPDIR");
-  const std::string path =
-      std::string(dir && *dir ? dir : "/tmp") + "/realmt-fuzz-" + tag + "-" + std::to_string(::getpid());
+  const std::string path = std::string(dir && *dir ? dir : "/tmp") + "/realmt-fuzz-" + tag + "-" +
+                           std::to_string(::getpid());
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) std::abort();
   if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
@@ -45,12 +45,12 @@ inline std::vector<std::string> lines(std::string_view text) {
 }
 
 // A property that must hold for every input: a violation is a finding.
-#define REALMT_FUZZ_CHECK(cond)                                                       \
-  do {                                                                                \
-    if (!(cond)) {                                                                    \
+#define REALMT_FUZZ_CHECK(cond)                                                              \
+  do {                                                                                       \
+    if (!(cond)) {                                                                           \
       std::fprintf(stderr, "fuzz property failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-      std::abort();                                                                   \
-    }                                                                                 \
+      std::abort();                                                                          \
+    }                                                                                        \
   } while (0)
 
 }  // namespace realmt::fuzz

@@ -47,7 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The input (minus its first byte, which picks the cut) as a gzip file.
   const std::string_view text = fuzz::as_text(data + 1, size - 1);
   const std::string gz = gzip(text);
-  const std::string whole = fuzz::as_file(reinterpret_cast<const uint8_t*>(gz.data()), gz.size(), "gzip-whole");
+  const std::string whole =
+      fuzz::as_file(reinterpret_cast<const uint8_t*>(gz.data()), gz.size(), "gzip-whole");
   std::vector<std::string> plain;
   const bool ok = read_all(whole, plain);
   const std::string raw = fuzz::as_file(data + 1, size - 1, "gzip-plain");

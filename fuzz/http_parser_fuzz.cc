@@ -2,8 +2,9 @@
 // bytes. Properties: the parser never reads past an error or a complete request; every refusal
 // has one of its documented statuses and a reason; accepted requests respect the limits; and
 // the outcome is the same whether the bytes come at once or split at the points the first
-// input byte chooses (the front receives them in arbitrary pieces). Seeds: corpus/http_parser_fuzz/.
-// Self-contained (its own check macro), so that it builds with or without fuzz/fuzz_util.h:
+// input byte chooses (the front receives them in arbitrary pieces). Seeds:
+// corpus/http_parser_fuzz/. Self-contained (its own check macro), so that it builds with or without
+// fuzz/fuzz_util.h:
 //   realmt_fuzz_target(http_parser_fuzz http_parser_fuzz.cc realmt_server)
 #include <cstdint>
 #include <cstdio>
@@ -18,12 +19,12 @@ using realmt::server::HttpLimits;
 using realmt::server::HttpRequest;
 using realmt::server::RequestParser;
 
-#define HTTP_FUZZ_CHECK(cond)                                                              \
-  do {                                                                                     \
-    if (!(cond)) {                                                                         \
+#define HTTP_FUZZ_CHECK(cond)                                                                \
+  do {                                                                                       \
+    if (!(cond)) {                                                                           \
       std::fprintf(stderr, "fuzz property failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-      std::abort();                                                                        \
-    }                                                                                      \
+      std::abort();                                                                          \
+    }                                                                                        \
   } while (0)
 
 namespace {

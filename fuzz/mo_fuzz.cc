@@ -12,7 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     std::string en, fr;
     for (const data::MoEntry& e : data::read_mo(path)) {
-      if (data::clean_mo_entry(e, data::MoFilterOptions{}, en, fr) != data::MoVerdict::kKept) continue;
+      if (data::clean_mo_entry(e, data::MoFilterOptions{}, en, fr) != data::MoVerdict::kKept)
+        continue;
       REALMT_FUZZ_CHECK(is_valid_utf8(en) && is_valid_utf8(fr));
       REALMT_FUZZ_CHECK(en.find('\n') == std::string::npos && fr.find('\n') == std::string::npos);
     }

@@ -11,9 +11,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   limits.max_sentences = 8;
   limits.max_sentence_bytes = 64;
   try {
-    const server::TranslateRequest r = server::parse_translate_request(fuzz::as_text(data, size), limits);
+    const server::TranslateRequest r =
+        server::parse_translate_request(fuzz::as_text(data, size), limits);
     REALMT_FUZZ_CHECK(static_cast<int64_t>(r.text.size()) <= limits.max_sentences);
-    for (const std::string& s : r.text) REALMT_FUZZ_CHECK(static_cast<int64_t>(s.size()) <= limits.max_sentence_bytes);
+    for (const std::string& s : r.text)
+      REALMT_FUZZ_CHECK(static_cast<int64_t>(s.size()) <= limits.max_sentence_bytes);
     REALMT_FUZZ_CHECK(r.beam_size >= 0 && r.beam_size <= limits.max_beam_size);
     REALMT_FUZZ_CHECK(r.n_best >= 1 && r.n_best <= limits.max_n_best);
     REALMT_FUZZ_CHECK(r.timeout_ms >= 0 && r.timeout_ms <= limits.max_timeout_ms);

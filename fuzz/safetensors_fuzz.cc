@@ -18,10 +18,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = fuzz::as_file(data, size, "safetensors");
   bool lenient_ok = false, has_foreign = false;
   try {
-    const models::SafetensorsFile lenient = models::load_safetensors(path, {.list_foreign_dtypes = true});
+    const models::SafetensorsFile lenient =
+        models::load_safetensors(path, {.list_foreign_dtypes = true});
     lenient_ok = true;
     has_foreign = !lenient.skipped.empty();
-    for (const auto& [name, dtype] : lenient.skipped) REALMT_FUZZ_CHECK(!lenient.contains(name) && !dtype.empty());
+    for (const auto& [name, dtype] : lenient.skipped)
+      REALMT_FUZZ_CHECK(!lenient.contains(name) && !dtype.empty());
     for (const std::string& name : lenient.names) REALMT_FUZZ_CHECK(lenient.get(name).defined());
   } catch (const Error&) {
   }
@@ -43,14 +45,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const std::string& name : file.names) {
       const models::SafetensorsEntry& e = file.entry(name);
       const Tensor t = file.get(name);
-      REALMT_FUZZ_CHECK(t.nbytes() == e.end - e.begin && t.shape() == e.shape && t.dtype() == e.dtype);
+      REALMT_FUZZ_CHECK(t.nbytes() == e.end - e.begin && t.shape() == e.shape &&
+                        t.dtype() == e.dtype);
       unsigned sum = 0;  // every byte readable (ASan checks the bounds)
       const auto* p = static_cast<const unsigned char*>(t.raw());
       for (size_t i = 0; i < t.nbytes(); ++i) sum += p[i];
       (void)sum;
       covered += t.nbytes();
       const Tensor alone = header.read(name);
-      REALMT_FUZZ_CHECK(alone.nbytes() == t.nbytes() && std::memcmp(alone.raw(), t.raw(), t.nbytes()) == 0);
+      REALMT_FUZZ_CHECK(alone.nbytes() == t.nbytes() &&
+                        std::memcmp(alone.raw(), t.raw(), t.nbytes()) == 0);
     }
     REALMT_FUZZ_CHECK(covered == file.data_bytes());
     auto verdict = [](const models::SafetensorsFile& f) {

@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const data::SgmDocument doc = data::read_sgm(path);
     REALMT_FUZZ_CHECK(!doc.segments.empty());
     for (const data::SgmSegment& s : doc.segments) {
-      REALMT_FUZZ_CHECK(s.text.find('\n') == std::string::npos && s.text.find('\r') == std::string::npos);
+      REALMT_FUZZ_CHECK(s.text.find('\n') == std::string::npos &&
+                        s.text.find('\r') == std::string::npos);
       REALMT_FUZZ_CHECK(is_valid_utf8(s.text));
       REALMT_FUZZ_CHECK(s.line >= 1);
     }

@@ -10,14 +10,17 @@
 using namespace realmt;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::vector<std::pair<std::string, std::string>> members{{"archive/data.pkl", std::string(reinterpret_cast<const char*>(data), size)}};
+  std::vector<std::pair<std::string, std::string>> members{
+      {"archive/data.pkl", std::string(reinterpret_cast<const char*>(data), size)}};
   for (int k = 0; k < 4; ++k) {
     std::string storage(64, '\0');
     for (int i = 0; i < 64; ++i) storage[i] = static_cast<char>(k * 64 + i);
     members.emplace_back("archive/data/" + std::to_string(k), storage);
   }
-  const std::string zip = convert::zip_stored(members);  // stored members, as torch.save writes them
-  const std::string path = fuzz::as_file(reinterpret_cast<const uint8_t*>(zip.data()), zip.size(), "torch");
+  const std::string zip =
+      convert::zip_stored(members);  // stored members, as torch.save writes them
+  const std::string path =
+      fuzz::as_file(reinterpret_cast<const uint8_t*>(zip.data()), zip.size(), "torch");
   try {
     std::map<std::string, std::string> skipped;
     for (const auto& [name, t] : convert::read_torch_state_dict(path, &skipped)) {

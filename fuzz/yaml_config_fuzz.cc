@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   try {
     const models::ModelConfig c = models::ModelConfig::from_yaml(text, "fuzz.yml");
-    REALMT_FUZZ_CHECK(models::ModelConfig::from_yaml(c.to_yaml(), "dump.yml").to_yaml() == c.to_yaml());
+    REALMT_FUZZ_CHECK(models::ModelConfig::from_yaml(c.to_yaml(), "dump.yml").to_yaml() ==
+                      c.to_yaml());
   } catch (const Error&) {
   }
   return 0;

@@ -13,10 +13,10 @@ namespace realmt::bench {
 
 namespace {
 
-using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*,
-                            int);
-using DnnlSgemm = int (*)(char, char, long, long, long, float, const float*, long, const float*, long, float, float*,
-                          long);
+using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*,
+                            int, float, float*, int);
+using DnnlSgemm = int (*)(char, char, long, long, long, float, const float*, long, const float*,
+                          long, float, float*, long);
 
 // One slot per library: the loaded function lives in a static so the captureless wrappers
 // below can reach it.
@@ -24,12 +24,12 @@ CblasSgemm g_cblas[3] = {};
 DnnlSgemm g_dnnl = nullptr;
 
 template <int I>
-void cblas_wrap(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
-                float beta, float* c, int ldc) {
+void cblas_wrap(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda,
+                const float* b, int ldb, float beta, float* c, int ldc) {
   g_cblas[I](101, ta ? 112 : 111, tb ? 112 : 111, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
-void dnnl_wrap(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
-               float beta, float* c, int ldc) {
+void dnnl_wrap(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda,
+               const float* b, int ldb, float beta, float* c, int ldc) {
   g_dnnl(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
@@ -40,7 +40,8 @@ void* open_first(const std::vector<std::string>& paths, int flags) {
 }
 
 template <int I>
-BlasLib load_cblas(const char* name, const std::vector<std::string>& paths, const char* set_threads, int threads) {
+BlasLib load_cblas(const char* name, const std::vector<std::string>& paths, const char* set_threads,
+                   int threads) {
   void* h = open_first(paths, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
   if (h) g_cblas[I] = reinterpret_cast<CblasSgemm>(dlsym(h, "cblas_sgemm"));
   if (!h || !g_cblas[I]) {
@@ -61,14 +62,17 @@ const std::vector<std::string>& blas_lib_names() {
 
 BlasLib load_blas_lib(const std::string& name, int threads) {
   if (name == "blis")
-    return load_cblas<0>("blis", {"/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4", "libblis.so.4"},
+    return load_cblas<0>("blis",
+                         {"/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4", "libblis.so.4"},
                          "bli_thread_set_num_threads", threads);
   if (name == "openblas-pt")
-    return load_cblas<1>("openblas-pt",
-                         {"/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0", "libopenblas.so.0"},
-                         "openblas_set_num_threads", threads);
+    return load_cblas<1>(
+        "openblas-pt",
+        {"/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0", "libopenblas.so.0"},
+        "openblas_set_num_threads", threads);
   if (name == "openblas-omp")
-    return load_cblas<2>("openblas-omp", {"/usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0"},
+    return load_cblas<2>("openblas-omp",
+                         {"/usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0"},
                          "openblas_set_num_threads", threads);
   // oneDNN (OpenMP build in Debian) follows the OpenMP thread count of the calling thread.
   omp_set_num_threads(threads);
@@ -100,7 +104,8 @@ std::vector<double> in_child(const std::function<std::vector<double>()>& fn) {
     out.resize(n);
     size_t got = 0;
     while (got < n * sizeof(double)) {
-      const ssize_t r = read(fd[0], reinterpret_cast<char*>(out.data()) + got, n * sizeof(double) - got);
+      const ssize_t r =
+          read(fd[0], reinterpret_cast<char*>(out.data()) + got, n * sizeof(double) - got);
       if (r <= 0) break;
       got += static_cast<size_t>(r);
     }
@@ -120,7 +125,10 @@ Peak measure_sgemm_peak(int threads, int reps) {
       if (!l.sgemm) return std::vector<double>{};
       std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n);
       const double s = median_seconds(
-          [&] { l.sgemm(false, false, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n); }, reps);
+          [&] {
+            l.sgemm(false, false, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+          },
+          reps);
       return std::vector<double>{2.0 * n * n * n / s / 1e9};
     });
     if (r.empty()) continue;

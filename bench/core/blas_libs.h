@@ -11,8 +11,8 @@
 namespace realmt::bench {
 
 // Row-major C = alpha op(A) op(B) + beta C, the CBLAS argument order.
-using Sgemm = void (*)(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float* a, int lda,
-                       const float* b, int ldb, float beta, float* c, int ldc);
+using Sgemm = void (*)(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float* a,
+                       int lda, const float* b, int ldb, float beta, float* c, int ldc);
 
 struct BlasLib {
   std::string name;

@@ -33,8 +33,10 @@ int main(int argc, char** argv) {
   int threads = 2;
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--quick")) quick = true;
+    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+      threads = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--quick"))
+      quick = true;
     else {
       std::fprintf(stderr, "usage: %s [--threads N] [--quick]\n", argv[0]);
       return 2;
@@ -61,9 +63,11 @@ int main(int argc, char** argv) {
       {"decode: M=16, D=512", 16, 512, 512, false, false},
   };
 
-  std::printf("# GEMM f32, %d threads; realmt links %s. GFLOP/s = 2MNK / median time; each library in its own\n"
-              "# child process (no thread pool of one library left spinning while another is timed).\n",
-              threads, cpu::blas_name());
+  std::printf(
+      "# GEMM f32, %d threads; realmt links %s. GFLOP/s = 2MNK / median time; each library in its "
+      "own\n"
+      "# child process (no thread pool of one library left spinning while another is timed).\n",
+      threads, cpu::blas_name());
   std::printf("%-42s %8s", "shape (M x N x K)", "");
   for (const std::string& name : bench::blas_lib_names()) std::printf(" %12s", name.c_str());
   std::printf(" %12s\n", "ops::matmul");
@@ -84,10 +88,12 @@ int main(int argc, char** argv) {
       if (realmt) {
         const Tensor ta = Tensor::from_vector(a, c.trans_a ? Shape{c.k, c.m} : Shape{c.m, c.k});
         const Tensor tb = Tensor::from_vector(b, c.trans_b ? Shape{c.n, c.k} : Shape{c.k, c.n});
-        s = bench::median_seconds([&] { ops::matmul(ta, tb, {.trans_a = c.trans_a, .trans_b = c.trans_b}); });
+        s = bench::median_seconds(
+            [&] { ops::matmul(ta, tb, {.trans_a = c.trans_a, .trans_b = c.trans_b}); });
       } else {
         s = bench::median_seconds([&] {
-          sgemm(c.trans_a, c.trans_b, c.m, c.n, c.k, 1.0f, a.data(), lda, b.data(), ldb, 0.0f, o.data(), c.n);
+          sgemm(c.trans_a, c.trans_b, c.m, c.n, c.k, 1.0f, a.data(), lda, b.data(), ldb, 0.0f,
+                o.data(), c.n);
         });
       }
       out.push_back(2.0 * c.m * c.n * c.k / s / 1e9);

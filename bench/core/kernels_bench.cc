@@ -29,7 +29,8 @@ Tensor random(const Shape& s, uint64_t seed, double scale = 1.0) {
 int main(int argc, char** argv) {
   int threads = 2;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+      threads = std::atoi(argv[++i]);
     else {
       std::fprintf(stderr, "usage: %s [--threads N]\n", argv[0]);
       return 2;
@@ -45,11 +46,13 @@ int main(int argc, char** argv) {
     parallel_for(n, 1, [&](int64_t lo, int64_t hi) { std::memcpy(d + lo, s + lo, (hi - lo) * 4); });
   });
   const double copy_gbs = 2.0 * n * 4 / copy_s / 1e9;
-  std::printf("# fused kernels, f32, %d threads; copy bandwidth in this run: %.1f GB/s\n", threads, copy_gbs);
+  std::printf("# fused kernels, f32, %d threads; copy bandwidth in this run: %.1f GB/s\n", threads,
+              copy_gbs);
   std::printf("%-48s %10s %10s %8s\n", "kernel (shape)", "ms", "GB/s", "ratio");
   auto report = [&](const char* what, double bytes, const std::function<void()>& fn) {
     const double s = bench::median_seconds(fn);
-    std::printf("%-48s %10.3f %10.1f %8.2f\n", what, s * 1e3, bytes / s / 1e9, bytes / s / 1e9 / copy_gbs);
+    std::printf("%-48s %10.3f %10.1f %8.2f\n", what, s * 1e3, bytes / s / 1e9,
+                bytes / s / 1e9 / copy_gbs);
   };
   {  // attention scores [B, H, T, S] with a padding mask [B, 1, 1, S]
     const Tensor x = random({32, 8, 64, 64}, 2, 4.0);
@@ -80,7 +83,8 @@ int main(int argc, char** argv) {
     o.label_smoothing = 0.1;
     const auto r = ops::cross_entropy(logits, targets, o);
     const Tensor dloss = Tensor::full({2048}, 1.0);
-    report("cross_entropy (ls 0.1) fwd [2048,32000]", 1.0 * logits.nbytes(), [&] { ops::cross_entropy(logits, targets, o); });
+    report("cross_entropy (ls 0.1) fwd [2048,32000]", 1.0 * logits.nbytes(),
+           [&] { ops::cross_entropy(logits, targets, o); });
     report("cross_entropy bwd [2048,32000]", 2.0 * logits.nbytes(),
            [&] { ops::cross_entropy_backward(dloss, logits, targets, r.lse, o); });
   }

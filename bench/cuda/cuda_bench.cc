@@ -10,7 +10,8 @@
 // compute copy, timed to the host (the loss is read back every update, as the trainer does).
 // MFU (models/flops.h) = achieved FLOP/s / peak FLOP/s, peak = the cuBLAS GEMM
 // rate of the same precision measured above in this run. FLOPs a target token:
-// models::training_flops_per_target_token (formula in models/flops.h; the CPU benchmark uses it too).
+// models::training_flops_per_target_token (formula in models/flops.h; the CPU benchmark uses it
+// too).
 //
 // Decoding: target tokens/s of batched beam search (best hypothesis per sentence, eos
 // included), transformer-base sized model with random weights, fixed output length
@@ -110,7 +111,8 @@ void print_profile(const char* name, F&& update, int n) {
   const ProfileTotals p = profile_snapshot();
   std::printf("  profile %s, %d updates, %.1f ms each:", name, n, 1e3 * secs / n);
   for (int i = 0; i < static_cast<int>(ProfileCategory::kCount); ++i)
-    std::printf(" %s %.1f%%", profile_category_name(static_cast<ProfileCategory>(i)), 100 * p.seconds[i] / secs);
+    std::printf(" %s %.1f%%", profile_category_name(static_cast<ProfileCategory>(i)),
+                100 * p.seconds[i] / secs);
   std::printf(", outside kernels %.1f%%\n", 100 * (secs - p.total()) / secs);
   std::vector<std::pair<double, std::string>> rows;
   for (const auto& [k, v] : p.by_name) rows.emplace_back(v, k);
@@ -130,15 +132,25 @@ int main(int argc, char** argv) {
     const std::string k = argv[i];
     if (i + 1 >= argc) return std::fprintf(stderr, "option %s needs a value\n", k.c_str()), 2;
     const char* v = argv[++i];
-    if (k == "--gemm-n") gemm_n = std::atol(v);
-    else if (k == "--batch") batch = std::atol(v);
-    else if (k == "--len") len = std::atol(v);
-    else if (k == "--updates") updates = std::atoi(v);
-    else if (k == "--precision") precision = v;
-    else if (k == "--profile") profile = std::atoi(v) != 0;
-    else return std::fprintf(stderr, "usage: %s [--gemm-n N] [--batch B] [--len L] [--updates U] [--precision P] "
-                                     "[--profile 0|1]\n",
-                             argv[0]), 2;
+    if (k == "--gemm-n")
+      gemm_n = std::atol(v);
+    else if (k == "--batch")
+      batch = std::atol(v);
+    else if (k == "--len")
+      len = std::atol(v);
+    else if (k == "--updates")
+      updates = std::atoi(v);
+    else if (k == "--precision")
+      precision = v;
+    else if (k == "--profile")
+      profile = std::atoi(v) != 0;
+    else
+      return std::fprintf(
+                 stderr,
+                 "usage: %s [--gemm-n N] [--batch B] [--len L] [--updates U] [--precision P] "
+                 "[--profile 0|1]\n",
+                 argv[0]),
+             2;
   }
   if (device_count(DeviceType::kCuda) == 0) {
     std::fprintf(stderr, "realmt-bench-cuda: no CUDA device visible\n");
@@ -146,34 +158,41 @@ int main(int argc, char** argv) {
   }
   try {
     const cudaDeviceProp& p = cuda::device_properties(0);
-    std::printf("# %s, %.0f GiB, %d SMs, compute capability %d.%d\n", p.name, p.totalGlobalMem / 1073741824.0,
-                p.multiProcessorCount, p.major, p.minor);
+    std::printf("# %s, %.0f GiB, %d SMs, compute capability %d.%d\n", p.name,
+                p.totalGlobalMem / 1073741824.0, p.multiProcessorCount, p.major, p.minor);
 
     // ---- GEMM rate per precision: the MFU peaks.
-    std::printf("\n## cuBLAS GEMM %ld^3\n%-6s %12s\n", static_cast<long>(gemm_n), "dtype", "TFLOP/s");
+    std::printf("\n## cuBLAS GEMM %ld^3\n%-6s %12s\n", static_cast<long>(gemm_n), "dtype",
+                "TFLOP/s");
     struct GemmCase {
       const char* name;
       DType dtype;
       bool tf32;
     };
     double peak_of[4] = {0, 0, 0, 0};
-    const GemmCase gemms[] = {{"f32", DType::kF32, false}, {"tf32", DType::kF32, true},
-                              {"bf16", DType::kBF16, false}, {"f16", DType::kF16, false}};
+    const GemmCase gemms[] = {{"f32", DType::kF32, false},
+                              {"tf32", DType::kF32, true},
+                              {"bf16", DType::kBF16, false},
+                              {"f16", DType::kF16, false}};
     for (int i = 0; i < 4; ++i) {
       peak_of[i] = gemm_tflops(gemm_n, gemms[i].dtype, gemms[i].tf32);
       std::printf("%-6s %12.1f\n", gemms[i].name, peak_of[i]);
-      result(std::string("GEMM ") + gemms[i].name + " " + std::to_string(gemm_n) + "^3", peak_of[i], "TFLOP/s");
+      result(std::string("GEMM ") + gemms[i].name + " " + std::to_string(gemm_n) + "^3", peak_of[i],
+             "TFLOP/s");
     }
     const training::Precision prec = parse_enum<training::Precision>(precision, "--precision");
     const double peak = peak_of[static_cast<int>(prec)] * 1e12;  // Precision's order is the table's
 
     // ---- Training.
     const int64_t vocab = 32000;
-    std::printf("\n## training in %s: batch %ld sentences, S = T = %ld (%ld target tokens, no padding), V %ld, "
-                "dropout 0.1, Adam\n",
-                precision.c_str(), static_cast<long>(batch), static_cast<long>(len), static_cast<long>(batch * len),
-                static_cast<long>(vocab));
-    std::printf("%-32s %9s %14s %10s %8s %12s\n", "model", "params", "tgt tok/s", "TFLOP/s", "MFU", "peak GiB");
+    std::printf(
+        "\n## training in %s: batch %ld sentences, S = T = %ld (%ld target tokens, no padding), V "
+        "%ld, "
+        "dropout 0.1, Adam\n",
+        precision.c_str(), static_cast<long>(batch), static_cast<long>(len),
+        static_cast<long>(batch * len), static_cast<long>(vocab));
+    std::printf("%-32s %9s %14s %10s %8s %12s\n", "model", "params", "tgt tok/s", "TFLOP/s", "MFU",
+                "peak GiB");
     const ModelShape shapes[] = {{"transformer-base (6+6, D 512)", 6, 6, 512, 2048, 8},
                                  {"transformer-big (6+6, D 1024)", 6, 6, 1024, 4096, 16}};
     for (const ModelShape& m : shapes) {
@@ -214,10 +233,12 @@ int main(int argc, char** argv) {
       update();  // warm-up: the caching allocator fills, cuBLAS picks its kernels
       const double s = bench::median_seconds(update, updates, 0.0, updates);
       const double tokens = static_cast<double>(batch * len);
-      const double flops = models::training_flops_per_target_token(model.config(), len, len) * tokens / s;
+      const double flops =
+          models::training_flops_per_target_token(model.config(), len, len) * tokens / s;
       const double gib = mem.stats().peak_allocated_bytes / 1073741824.0;
-      std::printf("%-32s %8.1fM %14.0f %10.1f %7.1f%% %12.2f%s\n", m.name, model.params().numel() / 1e6, tokens / s,
-                  flops / 1e12, 100 * flops / peak, gib, skipped ? " (f16 overflow skips)" : "");
+      std::printf("%-32s %8.1fM %14.0f %10.1f %7.1f%% %12.2f%s\n", m.name,
+                  model.params().numel() / 1e6, tokens / s, flops / 1e12, 100 * flops / peak, gib,
+                  skipped ? " (f16 overflow skips)" : "");
       const std::string tag = std::string(m.d == 512 ? "base" : "big") + " " + precision;
       result("train " + tag + " tgt tok/s", tokens / s, "tok/s");
       result("train " + tag + " MFU", 100 * flops / peak, "%");
@@ -235,16 +256,19 @@ int main(int argc, char** argv) {
       Generator gen(3);
       std::vector<std::vector<int32_t>> sources(sentences);
       for (auto& s : sources)
-        for (int64_t j = 0; j < src_len; ++j) s.push_back(4 + static_cast<int32_t>(gen.next_u32() % (vocab - 4)));
+        for (int64_t j = 0; j < src_len; ++j)
+          s.push_back(4 + static_cast<int32_t>(gen.next_u32() % (vocab - 4)));
       search::SearchOptions o;
       o.beam_size = beam;
       o.max_length = out_len + 1;
       o.min_length = out_len;
       o.max_length_factor = 1000;
       const search::BeamSearch search({&model});
-      std::printf("\n## decoding: transformer-base sized, f32, random weights, beam %d, batch %d, source %ld, "
-                  "output %ld + eos\n",
-                  beam, sentences, static_cast<long>(src_len), static_cast<long>(out_len));
+      std::printf(
+          "\n## decoding: transformer-base sized, f32, random weights, beam %d, batch %d, source "
+          "%ld, "
+          "output %ld + eos\n",
+          beam, sentences, static_cast<long>(src_len), static_cast<long>(out_len));
       for (bool tf32 : {false, true}) {
         const ops::AllowTf32 scope(tf32);
         search.search({sources[0]}, o);  // warm-up
@@ -254,9 +278,10 @@ int main(int argc, char** argv) {
         const double secs = bench::now_seconds() - t0;
         int64_t tokens = 0;
         for (const auto& h : out) tokens += static_cast<int64_t>(h[0].tokens.size()) + 1;
-        std::printf("%-5s %10.0f target tokens/s (%ld tokens in %.2f s)\n", tf32 ? "tf32" : "f32", tokens / secs,
-                    static_cast<long>(tokens), secs);
-        result(std::string("decode base ") + (tf32 ? "tf32" : "f32") + " beam 4 batch 64", tokens / secs, "tok/s");
+        std::printf("%-5s %10.0f target tokens/s (%ld tokens in %.2f s)\n", tf32 ? "tf32" : "f32",
+                    tokens / secs, static_cast<long>(tokens), secs);
+        result(std::string("decode base ") + (tf32 ? "tf32" : "f32") + " beam 4 batch 64",
+               tokens / secs, "tok/s");
       }
     }
   } catch (const std::exception& e) {

@@ -83,7 +83,8 @@ int run_big(int64_t n, const std::string& dir) {
       const uint64_t words = 1 + rng.below(12);
       for (uint64_t w = 0; w < words; ++w) {
         const uint64_t len = 3 + rng.below(6);
-        for (uint64_t k = 0; k < len; ++k) la += char('a' + rng.below(26)), lb += char('a' + rng.below(26));
+        for (uint64_t k = 0; k < len; ++k)
+          la += char('a' + rng.below(26)), lb += char('a' + rng.below(26));
         la += ' ', lb += ' ';
       }
       la.back() = '\n', lb.back() = '\n';
@@ -139,7 +140,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string vocab = arg(argc, argv, "--vocab", "");
-  const std::string tmpdir = (std::filesystem::temp_directory_path() / "realmt-bench-vocab").string();
+  const std::string tmpdir =
+      (std::filesystem::temp_directory_path() / "realmt-bench-vocab").string();
   if (vocab.empty()) {
     std::filesystem::create_directories(tmpdir);
     VocabTrainOptions vo;
@@ -157,9 +159,10 @@ int main(int argc, char** argv) {
   const double weights = 6 * (4 * d * d + 2 * d * f) + 6 * (8 * d * d + 2 * d * f) + v * d;
   const double flops_per_token = 6.0 * weights;
   std::printf("corpus %s + %s, vocab %s\n", o.src_path.c_str(), o.tgt_path.c_str(), vocab.c_str());
-  std::printf("SGEMM peak here: %.1f GFLOP/s -> CPU trainer at 100%% MFU: %.0f target tokens/s "
-              "(Transformer-base with this %.0f-piece vocabulary: 6 x %.1fM FLOPs a target token)\n",
-              gflops, gflops * 1e9 / flops_per_token, v, weights / 1e6);
+  std::printf(
+      "SGEMM peak here: %.1f GFLOP/s -> CPU trainer at 100%% MFU: %.0f target tokens/s "
+      "(Transformer-base with this %.0f-piece vocabulary: 6 x %.1fM FLOPs a target token)\n",
+      gflops, gflops * 1e9 / flops_per_token, v, weights / 1e6);
   for (int threads : {1, 2}) {
     o.threads = threads;
     auto t = Clock::now();
@@ -167,15 +170,19 @@ int main(int argc, char** argv) {
     const double index_s = seconds_since(t);
     t = Clock::now();
     int64_t pairs = 0, tgt = 0, src = 0, batches = 0;
-    while (auto b = g.next()) pairs += b->size, tgt += b->tgt_tokens, src += b->src_tokens, ++batches;
+    while (auto b = g.next())
+      pairs += b->size, tgt += b->tgt_tokens, src += b->src_tokens, ++batches;
     const double s = seconds_since(t);
     const double train_s = double(tgt) * flops_per_token / (gflops * 1e9);
-    std::printf("threads %d: index %.2f s; one epoch: %lld batches, %lld pairs in %.2f s = %.0f "
-                "pairs/s, %.0f target tokens/s (%.0f src+tgt tokens/s)\n",
-                threads, index_s, (long long)batches, (long long)pairs, s, double(pairs) / s,
-                double(tgt) / s, double(src + tgt) / s);
-    std::printf("  the trainer needs >= %.0f s for the same batches at 100%% MFU: loader is %.0fx "
-                "faster than training (goal >= 50x)\n", train_s, train_s / s);
+    std::printf(
+        "threads %d: index %.2f s; one epoch: %lld batches, %lld pairs in %.2f s = %.0f "
+        "pairs/s, %.0f target tokens/s (%.0f src+tgt tokens/s)\n",
+        threads, index_s, (long long)batches, (long long)pairs, s, double(pairs) / s,
+        double(tgt) / s, double(src + tgt) / s);
+    std::printf(
+        "  the trainer needs >= %.0f s for the same batches at 100%% MFU: loader is %.0fx "
+        "faster than training (goal >= 50x)\n",
+        train_s, train_s / s);
   }
   // Padding: the share of the batches' B x S and B x T cells that are padding, with the
   // maxi-batch length sorting (the trainer's default) and without it.
@@ -189,9 +196,11 @@ int main(int argc, char** argv) {
       cells_src += b->size * b->src_len, cells_tgt += b->size * b->tgt_len;
       src += b->src_tokens, tgt += b->tgt_tokens;
     }
-    std::printf("padding (mini-batch-words 2500, maxi-batch %lld): source %.1f%%, target %.1f%% of the batch cells\n",
-                (long long)maxi, 100.0 * double(cells_src - src) / double(cells_src),
-                100.0 * double(cells_tgt - tgt) / double(cells_tgt));
+    std::printf(
+        "padding (mini-batch-words 2500, maxi-batch %lld): source %.1f%%, target %.1f%% of the "
+        "batch cells\n",
+        (long long)maxi, 100.0 * double(cells_src - src) / double(cells_src),
+        100.0 * double(cells_tgt - tgt) / double(cells_tgt));
   }
   std::printf("peak resident memory: %.0f MB\n", peak_rss_mb());
   if (arg(argc, argv, "--vocab", "").empty()) std::filesystem::remove_all(tmpdir);

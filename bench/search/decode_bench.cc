@@ -3,18 +3,19 @@
 // max-length - 1), f32 or int8 (--quantize int8), optionally against the same decoder
 // recomputing the whole prefix every step (--baseline), in one run. The model is made in memory,
 // or (--model PATH) loaded from a checkpoint as realmt-translate loads it (int8: each weight
-// quantized as it is read; a converted model too, realmt-convert); --write-model PATH writes the random model as a checkpoint and exits.
+// quantized as it is read; a converted model too, realmt-convert); --write-model PATH writes the
+// random model as a checkpoint and exits.
 //
 // Throughput = target tokens/s: tokens of the best hypothesis of every sentence, eos included
 // (no padding), as Marian, fairseq and CTranslate2 count; model creation excluded, encoding
 // included; the median of --repeats timed searches after one untimed warm-up search of the same
 // batch. Memory = peak resident set size (VmHWM) of the process, of the model's creation or
-// loading (and quantization) and of the decoding after it (VmHWM reset through /proc/self/clear_refs), and
-// the allocator's peak. Allocations: the caching allocator's system allocations (blocks obtained
-// from the OS) and allocate() calls per step of the last timed search; after the first steps a
-// step should make no system allocation. --profile prints where a step's time goes by kind
-// (core/profile.h: GEMM, attention, layer norm, copies, ...). The last line, "RESULT ...", is
-// for bench/search/run_peers.sh.
+// loading (and quantization) and of the decoding after it (VmHWM reset through
+// /proc/self/clear_refs), and the allocator's peak. Allocations: the caching allocator's system
+// allocations (blocks obtained from the OS) and allocate() calls per step of the last timed search;
+// after the first steps a step should make no system allocation. --profile prints where a step's
+// time goes by kind (core/profile.h: GEMM, attention, layer norm, copies, ...). The last line,
+// "RESULT ...", is for bench/search/run_peers.sh.
 //
 //   realmt-bench-decode [--threads 2] [--beam 4] [--batch 32] [--src-len 16] [--out-len 16]
 //                       [--repeats 3] [--quantize none|int8] [--baseline 0|1] [--profile 0|1]
@@ -42,7 +43,9 @@ using namespace realmt;
 
 namespace {
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 // Resets VmHWM to the current RSS (Linux >= 4.0), so that the next reading is the peak since.
 bool reset_peak_rss() {
@@ -85,20 +88,33 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
     const char* v = argv[i + 1];
-    if (k == "--threads") threads = std::atoi(v);
-    else if (k == "--beam") beam = std::atoi(v);
-    else if (k == "--batch") batch = std::atoi(v);
-    else if (k == "--src-len") src_len = std::atol(v);
-    else if (k == "--out-len") out_len = std::atol(v);
-    else if (k == "--repeats") repeats = std::max(1, std::atoi(v));
-    else if (k == "--quantize") quantize = v;
-    else if (k == "--baseline") baseline = std::atoi(v) != 0;
-    else if (k == "--profile") profile = std::atoi(v) != 0;
-    else if (k == "--model") model_path = v;
-    else if (k == "--write-model") write_model = v;
-    else return std::fprintf(stderr, "unknown option %s\n", k.c_str()), 2;
+    if (k == "--threads")
+      threads = std::atoi(v);
+    else if (k == "--beam")
+      beam = std::atoi(v);
+    else if (k == "--batch")
+      batch = std::atoi(v);
+    else if (k == "--src-len")
+      src_len = std::atol(v);
+    else if (k == "--out-len")
+      out_len = std::atol(v);
+    else if (k == "--repeats")
+      repeats = std::max(1, std::atoi(v));
+    else if (k == "--quantize")
+      quantize = v;
+    else if (k == "--baseline")
+      baseline = std::atoi(v) != 0;
+    else if (k == "--profile")
+      profile = std::atoi(v) != 0;
+    else if (k == "--model")
+      model_path = v;
+    else if (k == "--write-model")
+      write_model = v;
+    else
+      return std::fprintf(stderr, "unknown option %s\n", k.c_str()), 2;
   }
-  if (quantize != "none" && quantize != "int8") return std::fprintf(stderr, "--quantize none|int8\n"), 2;
+  if (quantize != "none" && quantize != "int8")
+    return std::fprintf(stderr, "--quantize none|int8\n"), 2;
   set_num_threads(threads);
   models::ModelConfig c;  // transformer-base
   c.vocab_size = 32000;
@@ -117,8 +133,9 @@ int main(int argc, char** argv) {
     }
     if (quantize == "int8") owned->quantize();
   } else {
-    owned = search::load_model(model_path, Device::cpu(),
-                               quantize == "int8" ? search::Quantize::kInt8 : search::Quantize::kNone);
+    owned =
+        search::load_model(model_path, Device::cpu(),
+                           quantize == "int8" ? search::Quantize::kInt8 : search::Quantize::kNone);
     c = owned->config();
   }
   const models::Transformer& model = *owned;
@@ -149,11 +166,14 @@ int main(int argc, char** argv) {
       "decode bench: %d+%d layers, D %ld, F %ld, V %ld, weights %s, %s, %d threads, beam %d, "
       "batch %d, source %ld tokens, output %ld tokens + eos; CPU kernels %s; int8 GEMM %s\n",
       c.enc_depth, c.dec_depth, static_cast<long>(c.dim_emb), static_cast<long>(c.dim_ffn),
-      static_cast<long>(c.vocab_size), model_path.empty() ? "random, made in memory" : ("from " + model_path).c_str(),
+      static_cast<long>(c.vocab_size),
+      model_path.empty() ? "random, made in memory" : ("from " + model_path).c_str(),
       quantize == "int8" ? "int8" : "f32", threads, beam, batch, static_cast<long>(src_len),
       static_cast<long>(out_len), cpu_isa_summary().c_str(), cpu::int8_cpu_features());
-  std::printf("target tokens = best hypothesis per sentence, eos included; median of %d runs after a warm-up\n",
-              repeats);
+  std::printf(
+      "target tokens = best hypothesis per sentence, eos included; median of %d runs after a "
+      "warm-up\n",
+      repeats);
 
   // Per step of the last timed run: system allocations and allocate() calls.
   std::vector<uint64_t> sys_at, calls_at;
@@ -183,24 +203,29 @@ int main(int argc, char** argv) {
   }
   std::sort(tps.begin(), tps.end());
   const double median = tps[tps.size() / 2];
-  std::printf("kv-cache   %8.1f target tokens/s  (%ld tokens, %.2f s in the last run; runs:", median,
-              static_cast<long>(last.tokens), last.seconds);
+  std::printf("kv-cache   %8.1f target tokens/s  (%ld tokens, %.2f s in the last run; runs:",
+              median, static_cast<long>(last.tokens), last.seconds);
   for (double x : tps) std::printf(" %.1f", x);
   std::printf(")\n");
   uint64_t sys_late = 0, steps_late = 0;
   for (size_t s = 2; s < sys_at.size(); ++s, ++steps_late) sys_late += sys_at[s] - sys_at[s - 1];
   std::printf("allocations per step (last run, %zu steps): system allocations", sys_at.size());
-  for (size_t s = 0; s < sys_at.size(); ++s) std::printf(" %lu", static_cast<unsigned long>(s ? sys_at[s] - sys_at[s - 1] : 0));
-  std::printf("; after step 2: %lu in %lu steps; allocator calls per step %.0f\n", static_cast<unsigned long>(sys_late),
-              static_cast<unsigned long>(steps_late),
-              calls_at.size() > 1 ? double(calls_at.back() - calls_at.front()) / double(calls_at.size() - 1) : 0.0);
+  for (size_t s = 0; s < sys_at.size(); ++s)
+    std::printf(" %lu", static_cast<unsigned long>(s ? sys_at[s] - sys_at[s - 1] : 0));
+  std::printf("; after step 2: %lu in %lu steps; allocator calls per step %.0f\n",
+              static_cast<unsigned long>(sys_late), static_cast<unsigned long>(steps_late),
+              calls_at.size() > 1
+                  ? double(calls_at.back() - calls_at.front()) / double(calls_at.size() - 1)
+                  : 0.0);
   if (profile) {
-    std::printf("profile of the last run by kind (main-thread time inside kernels, %.2f s of %.2f s):\n", prof.total(),
-                last.seconds);
+    std::printf(
+        "profile of the last run by kind (main-thread time inside kernels, %.2f s of %.2f s):\n",
+        prof.total(), last.seconds);
     for (int k = 0; k < static_cast<int>(ProfileCategory::kCount); ++k)
       if (prof.calls[k] > 0)
-        std::printf("  %-14s %7.1f ms  %5.1f%%  %8lu calls\n", profile_category_name(static_cast<ProfileCategory>(k)),
-                    1e3 * prof.seconds[k], 100 * prof.seconds[k] / last.seconds,
+        std::printf("  %-14s %7.1f ms  %5.1f%%  %8lu calls\n",
+                    profile_category_name(static_cast<ProfileCategory>(k)), 1e3 * prof.seconds[k],
+                    100 * prof.seconds[k] / last.seconds,
                     static_cast<unsigned long>(prof.calls[k]));
   }
   double baseline_tps = 0;
@@ -209,15 +234,21 @@ int main(int argc, char** argv) {
     o.on_step = nullptr;
     const Run r = timed_search(search, sources, o);
     baseline_tps = r.tokens / r.seconds;
-    std::printf("no-cache   %8.1f target tokens/s  (%ld tokens in %.2f s); kv-cache / no-cache %.2fx\n", baseline_tps,
-                static_cast<long>(r.tokens), r.seconds, median / baseline_tps);
+    std::printf(
+        "no-cache   %8.1f target tokens/s  (%ld tokens in %.2f s); kv-cache / no-cache %.2fx\n",
+        baseline_tps, static_cast<long>(r.tokens), r.seconds, median / baseline_tps);
   }
   const AllocatorStats st = alloc.stats();
   const double peak_mb = std::max(load_rss_kb, peak_rss_kb()) / 1024.0;
   const double decode_mb = reset ? peak_rss_kb() / 1024.0 : -1.0;
-  std::printf("peak RSS %.0f MB (model creation or loading %.0f MB, decoding %.0f MB), allocator peak %.0f MB\n", peak_mb,
-              load_rss_kb / 1024.0, decode_mb, st.peak_allocated_bytes / 1048576.0);
-  std::printf("RESULT mode=%s tokens_per_s=%.2f peak_rss_mb=%.1f decode_peak_rss_mb=%.1f system_allocs_after_step2=%lu\n",
-              quantize == "int8" ? "int8" : "f32", median, peak_mb, decode_mb, static_cast<unsigned long>(sys_late));
+  std::printf(
+      "peak RSS %.0f MB (model creation or loading %.0f MB, decoding %.0f MB), allocator peak %.0f "
+      "MB\n",
+      peak_mb, load_rss_kb / 1024.0, decode_mb, st.peak_allocated_bytes / 1048576.0);
+  std::printf(
+      "RESULT mode=%s tokens_per_s=%.2f peak_rss_mb=%.1f decode_peak_rss_mb=%.1f "
+      "system_allocs_after_step2=%lu\n",
+      quantize == "int8" ? "int8" : "f32", median, peak_mb, decode_mb,
+      static_cast<unsigned long>(sys_late));
   return 0;
 }

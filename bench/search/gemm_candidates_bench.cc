@@ -76,12 +76,14 @@ int main(int argc, char** argv) {
       return std::fprintf(stderr, "unknown option %s\n", k.c_str()), 2;
   }
   set_num_threads(threads);
-  std::printf("# decoder GEMM candidates, %d threads, M = %ld rows; GFLOP/s by wall / process CPU time\n",
-              threads, static_cast<long>(m));
-  std::printf("# CPU: %s; int8 weights quantized to +-%d\n", cpu::int8_cpu_features(), cpu::int8_weight_limit());
+  std::printf(
+      "# decoder GEMM candidates, %d threads, M = %ld rows; GFLOP/s by wall / process CPU time\n",
+      threads, static_cast<long>(m));
+  std::printf("# CPU: %s; int8 weights quantized to +-%d\n", cpu::int8_cpu_features(),
+              cpu::int8_weight_limit());
   std::printf("%-12s %-22s %10s %10s\n", "K x N", "candidate", "wall", "cpu");
-  const std::vector<std::pair<int64_t, int64_t>> shapes{{512, 1536}, {512, 512}, {512, 2048}, {2048, 512},
-                                                        {512, 32000}};
+  const std::vector<std::pair<int64_t, int64_t>> shapes{
+      {512, 1536}, {512, 512}, {512, 2048}, {2048, 512}, {512, 32000}};
   for (const auto& [k, n] : shapes) {
     std::vector<float> a(m * k), w(n * k), w_kn(k * n), c(m * n);
     std::vector<uint8_t> au(m * k);
@@ -91,16 +93,19 @@ int main(int argc, char** argv) {
     auto rnd = [&] { return (s = s * 1664525u + 1013904223u) >> 8; };
     for (auto& x : a) x = (rnd() % 2001) / 1000.0f - 1.0f;
     for (int64_t j = 0; j < n; ++j)
-      for (int64_t i = 0; i < k; ++i) w_kn[i * n + j] = w[j * k + i] = (rnd() % 2001) / 1000.0f - 1.0f;
+      for (int64_t i = 0; i < k; ++i)
+        w_kn[i * n + j] = w[j * k + i] = (rnd() % 2001) / 1000.0f - 1.0f;
     for (int64_t i = 0; i < m * k; ++i) {
       as[i] = static_cast<int8_t>(static_cast<int>(rnd() % 255) - 127);
       au[i] = static_cast<uint8_t>(as[i] + 128);
     }
     for (int64_t j = 0; j < n; ++j)
-      for (int64_t i = 0; i < k; ++i) wq_kn[i * n + j] = wq[j * k + i] = static_cast<int8_t>(static_cast<int>(rnd() % 127) - 63);
+      for (int64_t i = 0; i < k; ++i)
+        wq_kn[i * n + j] = wq[j * k + i] = static_cast<int8_t>(static_cast<int>(rnd() % 127) - 63);
     const double flops = 2.0 * m * n * k;
     auto report = [&](const char* name, const Timing& t) {
-      std::printf("%-12s %-22s %10.1f %10.1f\n", (std::to_string(k) + "x" + std::to_string(n)).c_str(), name,
+      std::printf("%-12s %-22s %10.1f %10.1f\n",
+                  (std::to_string(k) + "x" + std::to_string(n)).c_str(), name,
                   flops / t.wall * 1e-9, flops / t.cpu * 1e-9);
     };
     report("f32 blas-NT", time_it([&] {
@@ -113,16 +118,16 @@ int main(int argc, char** argv) {
              dnnl_sgemm('N', 'N', m, n, k, 1.0f, a.data(), k, w_kn.data(), n, 0.0f, c.data(), n);
            }));
     report("int8 dnnl-u8s8", time_it([&] {
-             dnnl_gemm_u8s8s32('N', 'T', 'R', m, n, k, 1.0f, au.data(), k, 0, wq.data(), k, 0, 0.0f, ci.data(),
-                               n, comp.data());
+             dnnl_gemm_u8s8s32('N', 'T', 'R', m, n, k, 1.0f, au.data(), k, 0, wq.data(), k, 0, 0.0f,
+                               ci.data(), n, comp.data());
            }));
     report("int8 dnnl-s8s8", time_it([&] {
-             dnnl_gemm_s8s8s32('N', 'T', 'F', m, n, k, 1.0f, as.data(), k, 0, wq.data(), k, 0, 0.0f, ci.data(),
-                               n, comp.data());
+             dnnl_gemm_s8s8s32('N', 'T', 'F', m, n, k, 1.0f, as.data(), k, 0, wq.data(), k, 0, 0.0f,
+                               ci.data(), n, comp.data());
            }));
     report("int8 dnnl-u8s8-NN", time_it([&] {
-             dnnl_gemm_u8s8s32('N', 'N', 'R', m, n, k, 1.0f, au.data(), k, 0, wq_kn.data(), n, 0, 0.0f, ci.data(),
-                               n, comp.data());
+             dnnl_gemm_u8s8s32('N', 'N', 'R', m, n, k, 1.0f, au.data(), k, 0, wq_kn.data(), n, 0,
+                               0.0f, ci.data(), n, comp.data());
            }));
   }
   return 0;

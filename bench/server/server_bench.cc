@@ -12,9 +12,9 @@
 // of its summary line: model loading excluded), measured before and after every level; a level's
 // ratio is against the mean of the two. Target tokens/s of a level: its sentences/s times the
 // offline run's target tokens a sentence (eos included; the answers equal the offline
-// translations when mismatches is 0, and every level sends each sentence once). Server answers are compared with realmt-translate's
-// output line by line; mismatches are reported (they should be 0). Exit status 1 when any
-// request failed or any answer differs from realmt-translate's.
+// translations when mismatches is 0, and every level sends each sentence once). Server answers are
+// compared with realmt-translate's output line by line; mismatches are reported (they should be 0).
+// Exit status 1 when any request failed or any answer differs from realmt-translate's.
 #include <httplib.h>
 
 #include <algorithm>
@@ -53,12 +53,18 @@ Args parse(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (k == "--host") a.host = next();
-    else if (k == "--port") a.port = std::stoi(next());
-    else if (k == "--input") a.input = next();
-    else if (k == "--translate") a.translate = next();
-    else if (k == "--sentences-per-request") a.per_request = std::stoi(next());
-    else if (k == "--max-seconds") a.max_seconds = std::stod(next());
+    if (k == "--host")
+      a.host = next();
+    else if (k == "--port")
+      a.port = std::stoi(next());
+    else if (k == "--input")
+      a.input = next();
+    else if (k == "--translate")
+      a.translate = next();
+    else if (k == "--sentences-per-request")
+      a.per_request = std::stoi(next());
+    else if (k == "--max-seconds")
+      a.max_seconds = std::stod(next());
     else if (k == "--clients") {
       a.clients.clear();
       while (i + 1 < argc && argv[i + 1][0] != '-') a.clients.push_back(std::stoi(argv[++i]));
@@ -68,8 +74,9 @@ Args parse(int argc, char** argv) {
     }
   }
   if (a.port <= 0 || a.input.empty() || a.translate.empty() || a.per_request < 1) {
-    std::fprintf(stderr, "usage: realmt-bench-server --port P --input FILE --translate CMD "
-                         "[--clients 1 8 64] [--sentences-per-request N] [--max-seconds S]\n");
+    std::fprintf(stderr,
+                 "usage: realmt-bench-server --port P --input FILE --translate CMD "
+                 "[--clients 1 8 64] [--sentences-per-request N] [--max-seconds S]\n");
     std::exit(2);
   }
   return a;
@@ -101,8 +108,8 @@ bool parse_summary(const std::string& log, Offline* o) {
   const size_t at = log.rfind("Total time: ");
   if (at == std::string::npos) return false;
   double seconds = 0, sentences = 0, tokens = 0;
-  if (std::sscanf(log.c_str() + at, "Total time: %lfs wall : %lf sentences : %lf target tokens", &seconds,
-                  &sentences, &tokens) != 3)
+  if (std::sscanf(log.c_str() + at, "Total time: %lfs wall : %lf sentences : %lf target tokens",
+                  &seconds, &sentences, &tokens) != 3)
     return false;
   o->seconds = seconds;
   o->tokens = tokens;
@@ -166,8 +173,8 @@ Level run_level(const Args& a, int clients, const std::vector<std::string>& inpu
       http.set_read_timeout(300, 0);
       for (size_t r; (r = next++) < n_requests && Clock::now() < stop_at;) {
         const size_t b = r * a.per_request, e = std::min(input.size(), b + a.per_request);
-        nlohmann::json body = {{"text", std::vector<std::string>(input.begin() + b,
-                                                                 input.begin() + e)}};
+        nlohmann::json body = {
+            {"text", std::vector<std::string>(input.begin() + b, input.begin() + e)}};
         const auto s = Clock::now();
         auto res = http.Post("/v1/translate", body.dump(), "application/json");
         lat[c].push_back(std::chrono::duration<double>(Clock::now() - s).count());
@@ -213,11 +220,13 @@ int main(int argc, char** argv) {
   double before = input.size() / off.seconds;
   // Tokens a sentence: the offline translations' (the server's are compared with them).
   const double tokens_per_sentence = off.tokens / input.size();
-  std::printf("offline realmt-translate: %zu sentences, %.0f target tokens (eos included) in %.2f s = "
-              "%.1f sentences/s, %.1f target tokens/s\n",
-              input.size(), off.tokens, off.seconds, before, off.tokens / off.seconds);
-  std::printf("%8s %10s %9s %12s %12s %10s %8s %9s %9s %7s %10s\n", "clients", "sentences", "seconds",
-              "sentences/s", "offline s/s", "tokens/s", "ratio", "p50 ms", "p99 ms", "errors", "mismatches");
+  std::printf(
+      "offline realmt-translate: %zu sentences, %.0f target tokens (eos included) in %.2f s = "
+      "%.1f sentences/s, %.1f target tokens/s\n",
+      input.size(), off.tokens, off.seconds, before, off.tokens / off.seconds);
+  std::printf("%8s %10s %9s %12s %12s %10s %8s %9s %9s %7s %10s\n", "clients", "sentences",
+              "seconds", "sentences/s", "offline s/s", "tokens/s", "ratio", "p50 ms", "p99 ms",
+              "errors", "mismatches");
   size_t failures = 0;  // errors and mismatches over all levels: the exit status
   for (int c : a.clients) {
     const Level l = run_level(a, c, input, off.output);
@@ -225,16 +234,18 @@ int main(int argc, char** argv) {
     const double after = input.size() / run_offline(a, input.size()).seconds;
     const double rate = l.sentences / l.seconds, offline = 0.5 * (before + after);
     std::printf("%8d %10zu %9.2f %12.1f %12.1f %10.1f %7.0f%% %9.1f %9.1f %7zu %10zu\n", c,
-                l.sentences, l.seconds, rate, offline, rate * tokens_per_sentence, 100 * rate / offline,
-                1e3 * percentile(l.latency, 0.5), 1e3 * percentile(l.latency, 0.99), l.errors,
-                l.mismatches);
-    std::printf("         (offline before %.1f, after %.1f sentences/s; server: %.0f batches, "
-                "%.1f sentences a batch, decoding thread busy %.0f%% of the time)\n",
-                before, after, l.batches, l.batches > 0 ? l.sentences / l.batches : 0.0,
-                100 * l.decode_seconds / l.seconds);
+                l.sentences, l.seconds, rate, offline, rate * tokens_per_sentence,
+                100 * rate / offline, 1e3 * percentile(l.latency, 0.5),
+                1e3 * percentile(l.latency, 0.99), l.errors, l.mismatches);
+    std::printf(
+        "         (offline before %.1f, after %.1f sentences/s; server: %.0f batches, "
+        "%.1f sentences a batch, decoding thread busy %.0f%% of the time)\n",
+        before, after, l.batches, l.batches > 0 ? l.sentences / l.batches : 0.0,
+        100 * l.decode_seconds / l.seconds);
     std::fflush(stdout);
     before = after;
   }
-  if (failures > 0) std::fprintf(stderr, "%zu errors or answers unlike realmt-translate's\n", failures);
+  if (failures > 0)
+    std::fprintf(stderr, "%zu errors or answers unlike realmt-translate's\n", failures);
   return failures > 0 ? 1 : 0;
 }

@@ -11,7 +11,8 @@
 // Allocations a step: blocks the caching allocator had to obtain from the system during the timed
 // steps (after warm-up), divided by the steps.
 //
-//   realmt-bench-train [--threads N] [--updates N] [--model small|base|all] [--variant plain|realformer|all]
+//   realmt-bench-train [--threads N] [--updates N] [--model small|base|all] [--variant
+//   plain|realformer|all]
 //                      [--no-profile]
 #include <cstdio>
 #include <cstdlib>
@@ -58,7 +59,8 @@ Result run(const ModelShape& m, bool realformer, int updates, bool profile) {
   c.dim_ffn = m.f;
   c.heads = m.heads;
   c.dropout = c.dropout_attention = c.dropout_ffn = 0.1;
-  const layers::ResidualMode mode = realformer ? layers::ResidualMode::kMean : layers::ResidualMode::kNone;
+  const layers::ResidualMode mode =
+      realformer ? layers::ResidualMode::kMean : layers::ResidualMode::kNone;
   c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross = mode;
   c.admin_init = realformer ? models::AdminInit::kClosedForm : models::AdminInit::kNone;
   models::Transformer model(c);
@@ -112,14 +114,16 @@ void print_profile(const char* name, const Result& r) {
   for (int i = 0; i < static_cast<int>(ProfileCategory::kCount); ++i) {
     const double s = r.profile.seconds[i];
     covered += s;
-    std::printf(" %s %.1f%%,", profile_category_name(static_cast<ProfileCategory>(i)), 100 * s / r.seconds);
+    std::printf(" %s %.1f%%,", profile_category_name(static_cast<ProfileCategory>(i)),
+                100 * s / r.seconds);
   }
   std::printf(" other %.1f%%\n", 100 * (r.seconds - covered) / r.seconds);
   if (std::getenv("REALMT_PROFILE_DETAIL")) {
     std::vector<std::pair<double, std::string>> rows;
     for (const auto& [k, v] : r.profile.by_name) rows.push_back({v, k});
     std::sort(rows.rbegin(), rows.rend());
-    for (const auto& [v, k] : rows) std::printf("    %-36s %6.1f%%\n", k.c_str(), 100 * v / r.seconds);
+    for (const auto& [v, k] : rows)
+      std::printf("    %-36s %6.1f%%\n", k.c_str(), 100 * v / r.seconds);
   }
 }
 
@@ -130,15 +134,22 @@ int main(int argc, char** argv) {
   std::string which = "all", variant = "all";
   bool profile = true;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--updates") && i + 1 < argc) updates = std::max(1, std::atoi(argv[++i]));
-    else if (!std::strcmp(argv[i], "--model") && i + 1 < argc) which = argv[++i];
-    else if (!std::strcmp(argv[i], "--variant") && i + 1 < argc) variant = argv[++i];
-    else if (!std::strcmp(argv[i], "--no-profile")) profile = false;
-    else if (!std::strcmp(argv[i], "--quick")) which = "small", updates = 2;
+    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+      threads = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--updates") && i + 1 < argc)
+      updates = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--model") && i + 1 < argc)
+      which = argv[++i];
+    else if (!std::strcmp(argv[i], "--variant") && i + 1 < argc)
+      variant = argv[++i];
+    else if (!std::strcmp(argv[i], "--no-profile"))
+      profile = false;
+    else if (!std::strcmp(argv[i], "--quick"))
+      which = "small", updates = 2;
     else {
       std::fprintf(stderr,
-                   "usage: %s [--threads N] [--updates N] [--model small|base|all] [--variant plain|realformer|all] "
+                   "usage: %s [--threads N] [--updates N] [--model small|base|all] [--variant "
+                   "plain|realformer|all] "
                    "[--no-profile]\n",
                    argv[0]);
       return 2;
@@ -146,14 +157,17 @@ int main(int argc, char** argv) {
   }
   set_num_threads(threads);
   const bench::Peak peak = bench::measure_sgemm_peak(threads);
-  std::printf("# CPU training, %d threads; SGEMM 2048^3 in this run (GFLOP/s): %s; peak %.1f (%s)\n", threads,
-              peak.table.c_str(), peak.gflops, peak.library.c_str());
+  std::printf(
+      "# CPU training, %d threads; SGEMM 2048^3 in this run (GFLOP/s): %s; peak %.1f (%s)\n",
+      threads, peak.table.c_str(), peak.gflops, peak.library.c_str());
   std::printf("# CPU kernels: %s\n", cpu_isa_summary().c_str());
-  std::printf("# batch 32 x (25 + 25) subwords, 800 target tokens a step, vocab 8000, dropout 0.1, ls 0.1, Adam; "
-              "median of %d steps after 2 warm-up steps\n",
-              updates);
-  std::printf("%-40s %8s %11s %9s %7s %11s %9s\n", "model", "params", "tgt tok/s", "GFLOP/s", "MFU", "allocs/step",
-              "peak MB");
+  std::printf(
+      "# batch 32 x (25 + 25) subwords, 800 target tokens a step, vocab 8000, dropout 0.1, ls 0.1, "
+      "Adam; "
+      "median of %d steps after 2 warm-up steps\n",
+      updates);
+  std::printf("%-40s %8s %11s %9s %7s %11s %9s\n", "model", "params", "tgt tok/s", "GFLOP/s", "MFU",
+              "allocs/step", "peak MB");
   const ModelShape shapes[] = {{"cpu-small (3+3, d=256, F=1024, H=4)", 3, 256, 1024, 4},
                                {"transformer-base (6+6, d=512, F=2048, H=8)", 6, 512, 2048, 8}};
   for (const ModelShape& m : shapes) {
@@ -163,9 +177,11 @@ int main(int argc, char** argv) {
       if ((variant == "plain" && rf) || (variant == "realformer" && !rf)) continue;
       const Result r = run(m, rf == 1, updates, profile);
       char name[96];
-      std::snprintf(name, sizeof name, "%s %s", small ? "cpu-small" : "base", rf ? "realformer" : "plain");
-      std::printf("%-40s %7.1fM %11.1f %9.1f %6.1f%% %11.1f %9.1f\n", name, r.params / 1e6, r.tokens_per_s, r.gflops,
-                  100 * r.gflops / peak.gflops, r.allocs_per_step, r.peak_mb);
+      std::snprintf(name, sizeof name, "%s %s", small ? "cpu-small" : "base",
+                    rf ? "realformer" : "plain");
+      std::printf("%-40s %7.1fM %11.1f %9.1f %6.1f%% %11.1f %9.1f\n", name, r.params / 1e6,
+                  r.tokens_per_s, r.gflops, 100 * r.gflops / peak.gflops, r.allocs_per_step,
+                  r.peak_mb);
       if (profile) print_profile(name, r);
       std::fflush(stdout);
     }

@@ -11,8 +11,9 @@ namespace py = pybind11;
 namespace realmt::python {
 namespace {
 
-std::string convert(const std::string& from_format, const std::string& source, const std::string& output,
-                    const std::string& to, const std::vector<std::string>& vocabs, int64_t max_positions) {
+std::string convert(const std::string& from_format, const std::string& source,
+                    const std::string& output, const std::string& to,
+                    const std::vector<std::string>& vocabs, int64_t max_positions) {
   convert::ConvertOptions o;
   o.from = {from_format, source};
   o.to = to;
@@ -27,8 +28,8 @@ std::string convert(const std::string& from_format, const std::string& source, c
 }  // namespace
 
 void add_convert(py::module_& m) {
-  m.def("convert", &convert, py::arg("from_format"), py::arg("source"), py::arg("output"), py::arg("to"),
-        py::arg("vocabs"), py::arg("max_positions"));
+  m.def("convert", &convert, py::arg("from_format"), py::arg("source"), py::arg("output"),
+        py::arg("to"), py::arg("vocabs"), py::arg("max_positions"));
 }
 
 }  // namespace realmt::python

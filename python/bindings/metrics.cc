@@ -30,7 +30,8 @@ class PyMetric {
     metric_->set_references(refs);
   }
   // Per-segment statistics rows.
-  std::vector<std::vector<double>> segment_stats(const std::vector<std::string>& hyps, int threads) const {
+  std::vector<std::vector<double>> segment_stats(const std::vector<std::string>& hyps,
+                                                 int threads) const {
     metrics::CorpusStats stats;
     {
       py::gil_scoped_release unlocked;
@@ -57,7 +58,8 @@ class PyMetric {
     const auto* bleu = dynamic_cast<const metrics::Bleu*>(metric_.get());
     REALMT_CHECK(bleu != nullptr, "bleu_detail: {} is not BLEU", metric_->name());
     const metrics::BleuDetail d = bleu->detail_from_sums(sums);
-    return py::make_tuple(d.score, d.precisions, d.bp, d.sys_len, d.ref_len, d.verbose(), d.counts, d.totals);
+    return py::make_tuple(d.score, d.precisions, d.bp, d.sys_len, d.ref_len, d.verbose(), d.counts,
+                          d.totals);
   }
   // (key, short key, value) per field, in sacreBLEU's order.
   std::vector<std::tuple<std::string, std::string, std::string>> signature() const {
@@ -70,15 +72,15 @@ class PyMetric {
 
  private:
   void check_sums(const std::vector<double>& sums) const {
-    REALMT_CHECK(sums.size() == metric_->num_stats(), "{}: {} statistics given, {} expected", metric_->name(),
-                 sums.size(), metric_->num_stats());
+    REALMT_CHECK(sums.size() == metric_->num_stats(), "{}: {} statistics given, {} expected",
+                 metric_->name(), sums.size(), metric_->num_stats());
   }
   std::unique_ptr<metrics::Metric> metric_;
 };
 
 PyMetric make_bleu(const std::string& tokenize, const std::string& trg_lang, bool lowercase,
-                   const std::string& smooth_method, std::optional<double> smooth_value, bool effective_order,
-                   int max_ngram_order) {
+                   const std::string& smooth_method, std::optional<double> smooth_value,
+                   bool effective_order, int max_ngram_order) {
   REALMT_CHECK(max_ngram_order >= 1, "max_ngram_order must be at least 1, got {}", max_ngram_order);
   metrics::BleuOptions b;
   b.tokenizer = metrics::parse_tokenizer(
@@ -91,25 +93,28 @@ PyMetric make_bleu(const std::string& tokenize, const std::string& trg_lang, boo
   return PyMetric(std::make_unique<metrics::Bleu>(b));
 }
 
-PyMetric make_chrf(int char_order, int word_order, int beta, bool lowercase, bool whitespace, bool eps_smoothing) {
-  return PyMetric(std::make_unique<metrics::Chrf>(metrics::ChrfOptions{.char_order = char_order,
-                                                                       .word_order = word_order,
-                                                                       .beta = beta,
-                                                                       .lowercase = lowercase,
-                                                                       .whitespace = whitespace,
-                                                                       .eps_smoothing = eps_smoothing}));
+PyMetric make_chrf(int char_order, int word_order, int beta, bool lowercase, bool whitespace,
+                   bool eps_smoothing) {
+  return PyMetric(
+      std::make_unique<metrics::Chrf>(metrics::ChrfOptions{.char_order = char_order,
+                                                           .word_order = word_order,
+                                                           .beta = beta,
+                                                           .lowercase = lowercase,
+                                                           .whitespace = whitespace,
+                                                           .eps_smoothing = eps_smoothing}));
 }
 
 PyMetric make_ter(bool normalized, bool no_punct, bool asian_support, bool case_sensitive) {
-  return PyMetric(std::make_unique<metrics::Ter>(metrics::TerOptions{.normalized = normalized,
-                                                                     .no_punct = no_punct,
-                                                                     .asian_support = asian_support,
-                                                                     .case_sensitive = case_sensitive}));
+  return PyMetric(
+      std::make_unique<metrics::Ter>(metrics::TerOptions{.normalized = normalized,
+                                                         .no_punct = no_punct,
+                                                         .asian_support = asian_support,
+                                                         .case_sensitive = case_sensitive}));
 }
 
 // sacreBLEU's Score.format (without confidence intervals).
-std::string format_score(const std::string& name, double score, const std::string& verbose, int width,
-                         bool score_only, const std::string& signature, bool is_json) {
+std::string format_score(const std::string& name, double score, const std::string& verbose,
+                         int width, bool score_only, const std::string& signature, bool is_json) {
   metrics::ScoreLine line;
   line.name = name;
   line.score = score;

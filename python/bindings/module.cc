@@ -10,9 +10,9 @@ PYBIND11_MODULE(_realmt, m) {
   namespace py = pybind11;
   m.doc() = "realmt's C++ library: decoding, scoring, metrics, training, conversion";
   static py::exception<realmt::Error> error(m, "Error", PyExc_RuntimeError);
-  static py::handle usage_error = PyErr_NewException("realmt._realmt.UsageError",
-                                                     py::make_tuple(error, py::handle(PyExc_ValueError)).ptr(),
-                                                     nullptr);
+  static py::handle usage_error =
+      PyErr_NewException("realmt._realmt.UsageError",
+                         py::make_tuple(error, py::handle(PyExc_ValueError)).ptr(), nullptr);
   m.attr("UsageError") = usage_error;
   // Most derived first: pybind11 tries translators in reverse order of registration.
   py::register_exception_translator([](std::exception_ptr p) {

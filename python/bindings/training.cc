@@ -36,8 +36,9 @@ void keep(const py::error_already_set& e, StopCause& cause) {
 // Runs under the GIL after each update; any reason to stop becomes request_stop().
 void observe(const training::UpdateReport& r, const py::object& callback, StopCause& cause) {
   py::gil_scoped_acquire locked;
-  if (PyErr_CheckSignals() != 0) {  // Python's SIGINT handler raised KeyboardInterrupt, or another one raised
-    py::error_already_set e;           // takes the error out of the interpreter
+  if (PyErr_CheckSignals() !=
+      0) {  // Python's SIGINT handler raised KeyboardInterrupt, or another one raised
+    py::error_already_set e;  // takes the error out of the interpreter
     if (e.matches(PyExc_KeyboardInterrupt))
       cause.interrupted = true;
     else
@@ -71,7 +72,8 @@ py::object train(const std::vector<std::string>& args, const py::object& callbac
   std::vector<const char*> argv{"realmt-train"};
   for (const auto& a : args) argv.push_back(a.c_str());
   training::TrainOptions options;
-  OptionSet set("realmt-train", "Train a Transformer encoder-decoder (RealFormer on ADMIN) from YAML configs");
+  OptionSet set("realmt-train",
+                "Train a Transformer encoder-decoder (RealFormer on ADMIN) from YAML configs");
   options.declare(set);
   std::ostringstream printed;
   if (!set.parse(static_cast<int>(argv.size()), argv.data(), printed)) {

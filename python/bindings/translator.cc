@@ -33,7 +33,8 @@ class PyTranslator {
                const std::vector<std::string>& shortlist)
       : models_(models), vocabs_(vocabs), threads_(threads) {
     REALMT_CHECK(threads >= 0, "threads must be >= 0 (0: all cores), got {}", threads);
-    const search::Quantize quantize = compute_type == "int8" ? search::Quantize::kInt8 : search::Quantize::kNone;
+    const search::Quantize quantize =
+        compute_type == "int8" ? search::Quantize::kInt8 : search::Quantize::kNone;
     REALMT_CHECK(compute_type == "int8" || compute_type == "float32" || compute_type == "default",
                  "compute_type must be float32 or int8, got '{}'", compute_type);
     search::ModelOptions check;
@@ -50,60 +51,75 @@ class PyTranslator {
     translator_->use_shortlist(search::load_shortlist(shortlist, *translator_));
   }
 
-  // Text sources: encoded with the vocabulary (and the target-language tag) as realmt-translate does.
-  py::list translate_text(const std::vector<std::string>& lines, const search::TranslateOptions& o, int n_best) {
+  // Text sources: encoded with the vocabulary (and the target-language tag) as realmt-translate
+  // does.
+  py::list translate_text(const std::vector<std::string>& lines, const search::TranslateOptions& o,
+                          int n_best) {
     std::vector<search::LineTranslation> out;
     {
       py::gil_scoped_release unlocked;
-      const std::string tag = o.target_language.empty() ? "" : translator_->vocab().language_tag(o.target_language);
-      out = decode(lines.size(), o, n_best, [&](size_t first, size_t count, const search::SearchOptions& so) {
-        std::vector<std::string> chunk;
-        for (size_t i = first; i < first + count; ++i) chunk.push_back(data::with_language_tag(tag, lines[i]));
-        return translator_->translate_lines(chunk, so, o.batching());
-      });
+      const std::string tag =
+          o.target_language.empty() ? "" : translator_->vocab().language_tag(o.target_language);
+      out = decode(lines.size(), o, n_best,
+                   [&](size_t first, size_t count, const search::SearchOptions& so) {
+                     std::vector<std::string> chunk;
+                     for (size_t i = first; i < first + count; ++i)
+                       chunk.push_back(data::with_language_tag(tag, lines[i]));
+                     return translator_->translate_lines(chunk, so, o.batching());
+                   });
     }
     return results(out);
   }
 
   // Token sources: each piece looked up in the source vocabulary (unknown pieces are <unk>).
-  py::list translate_tokens(const std::vector<Pieces>& sources, const search::TranslateOptions& o, int n_best) {
+  py::list translate_tokens(const std::vector<Pieces>& sources, const search::TranslateOptions& o,
+                            int n_best) {
     std::vector<search::LineTranslation> out;
     {
       py::gil_scoped_release unlocked;
-      out = decode(sources.size(), o, n_best, [&](size_t first, size_t count, const search::SearchOptions& so) {
-        std::vector<std::vector<int32_t>> ids;
-        for (size_t i = first; i < first + count; ++i) ids.push_back(to_ids(sources[i]));
-        return translator_->translate_ids(std::move(ids), so, o.batching());
-      });
+      out = decode(sources.size(), o, n_best,
+                   [&](size_t first, size_t count, const search::SearchOptions& so) {
+                     std::vector<std::vector<int32_t>> ids;
+                     for (size_t i = first; i < first + count; ++i)
+                       ids.push_back(to_ids(sources[i]));
+                     return translator_->translate_ids(std::move(ids), so, o.batching());
+                   });
     }
     return results(out);
   }
 
   // Teacher-forced scores of pairs (realmt-score's): (log_prob, score, token_log_probs) each.
-  py::list score_text(const std::vector<std::string>& sources, const std::vector<std::string>& targets,
+  py::list score_text(const std::vector<std::string>& sources,
+                      const std::vector<std::string>& targets,
                       const search::ScoreOptions& options) {
-    return score_pairs(sources.size(), targets.size(), options, [&](size_t i, auto& src, auto& tgt) {
-      src = translator_->vocab().encode(sources[i]);
-      tgt = translator_->vocab().encode_target(targets[i]);
-    });
+    return score_pairs(sources.size(), targets.size(), options,
+                       [&](size_t i, auto& src, auto& tgt) {
+                         src = translator_->vocab().encode(sources[i]);
+                         tgt = translator_->vocab().encode_target(targets[i]);
+                       });
   }
   py::list score_tokens(const std::vector<Pieces>& sources, const std::vector<Pieces>& targets,
                         const search::ScoreOptions& options) {
-    return score_pairs(sources.size(), targets.size(), options, [&](size_t i, auto& src, auto& tgt) {
-      src = to_ids(sources[i]);
-      tgt = to_target_ids(targets[i]);
-    });
+    return score_pairs(sources.size(), targets.size(), options,
+                       [&](size_t i, auto& src, auto& tgt) {
+                         src = to_ids(sources[i]);
+                         tgt = to_target_ids(targets[i]);
+                       });
   }
 
-  std::vector<std::string> pieces(const std::string& text) const { return translator_->vocab().encode_pieces(text); }
+  std::vector<std::string> pieces(const std::string& text) const {
+    return translator_->vocab().encode_pieces(text);
+  }
 
  private:
-  using ChunkFn = std::function<std::vector<search::LineTranslation>(size_t, size_t, const search::SearchOptions&)>;
+  using ChunkFn = std::function<std::vector<search::LineTranslation>(size_t, size_t,
+                                                                     const search::SearchOptions&)>;
 
   // realmt-translate's loop: chunks of maxi-batch x mini-batch sources, under the lock.
   std::vector<search::LineTranslation> decode(size_t n, search::TranslateOptions o, int n_best,
                                               const ChunkFn& chunk_fn) {
-    o.model.models = models_;  // this Translator's (checked with the options, as realmt-translate's)
+    o.model.models =
+        models_;  // this Translator's (checked with the options, as realmt-translate's)
     o.model.vocabs = vocabs_;
     o.validate();
     search::SearchOptions so = o.search();
@@ -121,13 +137,14 @@ class PyTranslator {
   }
 
   static void check_pairs(size_t sources, size_t targets) {
-    REALMT_CHECK(sources == targets, "score_batch: {} sources and {} targets (one target a source)", sources,
-                 targets);
+    REALMT_CHECK(sources == targets, "score_batch: {} sources and {} targets (one target a source)",
+                 sources, targets);
   }
   // Called without the GIL.
   // Encodes pair i with encode(i, source ids, target ids) outside the GIL, then scores them all.
   template <typename Encode>
-  py::list score_pairs(size_t sources, size_t targets, const search::ScoreOptions& options, Encode&& encode) {
+  py::list score_pairs(size_t sources, size_t targets, const search::ScoreOptions& options,
+                       Encode&& encode) {
     check_pairs(sources, targets);
     std::vector<search::PairScore> scores;
     {
@@ -180,8 +197,8 @@ class PyTranslator {
       for (const auto& h : r.hypotheses) {
         std::vector<std::string> pieces;
         for (int32_t id : h.hyp.tokens) pieces.push_back(translator_->vocab().piece(id));
-        hyps.append(py::make_tuple(h.text, pieces, h.hyp.score, h.hyp.log_prob, h.hyp.token_log_probs,
-                                   h.hyp.alignment));
+        hyps.append(py::make_tuple(h.text, pieces, h.hyp.score, h.hyp.log_prob,
+                                   h.hyp.token_log_probs, h.hyp.alignment));
       }
       list.append(py::make_tuple(r.error, r.skipped, hyps));
     }
@@ -192,7 +209,8 @@ class PyTranslator {
   int threads_ = 0;
   std::unique_ptr<search::Translator> translator_;
   std::mutex mutex_;  // one decoding call at a time (docs/python.md: several Python threads)
-  std::unordered_map<std::string, int32_t> target_ids_;  // target pieces of a converted model, when asked
+  std::unordered_map<std::string, int32_t>
+      target_ids_;  // target pieces of a converted model, when asked
 };
 
 void add_translate_options(py::module_& m) {
@@ -202,7 +220,9 @@ void add_translate_options(py::module_& m) {
       .def_readwrite("beam_size", &O::beam_size)
       .def_property(
           "beam_mode", [](const O& o) { return std::string(enum_name(o.beam_mode)); },
-          [](O& o, const std::string& name) { o.beam_mode = parse_enum<search::BeamMode>(name, "beam_mode"); })
+          [](O& o, const std::string& name) {
+            o.beam_mode = parse_enum<search::BeamMode>(name, "beam_mode");
+          })
       .def_readwrite("normalize", &O::normalize)
       .def_readwrite("word_penalty", &O::word_penalty)
       .def_readwrite("max_length_factor", &O::max_length_factor)
@@ -234,10 +254,10 @@ void add_translate_options(py::module_& m) {
 void add_translator(py::module_& m) {
   add_translate_options(m);
   py::class_<PyTranslator>(m, "Translator")
-      .def(py::init<const std::vector<std::string>&, const std::vector<std::string>&, const std::string&,
-                    const std::string&, int, const std::vector<std::string>&>(),
-           py::arg("models"), py::arg("vocabs"), py::arg("device"), py::arg("compute_type"), py::arg("threads"),
-           py::arg("shortlist"))
+      .def(py::init<const std::vector<std::string>&, const std::vector<std::string>&,
+                    const std::string&, const std::string&, int, const std::vector<std::string>&>(),
+           py::arg("models"), py::arg("vocabs"), py::arg("device"), py::arg("compute_type"),
+           py::arg("threads"), py::arg("shortlist"))
       .def("translate_text", &PyTranslator::translate_text)
       .def("translate_tokens", &PyTranslator::translate_tokens)
       .def("score_text", &PyTranslator::score_text)

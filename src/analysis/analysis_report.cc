@@ -11,8 +11,12 @@
 
 namespace realmt::analysis {
 
-std::string entropy_colour(double median) { return median > 4.5 ? "red" : median < 1.5 ? "blue" : "yellow"; }
-std::string jsd_colour(double median) { return median < 0.25 ? "blue" : median > 0.75 ? "red" : "yellow"; }
+std::string entropy_colour(double median) {
+  return median > 4.5 ? "red" : median < 1.5 ? "blue" : "yellow";
+}
+std::string jsd_colour(double median) {
+  return median < 0.25 ? "blue" : median > 0.75 ? "red" : "yellow";
+}
 
 namespace {
 
@@ -54,14 +58,16 @@ void write_tables(AttentionStats& stats, const std::string& dir, const ReportInf
   for (int c = 0; c < kChains; ++c)
     for (int l = 0; l < stats.layers(c); ++l)
       for (int h = 0; h < stats.heads(); ++h)
-        for (float x : stats.entropy(c, l, h)) entropy_hi = std::max(entropy_hi, std::ceil(x * 2.0) / 2.0);
+        for (float x : stats.entropy(c, l, h))
+          entropy_hi = std::max(entropy_hi, std::ceil(x * 2.0) / 2.0);
   std::vector<Row> rows;
   for (int c = 0; c < kChains; ++c) {
     const std::string chain = chain_name(static_cast<models::AttentionChain>(c));
     for (int l = 0; l < stats.layers(c); ++l)
       for (int h = 0; h < stats.heads(); ++h) {
         std::vector<float>& v = stats.entropy(c, l, h);
-        Row r{chain, "entropy", std::to_string(l + 1), "", h + 1, {}, histogram(v, entropy_hi), entropy_hi};
+        Row r{chain, "entropy", std::to_string(l + 1),    "",
+              h + 1, {},        histogram(v, entropy_hi), entropy_hi};
         r.s = summarize(v);
         r.colour = entropy_colour(r.s.median);
         rows.push_back(std::move(r));
@@ -69,7 +75,14 @@ void write_tables(AttentionStats& stats, const std::string& dir, const ReportInf
     for (int l = 0; l + 1 < stats.layers(c); ++l)
       for (int h = 0; h < stats.heads(); ++h) {
         std::vector<float>& v = stats.jsd(c, l, h);
-        Row r{chain, "jsd", std::to_string(l + 1) + "-" + std::to_string(l + 2), "", h + 1, {}, histogram(v, 1.0), 1.0};
+        Row r{chain,
+              "jsd",
+              std::to_string(l + 1) + "-" + std::to_string(l + 2),
+              "",
+              h + 1,
+              {},
+              histogram(v, 1.0),
+              1.0};
         r.s = summarize(v);
         r.colour = jsd_colour(r.s.median);
         rows.push_back(std::move(r));
@@ -87,11 +100,21 @@ void write_tables(AttentionStats& stats, const std::string& dir, const ReportInf
   json["rows"] = Json::array();
   for (const Row& r : rows) {
     tsv += r.chain + "\t" + r.measure + "\t" + r.layer + "\t" + std::to_string(r.head) + "\t" +
-           std::to_string(r.s.count) + "\t" + number(r.s.q1) + "\t" + number(r.s.median) + "\t" + number(r.s.q3) +
-           "\t" + number(r.s.mean) + "\t" + number(r.s.min) + "\t" + number(r.s.max) + "\t" + r.colour + "\n";
-    json["rows"].push_back({{"chain", r.chain}, {"measure", r.measure}, {"layer", r.layer}, {"head", r.head},
-                            {"count", r.s.count}, {"q1", r.s.q1}, {"median", r.s.median}, {"q3", r.s.q3},
-                            {"mean", r.s.mean}, {"min", r.s.min}, {"max", r.s.max}, {"colour", r.colour},
+           std::to_string(r.s.count) + "\t" + number(r.s.q1) + "\t" + number(r.s.median) + "\t" +
+           number(r.s.q3) + "\t" + number(r.s.mean) + "\t" + number(r.s.min) + "\t" +
+           number(r.s.max) + "\t" + r.colour + "\n";
+    json["rows"].push_back({{"chain", r.chain},
+                            {"measure", r.measure},
+                            {"layer", r.layer},
+                            {"head", r.head},
+                            {"count", r.s.count},
+                            {"q1", r.s.q1},
+                            {"median", r.s.median},
+                            {"q3", r.s.q3},
+                            {"mean", r.s.mean},
+                            {"min", r.s.min},
+                            {"max", r.s.max},
+                            {"colour", r.colour},
                             {"histogram", {{"range", {0.0, r.hi}}, {"counts", r.histogram}}}});
   }
   write_file(dir + "/attention.tsv", tsv);
@@ -104,8 +127,9 @@ void write_heatmap(const AttentionStats& stats, const std::string& path, int64_t
   json["line"] = line;
   json["source"] = source;
   json["target"] = target;
-  json["rows"] = "queries: encoder source pieces, decoder and cross target input (<s> first); "
-                 "columns: keys (decoder: positions up to the query)";
+  json["rows"] =
+      "queries: encoder source pieces, decoder and cross target input (<s> first); "
+      "columns: keys (decoder: positions up to the query)";
   for (int c = 0; c < kChains; ++c) {
     Json layers = Json::array();
     for (const auto& heads : stats.heatmap()[c]) layers.push_back(heads);

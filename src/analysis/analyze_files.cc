@@ -17,32 +17,42 @@ namespace realmt::analysis {
 
 void AnalyzeOptions::declare(OptionSet& o) {
   o.add("Model", "models", &models, "The model checkpoint (.safetensors)");
-  o.add("Model", "vocabs", &vocabs, "Its joint SentencePiece vocabulary (.spm): once, or once a side");
-  o.add("Input/output", "train-sets", &train_sets, "Held-out source file and target file (teacher-forced)");
+  o.add("Model", "vocabs", &vocabs,
+        "Its joint SentencePiece vocabulary (.spm): once, or once a side");
+  o.add("Input/output", "train-sets", &train_sets,
+        "Held-out source file and target file (teacher-forced)");
   o.add("Input/output", "output", &output,
-        "Folder for attention.tsv, attention.json and heatmap.json (created; tools/plot-attention draws them)");
+        "Folder for attention.tsv, attention.json and heatmap.json (created; tools/plot-attention "
+        "draws them)");
   o.add("Input/output", "quiet", &quiet, "Nothing on stderr");
   o.add("Analysis", "max-sentences", &max_sentences, "Analyse the first N pairs (0: all)");
-  o.add("Analysis", "max-length", &max_length, "Skip pairs with a side longer than this many subwords (eos counted)");
+  o.add("Analysis", "max-length", &max_length,
+        "Skip pairs with a side longer than this many subwords (eos counted)");
   o.add("Analysis", "heatmap-sentence", &heatmap_sentence,
         "Also write every layer's and head's attention of this pair (1-based line; 0: none)");
   o.add("Hardware", "devices", &devices, "GPU to run on (e.g. 0 or cuda:0); empty or cpu: the CPU");
   o.add("Hardware", "cpu-threads", &cpu_threads, "CPU threads (0: all cores)");
   o.add("Batching", "mini-batch", &mini_batch, "Sentence pairs a forward pass");
-  o.short_name("models", 'm').short_name("vocabs", 'v').short_name("train-sets", 't').short_name("output", 'o');
+  o.short_name("models", 'm')
+      .short_name("vocabs", 'v')
+      .short_name("train-sets", 't')
+      .short_name("output", 'o');
   o.short_name("devices", 'd');
   o.version_line([] { return "cpu kernels: " + cpu_isa_summary(); });
   o.on_parsed([this](const OptionSet&) { validate(); });
 }
 
 void AnalyzeOptions::validate() const {
-  REALMT_CHECK(models.size() == 1, "models: give one checkpoint (-m model.safetensors), got {}", models.size());
+  REALMT_CHECK(models.size() == 1, "models: give one checkpoint (-m model.safetensors), got {}",
+               models.size());
   REALMT_CHECK(!vocabs.empty() && vocabs.size() <= 2 && vocabs.back() == vocabs[0],
                "vocabs: give the model's joint vocabulary once or once a side (-v vocab.spm)");
-  REALMT_CHECK(train_sets.size() == 2, "train-sets: give a source file and a target file (got {})", train_sets.size());
+  REALMT_CHECK(train_sets.size() == 2, "train-sets: give a source file and a target file (got {})",
+               train_sets.size());
   REALMT_CHECK(!output.empty(), "output: give a folder");
   REALMT_CHECK(max_sentences >= 0, "max-sentences must be >= 0, got {}", max_sentences);
-  REALMT_CHECK(max_length >= 2, "max-length must be at least 2 (a subword and eos), got {}", max_length);
+  REALMT_CHECK(max_length >= 2, "max-length must be at least 2 (a subword and eos), got {}",
+               max_length);
   REALMT_CHECK(mini_batch >= 1, "mini-batch must be at least 1, got {}", mini_batch);
   REALMT_CHECK(heatmap_sentence >= 0, "heatmap-sentence must be >= 0, got {}", heatmap_sentence);
   REALMT_CHECK(cpu_threads >= 0, "cpu-threads must be >= 0, got {}", cpu_threads);
@@ -65,19 +75,22 @@ AnalyzeResult analyze_files(const AnalyzeOptions& o, std::ostream& log) {
   search::check_vocab_matches(vocab, *model, o.models[0]);
   const std::vector<std::string> src_lines = data::read_lines(o.train_sets[0]);
   const std::vector<std::string> tgt_lines = data::read_lines(o.train_sets[1]);
-  REALMT_CHECK(src_lines.size() == tgt_lines.size(), "train-sets: {} has {} lines but {} has {}", o.train_sets[0],
-               src_lines.size(), o.train_sets[1], tgt_lines.size());
+  REALMT_CHECK(src_lines.size() == tgt_lines.size(), "train-sets: {} has {} lines but {} has {}",
+               o.train_sets[0], src_lines.size(), o.train_sets[1], tgt_lines.size());
   const auto total = static_cast<int64_t>(src_lines.size());
   const int64_t n = o.max_sentences > 0 ? std::min(o.max_sentences, total) : total;
-  REALMT_CHECK(o.heatmap_sentence <= n, "heatmap-sentence: line {} is not among the {} pairs analysed",
-               o.heatmap_sentence, n);
+  REALMT_CHECK(o.heatmap_sentence <= n,
+               "heatmap-sentence: line {} is not among the {} pairs analysed", o.heatmap_sentence,
+               n);
   AnalyzeResult result;
   std::vector<Pair> pairs;
   for (int64_t i = 0; i < n; ++i) {
     Pair p{i + 1, vocab.encode(src_lines[i]), vocab.encode(tgt_lines[i])};
-    const bool too_long = static_cast<int64_t>(std::max(p.src.size(), p.tgt.size())) + 1 > o.max_length;
+    const bool too_long =
+        static_cast<int64_t>(std::max(p.src.size(), p.tgt.size())) + 1 > o.max_length;
     REALMT_CHECK(!too_long || p.line != o.heatmap_sentence,
-                 "heatmap-sentence: line {} of {} is longer than max-length {}", p.line, o.train_sets[0], o.max_length);
+                 "heatmap-sentence: line {} of {} is longer than max-length {}", p.line,
+                 o.train_sets[0], o.max_length);
     if (too_long)
       ++result.skipped;
     else

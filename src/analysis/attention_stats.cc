@@ -59,8 +59,8 @@ const char* chain_name(models::AttentionChain chain) {
 }
 
 AttentionStats::AttentionStats(int enc_layers, int dec_layers, int heads) : heads_(heads) {
-  REALMT_CHECK(enc_layers >= 1 && dec_layers >= 1 && heads >= 1, "attention statistics: {} / {} layers, {} heads",
-               enc_layers, dec_layers, heads);
+  REALMT_CHECK(enc_layers >= 1 && dec_layers >= 1 && heads >= 1,
+               "attention statistics: {} / {} layers, {} heads", enc_layers, dec_layers, heads);
   const int depth[kChains] = {enc_layers, dec_layers, dec_layers};
   heatmap_.resize(kChains);
   for (int c = 0; c < kChains; ++c) {
@@ -70,13 +70,16 @@ AttentionStats::AttentionStats(int enc_layers, int dec_layers, int heads) : head
   }
 }
 
-void AttentionStats::begin_batch(std::vector<int64_t> src_len, std::vector<int64_t> tgt_len, std::vector<bool> keep) {
-  REALMT_CHECK(src_len.size() == tgt_len.size(), "attention statistics: {} source lengths, {} target lengths",
-               src_len.size(), tgt_len.size());
+void AttentionStats::begin_batch(std::vector<int64_t> src_len, std::vector<int64_t> tgt_len,
+                                 std::vector<bool> keep) {
+  REALMT_CHECK(src_len.size() == tgt_len.size(),
+               "attention statistics: {} source lengths, {} target lengths", src_len.size(),
+               tgt_len.size());
   src_len_ = std::move(src_len);
   tgt_len_ = std::move(tgt_len);
   keep_ = keep.empty() ? std::vector<bool>(src_len_.size(), false) : std::move(keep);
-  REALMT_CHECK(keep_.size() == src_len_.size(), "attention statistics: keep has {} rows, the batch {}", keep_.size(),
+  REALMT_CHECK(keep_.size() == src_len_.size(),
+               "attention statistics: keep has {} rows, the batch {}", keep_.size(),
                src_len_.size());
   previous_layer_ = {-1, -1, -1};
 }
@@ -92,20 +95,24 @@ int64_t AttentionStats::visible_keys(int chain, int64_t row, int64_t query) cons
 
 void AttentionStats::observe(models::AttentionChain chain_id, int layer, const Tensor& probs) {
   const int chain = static_cast<int>(chain_id);
-  REALMT_CHECK(probs.defined(), "attention statistics: the model did not keep its attention probabilities");
-  REALMT_CHECK(layer >= 0 && layer < layers(chain), "attention statistics: {} layer {} of {}", chain_name(chain_id),
-               layer, layers(chain));
-  REALMT_CHECK(probs.rank() == 4 && probs.dim(0) == static_cast<int64_t>(src_len_.size()) && probs.dim(1) == heads_,
-               "attention statistics: probabilities {} for {} rows and {} heads", probs, src_len_.size(), heads_);
+  REALMT_CHECK(probs.defined(),
+               "attention statistics: the model did not keep its attention probabilities");
+  REALMT_CHECK(layer >= 0 && layer < layers(chain), "attention statistics: {} layer {} of {}",
+               chain_name(chain_id), layer, layers(chain));
+  REALMT_CHECK(probs.rank() == 4 && probs.dim(0) == static_cast<int64_t>(src_len_.size()) &&
+                   probs.dim(1) == heads_,
+               "attention statistics: probabilities {} for {} rows and {} heads", probs,
+               src_len_.size(), heads_);
   const Tensor f = probs.dtype() == DType::kF32 ? probs : ops::cast(probs, DType::kF32);
   std::vector<float> host = f.to(Device::cpu()).to_vector<float>();
   const int64_t B = probs.dim(0), H = probs.dim(1), Tq = probs.dim(2), Tk = probs.dim(3);
-  const bool pair = previous_layer_[chain] == layer - 1 && previous_shape_[chain] == probs.shape().vec();
+  const bool pair =
+      previous_layer_[chain] == layer - 1 && previous_shape_[chain] == probs.shape().vec();
   for (int64_t b = 0; b < B; ++b) {
     const int64_t nq = queries(chain, b);
     REALMT_CHECK(nq <= Tq && visible_keys(chain, b, nq - 1) <= Tk,
-                 "attention statistics: row {} has {} queries and {} keys, the {} probabilities {}", b, nq,
-                 visible_keys(chain, b, nq - 1), chain_name(chain_id), probs);
+                 "attention statistics: row {} has {} queries and {} keys, the {} probabilities {}",
+                 b, nq, visible_keys(chain, b, nq - 1), chain_name(chain_id), probs);
     for (int64_t h = 0; h < H; ++h) {
       Matrix* keep = keep_[b] ? &heatmap_[chain][layer][h] : nullptr;
       if (keep) keep->clear();
@@ -116,7 +123,9 @@ void AttentionStats::observe(models::AttentionChain chain_id, int layer, const T
         if (keep) keep->emplace_back(p, p + n);
         if (n <= 1) continue;
         entropy_[chain][layer][h].push_back(static_cast<float>(entropy_bits(p, n)));
-        if (pair) jsd_[chain][layer - 1][h].push_back(static_cast<float>(jsd_bits(previous_[chain].data() + at, p, n)));
+        if (pair)
+          jsd_[chain][layer - 1][h].push_back(
+              static_cast<float>(jsd_bits(previous_[chain].data() + at, p, n)));
       }
     }
   }

@@ -43,14 +43,17 @@ class AttentionStats final : public models::AttentionObserver {
   AttentionStats(int enc_layers, int dec_layers, int heads);
   // src_len[b]: source tokens of row b (eos included); tgt_len[b]: decoder positions (<s> and
   // the target tokens). keep: the rows whose matrices go to heatmap() (empty: none).
-  void begin_batch(std::vector<int64_t> src_len, std::vector<int64_t> tgt_len, std::vector<bool> keep = {});
+  void begin_batch(std::vector<int64_t> src_len, std::vector<int64_t> tgt_len,
+                   std::vector<bool> keep = {});
   void observe(models::AttentionChain chain, int layer, const Tensor& probs) override;
 
   int layers(int chain) const { return static_cast<int>(entropy_[chain].size()); }
   int heads() const { return heads_; }
   // Values per query token, in the order seen: [chain][layer][head]; JSD's layer index is the
   // lower layer of the pair (layer, layer + 1).
-  std::vector<float>& entropy(int chain, int layer, int head) { return entropy_[chain][layer][head]; }
+  std::vector<float>& entropy(int chain, int layer, int head) {
+    return entropy_[chain][layer][head];
+  }
   std::vector<float>& jsd(int chain, int layer, int head) { return jsd_[chain][layer][head]; }
 
   // The kept rows' matrices, [chain][layer][head] -> rows of visible probabilities (query i of
@@ -65,7 +68,8 @@ class AttentionStats final : public models::AttentionObserver {
   std::vector<int64_t> src_len_, tgt_len_;
   std::vector<bool> keep_;
   std::array<std::vector<std::vector<std::vector<float>>>, kChains> entropy_, jsd_;
-  std::array<std::vector<float>, kChains> previous_;  // the chain's last layer, host f32 [B, H, Tq, Tk]
+  std::array<std::vector<float>, kChains>
+      previous_;  // the chain's last layer, host f32 [B, H, Tq, Tk]
   std::array<int, kChains> previous_layer_{-1, -1, -1};
   std::array<std::vector<int64_t>, kChains> previous_shape_;
   std::vector<std::vector<std::vector<Matrix>>> heatmap_;

@@ -75,8 +75,8 @@ void remove_stale_temp_files(const std::string& path) {
     if (!name.starts_with(prefix)) continue;
     const std::string_view rest = name.substr(prefix.size());  // "<pid>.<n>"
     const size_t dot = rest.find('.');
-    if (dot == std::string_view::npos || !all_digits(rest.substr(0, dot)) || !all_digits(rest.substr(dot + 1)) ||
-        dot > 9)
+    if (dot == std::string_view::npos || !all_digits(rest.substr(0, dot)) ||
+        !all_digits(rest.substr(dot + 1)) || dot > 9)
       continue;
     const pid_t pid = static_cast<pid_t>(std::stol(std::string(rest.substr(0, dot))));
     // Another thread of this process may be writing it; a live process certainly is.
@@ -87,7 +87,9 @@ void remove_stale_temp_files(const std::string& path) {
   for (const std::string& name : stale) ::unlink((dir + "/" + name).c_str());
 }
 
-void testing::set_atomic_file_fault_hook(AtomicFileFaultHook hook) { fault_hook() = std::move(hook); }
+void testing::set_atomic_file_fault_hook(AtomicFileFaultHook hook) {
+  fault_hook() = std::move(hook);
+}
 
 AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   REALMT_CHECK(!path.empty() && path.back() != '/', "cannot write '{}': not a file name", path);
@@ -95,8 +97,8 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   // Leftovers of killed writers on this host are removed first (they are never renamed).
   remove_stale_temp_files(path);
   static std::atomic<uint64_t> counter{0};
-  const std::string prefix =
-      dir_of(path) + "/." + base_of(path) + ".tmp." + host_tag() + "." + std::to_string(getpid()) + ".";
+  const std::string prefix = dir_of(path) + "/." + base_of(path) + ".tmp." + host_tag() + "." +
+                             std::to_string(getpid()) + ".";
   for (int attempt = 0;; ++attempt) {
     temp_path_ = prefix + std::to_string(counter.fetch_add(1));
     int err = injected("open");
@@ -124,7 +126,8 @@ void AtomicFile::discard() noexcept {
 }
 
 void AtomicFile::write(const void* data, size_t n) {
-  REALMT_CHECK(fd_ >= 0 && !committed_, "cannot write '{}': file already committed or failed", path_);
+  REALMT_CHECK(fd_ >= 0 && !committed_, "cannot write '{}': file already committed or failed",
+               path_);
   const char* p = static_cast<const char*>(data);
   while (n > 0) {
     int err = injected("write");
@@ -147,7 +150,8 @@ void AtomicFile::write(const void* data, size_t n) {
 }
 
 void AtomicFile::commit() {
-  REALMT_CHECK(fd_ >= 0 && !committed_, "cannot write '{}': file already committed or failed", path_);
+  REALMT_CHECK(fd_ >= 0 && !committed_, "cannot write '{}': file already committed or failed",
+               path_);
   // The data must be on disk before the rename makes it visible; otherwise a crash could
   // leave a complete-looking name with missing contents.
   int err = injected("fsync");
@@ -166,7 +170,8 @@ void AtomicFile::commit() {
   if (err == 0 && ::rename(temp_path_.c_str(), path_.c_str()) != 0) err = errno;
   if (err != 0) {
     discard();
-    REALMT_FAIL("cannot write '{}': renaming the temporary file over it failed: {}", path_, reason(err));
+    REALMT_FAIL("cannot write '{}': renaming the temporary file over it failed: {}", path_,
+                reason(err));
   }
   committed_ = true;
   temp_path_.clear();
@@ -182,7 +187,8 @@ void AtomicFile::commit() {
       ::close(dfd);
     }
   }
-  REALMT_CHECK(err == 0, "wrote '{}', but syncing its directory '{}' failed: {}", path_, dir, reason(err));
+  REALMT_CHECK(err == 0, "wrote '{}', but syncing its directory '{}' failed: {}", path_, dir,
+               reason(err));
 }
 
 void write_file_atomic(const std::string& path, std::string_view contents) {

@@ -5,8 +5,8 @@
 // (".<name>.tmp.<host>.<pid>.<n>"), which is fsync'ed, renamed over the target, and then the
 // directory is fsync'ed. A writer killed mid-write (SIGKILL, power loss) leaves its temporary
 // file behind; the next atomic write of the same target on the same host removes those whose
-// process is gone (remove_stale_temp_files). Readers see either the old file or the complete new one, also
-// after a crash. On any error before the rename the target is untouched and the temporary
+// process is gone (remove_stale_temp_files). Readers see either the old file or the complete new
+// one, also after a crash. On any error before the rename the target is untouched and the temporary
 // file is removed. An error in the final directory fsync is still reported, but the new
 // file is already in place then (only its durability is in doubt).
 #pragma once

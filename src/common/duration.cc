@@ -9,8 +9,9 @@
 namespace realmt {
 
 Duration Duration::parse(const std::string& text) {
-  constexpr const char* kForms = "expected a whole number with an optional unit u (updates), "
-                                 "t (target tokens) or e (epochs), e.g. 10000u, 500000t, 2e, 100Ku";
+  constexpr const char* kForms =
+      "expected a whole number with an optional unit u (updates), "
+      "t (target tokens) or e (epochs), e.g. 10000u, 500000t, 2e, 100Ku";
   REALMT_CHECK(!text.empty(), "empty duration; {}", kForms);
   std::string number = text;
   Duration d;
@@ -31,13 +32,14 @@ Duration Duration::parse(const std::string& text) {
     }
   }
   // Digits with an optional fraction only: no sign, no exponent, no spaces.
-  const bool digits_only = !number.empty() && number.find_first_not_of("0123456789.") == std::string::npos &&
+  const bool digits_only = !number.empty() &&
+                           number.find_first_not_of("0123456789.") == std::string::npos &&
                            number.find('.') == number.rfind('.') && number != ".";
   REALMT_CHECK(digits_only, "invalid duration '{}'; {}", text, kForms);
   double x = 0;
   const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), x);
-  REALMT_CHECK(ec == std::errc() && ptr == number.data() + number.size(), "invalid duration '{}'; {}", text,
-               kForms);
+  REALMT_CHECK(ec == std::errc() && ptr == number.data() + number.size(),
+               "invalid duration '{}'; {}", text, kForms);
   // Round before the whole-number check so that 1.5K (1500.0000000000002 in binary) passes.
   const double total = x * scale;
   const double whole = std::round(total);

@@ -30,7 +30,9 @@ struct EnumName {
 };
 
 template <typename E>
-concept NamedEnum = std::is_enum_v<E> && requires(E e) { enum_names(e); };
+concept NamedEnum = std::is_enum_v<E> && requires(E e) {
+  enum_names(e);
+};
 
 // The value's name. A value without one is a bug in the table.
 template <NamedEnum E>

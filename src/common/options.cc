@@ -55,8 +55,8 @@ OptionSet::OptionSet(std::string program, std::string summary)
   declare_general();
 }
 
-OptionSet& OptionSet::add_slot(const std::string& group, const std::string& name, const std::string& help,
-                               detail::OptionSlot slot) {
+OptionSet& OptionSet::add_slot(const std::string& group, const std::string& name,
+                               const std::string& help, detail::OptionSlot slot) {
   REALMT_ASSERT(valid_name(name), "invalid option name '{}'", name);
   REALMT_ASSERT(!reserved(name), "option name '{}' is reserved", name);
   REALMT_ASSERT(!index_.count(name), "option '{}' bound twice", name);
@@ -69,8 +69,9 @@ OptionSet& OptionSet::add_slot(const std::string& group, const std::string& name
   return *this;
 }
 
-OptionSet& OptionSet::add_choice(const std::string& group, const std::string& name, std::string* field,
-                                 std::vector<std::string> allowed, const std::string& help) {
+OptionSet& OptionSet::add_choice(const std::string& group, const std::string& name,
+                                 std::string* field, std::vector<std::string> allowed,
+                                 const std::string& help) {
   return add_slot(group, name, help, detail::make_choice_slot(field, std::move(allowed)));
 }
 
@@ -93,7 +94,8 @@ OptionSet& OptionSet::short_name(const std::string& name, char letter) {
 OptionSet& OptionSet::implicit_value(const std::string& name, const std::string& text) {
   detail::OptionSlot* slot = find(name);
   REALMT_ASSERT(slot != nullptr, "implicit_value for unknown option '{}'", name);
-  REALMT_ASSERT(!slot->is_bool && !slot->is_list, "implicit_value is for scalar options, not '{}'", name);
+  REALMT_ASSERT(!slot->is_bool && !slot->is_list, "implicit_value is for scalar options, not '{}'",
+                name);
   slot->implicit = text;
   return *this;
 }
@@ -132,7 +134,9 @@ const detail::OptionSlot& OptionSet::get(const std::string& name) const {
 
 bool OptionSet::was_set(const std::string& name) const { return get(name).was_set; }
 std::string OptionSet::origin(const std::string& name) const { return get(name).origin; }
-std::vector<std::string> OptionSet::value_text(const std::string& name) const { return get(name).get(); }
+std::vector<std::string> OptionSet::value_text(const std::string& name) const {
+  return get(name).get();
+}
 
 std::vector<std::string> OptionSet::names() const {
   std::vector<std::string> out;
@@ -145,26 +149,29 @@ void OptionSet::assign(detail::OptionSlot& slot, const std::vector<std::string>&
   if (auto bad = slot.set(values)) {
     const std::string where = origin == "command line" ? "on the command line" : "in " + origin;
     const bool whole = !slot.is_list || values.size() == 1;
-    REALMT_USAGE_FAIL("{}: option '{}' {}: expected {}, got '{}'{}", program_, slot.name, where, slot.expected, *bad,
-                whole ? "" : " (one item of the list)");
+    REALMT_USAGE_FAIL("{}: option '{}' {}: expected {}, got '{}'{}", program_, slot.name, where,
+                      slot.expected, *bad, whole ? "" : " (one item of the list)");
   }
   slot.was_set = true;
   slot.origin = origin;
   slot.from_preset = false;
 }
 
-void OptionSet::fail_unknown(const std::string& name, const std::string& where, const char* prefix) const {
+void OptionSet::fail_unknown(const std::string& name, const std::string& where,
+                             const char* prefix) const {
   std::vector<std::string> valid;
   for (const auto& s : slots_)
     if (s.compat != detail::OptionSlot::Compat::kUnavailable) valid.push_back(s.name);
   valid.insert(valid.end(), {"config", "dump-config", "help", "version"});
-  REALMT_USAGE_FAIL("{}: unknown option '{}{}' {}; did you mean '{}{}'? ({} --help lists all options)", program_,
-              prefix, name, where, prefix, closest_name(name, valid), program_);
+  REALMT_USAGE_FAIL(
+      "{}: unknown option '{}{}' {}; did you mean '{}{}'? ({} --help lists all options)", program_,
+      prefix, name, where, prefix, closest_name(name, valid), program_);
 }
 
 std::string OptionSet::help() const {
   std::ostringstream os;
-  os << program_ << ": " << summary_ << "\n\nUsage: " << program_ << " [options] [-c config.yml ...]";
+  os << program_ << ": " << summary_ << "\n\nUsage: " << program_
+     << " [options] [-c config.yml ...]";
   if (positional_) os << " [" << positional_name_ << "...]";
   os << "\n";
   if (!details_.empty()) os << "\n" << details_ << "\n";
@@ -174,13 +181,15 @@ std::string OptionSet::help() const {
   }
   os << "\nConfig:\n";
   write_row(os, "-c, --config FILE...",
-            "YAML config files (flat maps, Marian style), merged in order; the command line overrides them");
+            "YAML config files (flat maps, Marian style), merged in order; the command line "
+            "overrides them");
   write_row(os, "--dump-config [full|minimal|expand]",
             "Print the effective config as YAML (minimal: only options that were set; expand: also "
             "what presets set) and exit");
   write_row(os, "-h, --help", "Print this help and exit");
   write_row(os, "--version", "Print the program's version and exit");
-  write_row(os, "@FILE", "Read more arguments from FILE (whitespace-separated; quotes group words)");
+  write_row(os, "@FILE",
+            "Read more arguments from FILE (whitespace-separated; quotes group words)");
   for (const auto& group : groups_) {
     bool header = false;
     for (const auto& s : slots_) {
@@ -188,8 +197,10 @@ std::string OptionSet::help() const {
       if (!header) os << "\n" << group << ":\n", header = true;
       std::string left = s.short_name ? std::string("-") + s.short_name + ", --" : "--";
       left += s.name;
-      if (s.implicit) left += " [" + s.metavar + "]";
-      else if (!s.is_bool) left += " " + s.metavar;
+      if (s.implicit)
+        left += " [" + s.metavar + "]";
+      else if (!s.is_bool)
+        left += " " + s.metavar;
       std::string right = s.help;
       if (s.compat == detail::OptionSlot::Compat::kNoEffect) {
         right += " (accepted for Marian configs; no effect)";

@@ -8,7 +8,8 @@
 //      .add("Training", "after", &o.after, "Stop after this long (u/t/e units); 0 = never")
 //      .add("Hardware", "devices", &o.devices, "GPU ids")
 //      .short_name("devices", 'd');
-//   if (!set.parse(argc, argv, std::cout)) return 0;   // --help, --version or --dump-config printed
+//   if (!set.parse(argc, argv, std::cout)) return 0;   // --help, --version or --dump-config
+//   printed
 //
 // Precedence: defaults (the fields' values when bound) < presets (Marian's --task) < -c files,
 // in order < command line.
@@ -35,7 +36,8 @@
 //   --log-level LEVEL                 every program: Marian's trace|debug|info|warn|err|error|
 //                                     critical|off (trace is debug, critical is error)
 //   --authors, --cite, --build-info   Marian's print-and-exit options, accepted with their
-//                                     defaults (false, false, "") as a Marian --dump-config has them
+//                                     defaults (false, false, "") as a Marian --dump-config has
+//                                     them
 //   other tokens, and all after "--", are positional arguments (an error if none are declared).
 //   A scalar given twice keeps the last value; a list given again is replaced, not appended.
 // YAML: a flat map, as in Marian configs; lists as sequences ([0, 1] or "- 0" lines), a scalar
@@ -75,20 +77,23 @@ class OptionSet {
   // feature matches) under help heading `group`. The field must outlive the OptionSet.
   // Unsupported field types do not compile. A name can be bound only once.
   template <typename T>
-  OptionSet& add(const std::string& group, const std::string& name, T* field, const std::string& help) {
+  OptionSet& add(const std::string& group, const std::string& name, T* field,
+                 const std::string& help) {
     return add_slot(group, name, help, detail::make_slot(field));
   }
   // A string limited to `allowed` (e.g. {"none", "sum", "mean"}); errors list the choices.
   OptionSet& add_choice(const std::string& group, const std::string& name, std::string* field,
                         std::vector<std::string> allowed, const std::string& help);
   // A list of strings, each one of `allowed` (e.g. valid-metrics).
-  OptionSet& add_choice(const std::string& group, const std::string& name, std::vector<std::string>* field,
-                        std::vector<std::string> allowed, const std::string& help);
+  OptionSet& add_choice(const std::string& group, const std::string& name,
+                        std::vector<std::string>* field, std::vector<std::string> allowed,
+                        const std::string& help);
   // An enum (or a list of enums) with a name table (common/enum_names.h): read from any of its
   // spellings, written by --dump-config and --help by its name; a wrong value's error lists
   // the names ("expected one of: post, pre").
   template <NamedEnum E>
-  OptionSet& add_enum(const std::string& group, const std::string& name, E* field, const std::string& help) {
+  OptionSet& add_enum(const std::string& group, const std::string& name, E* field,
+                      const std::string& help) {
     return add_slot(group, name, help, detail::make_enum_slot(field));
   }
   template <NamedEnum E>
@@ -104,7 +109,8 @@ class OptionSet {
   OptionSet& required(const std::string& name);
   // Collects the positional arguments (e.g. reference files). At most one per OptionSet;
   // the field is replaced only when the command line has positionals.
-  OptionSet& positional(const std::string& name, std::vector<std::string>* field, const std::string& help);
+  OptionSet& positional(const std::string& name, std::vector<std::string>* field,
+                        const std::string& help);
   // Text --help prints after the usage line (what the program does in more detail).
   OptionSet& details(const std::string& text);
 
@@ -173,8 +179,10 @@ class OptionSet {
   const detail::OptionSlot& get(const std::string& name) const;
   // Parses `values` into the slot's field and records `origin` ("a.yml:3" or "command line");
   // on failure throws naming the key, the origin and the expected type.
-  void assign(detail::OptionSlot& slot, const std::vector<std::string>& values, const std::string& origin);
-  [[noreturn]] void fail_unknown(const std::string& name, const std::string& where, const char* prefix) const;
+  void assign(detail::OptionSlot& slot, const std::vector<std::string>& values,
+              const std::string& origin);
+  [[noreturn]] void fail_unknown(const std::string& name, const std::string& where,
+                                 const char* prefix) const;
   // The -c files in order; a realmt::Error in one becomes the UsageError it is.
   void load_config_files(const std::vector<std::string>& files);
   // After the files and the command line: presets, unavailable options, required options.
@@ -183,7 +191,8 @@ class OptionSet {
   void check_required() const;
   void report_no_effect() const;
   void run_checks() const;
-  // The options every program has (log-level; Marian's authors, cite, build-info); applies log-level.
+  // The options every program has (log-level; Marian's authors, cite, build-info); applies
+  // log-level.
   void declare_general();
   void apply_log_level() const;
 

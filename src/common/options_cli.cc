@@ -59,7 +59,8 @@ bool is_option_token(const std::string& token) {
 }
 
 // "@file" arguments before "--" are replaced by the words of the file.
-std::vector<std::string> expand_response_files(const std::vector<std::string>& args, const std::string& program) {
+std::vector<std::string> expand_response_files(const std::vector<std::string>& args,
+                                               const std::string& program) {
   std::vector<std::string> out;
   bool rest = false;
   for (const std::string& a : args) {
@@ -115,7 +116,9 @@ po::options_description describe(const Table& t) {
     if (s.is_list) {
       desc.add_options()(spec.c_str(), po::value<std::vector<std::string>>()->multitoken(), "");
     } else if (s.is_bool || s.implicit) {
-      desc.add_options()(spec.c_str(), po::value<std::string>()->implicit_value(s.is_bool ? "true" : *s.implicit), "");
+      desc.add_options()(spec.c_str(),
+                         po::value<std::string>()->implicit_value(s.is_bool ? "true" : *s.implicit),
+                         "");
     } else {
       desc.add_options()(spec.c_str(), po::value<std::string>(), "");
     }
@@ -152,7 +155,8 @@ std::vector<po::option> style_parser(const Table& t, std::vector<std::string>& t
       tokens.erase(tokens.begin());
       return {o};
     }
-  } else if (token.size() == 2 && token[0] == '-' && std::isalpha(static_cast<unsigned char>(token[1]))) {
+  } else if (token.size() == 2 && token[0] == '-' &&
+             std::isalpha(static_cast<unsigned char>(token[1]))) {
     if (token[1] == 'c') name = "config";
     const auto it = t.short_names.find(token[1]);
     if (it != t.short_names.end()) name = it->second;
@@ -162,22 +166,26 @@ std::vector<po::option> style_parser(const Table& t, std::vector<std::string>& t
   po::option o(name, {});
   o.original_tokens = {token};
   size_t i = 1;
-  auto value_next = [&] { return i < tokens.size() && !is_option_token(tokens[i]) && tokens[i] != "--"; };
+  auto value_next = [&] {
+    return i < tokens.size() && !is_option_token(tokens[i]) && tokens[i] != "--";
+  };
   if (take == Take::kList) {
     while (value_next()) o.value.push_back(tokens[i++]);
     if (o.value.empty()) {
       REALMT_USAGE_CHECK(name != "config", "{}: {} needs a config file name", t.program, token);
-      REALMT_USAGE_FAIL("{}: option '{}' on the command line needs at least one value ({}); write --{}= for an "
-                        "empty list",
-                        t.program, token, t.find(name)->metavar, name);
+      REALMT_USAGE_FAIL(
+          "{}: option '{}' on the command line needs at least one value ({}); write --{}= for an "
+          "empty list",
+          t.program, token, t.find(name)->metavar, name);
     }
   } else if (take == Take::kBool) {
     // Only the unambiguous spellings: "--lc yes.txt" stays a flag followed by a positional.
-    const bool spelled =
-        i < tokens.size() && (detail::lower(tokens[i]) == "true" || detail::lower(tokens[i]) == "false");
+    const bool spelled = i < tokens.size() && (detail::lower(tokens[i]) == "true" ||
+                                               detail::lower(tokens[i]) == "false");
     o.value.push_back(spelled ? tokens[i++] : "true");
   } else if (take == Take::kDumpMode) {
-    const bool mode = i < tokens.size() && (tokens[i] == "full" || tokens[i] == "minimal" || tokens[i] == "expand");
+    const bool mode = i < tokens.size() &&
+                      (tokens[i] == "full" || tokens[i] == "minimal" || tokens[i] == "expand");
     o.value.push_back(mode ? tokens[i++] : "full");
   } else {
     o.value.push_back(value_next() ? tokens[i++] : *t.find(name)->implicit);
@@ -196,7 +204,8 @@ po::parsed_options run_boost(const Table& t, const std::vector<std::string>& arg
     return po::command_line_parser(args)
         .options(describe(t))
         .positional(positional)
-        .extra_style_parser([&t](std::vector<std::string>& tokens) { return style_parser(t, tokens); })
+        .extra_style_parser(
+            [&t](std::vector<std::string>& tokens) { return style_parser(t, tokens); })
         // No prefix guessing: a misspelt option is an error with a suggestion, never a match.
         .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
         .run();
@@ -204,13 +213,16 @@ po::parsed_options run_boost(const Table& t, const std::vector<std::string>& arg
     const std::string token = e.get_option_name();
     if (token.size() >= 2 && token[0] == '-' && token[1] != '-') {
       std::string known = "-c, -h";
-      for (const auto& [letter, long_name] : t.short_names) known += format(", -{} (--{})", letter, long_name);
-      REALMT_USAGE_FAIL("{}: unknown option '{}' on the command line; short options are: {}", t.program, token, known);
+      for (const auto& [letter, long_name] : t.short_names)
+        known += format(", -{} (--{})", letter, long_name);
+      REALMT_USAGE_FAIL("{}: unknown option '{}' on the command line; short options are: {}",
+                        t.program, token, known);
     }
     t.fail_unknown(token.substr(token.find_first_not_of('-')));
   } catch (const po::invalid_command_line_syntax& e) {
     const std::string token = e.get_option_name();
-    const detail::OptionSlot* s = t.find(token.substr(std::min(token.size(), token.find_first_not_of('-'))));
+    const detail::OptionSlot* s =
+        t.find(token.substr(std::min(token.size(), token.find_first_not_of('-'))));
     REALMT_USAGE_CHECK(!(e.kind() == po::invalid_syntax::missing_parameter && s),
                        "{}: option '{}' on the command line needs a value ({})", t.program, token,
                        s ? s->metavar : "");
@@ -238,13 +250,15 @@ CommandLine collect(const Table& t, const po::parsed_options& parsed) {
       cl.configs.insert(cl.configs.end(), o.value.begin(), o.value.end());
     } else if (o.string_key == "dump-config") {
       cl.dump_mode = o.value.empty() ? "full" : o.value[0];
-      REALMT_USAGE_CHECK(*cl.dump_mode == "full" || *cl.dump_mode == "minimal" || *cl.dump_mode == "expand",
-                         "{}: --dump-config takes full, minimal or expand, not '{}'", t.program, *cl.dump_mode);
+      REALMT_USAGE_CHECK(
+          *cl.dump_mode == "full" || *cl.dump_mode == "minimal" || *cl.dump_mode == "expand",
+          "{}: --dump-config takes full, minimal or expand, not '{}'", t.program, *cl.dump_mode);
     } else {
       const detail::OptionSlot* slot = t.find(o.string_key);
       REALMT_ASSERT(slot != nullptr, "Boost matched an unbound option '{}'", o.string_key);
       std::vector<std::string> values = o.value;
-      if (values.empty() && !slot->is_list) values.push_back(slot->is_bool ? "true" : slot->implicit.value_or(""));
+      if (values.empty() && !slot->is_list)
+        values.push_back(slot->is_bool ? "true" : slot->implicit.value_or(""));
       if (slot->is_list && values.size() == 1 && values[0].empty()) values.clear();  // "--devices="
       // Applied after the config files; checked against the type then, in command-line order.
       cl.assignments.emplace_back(o.string_key, std::move(values));
@@ -256,10 +270,12 @@ CommandLine collect(const Table& t, const po::parsed_options& parsed) {
 }  // namespace
 
 bool OptionSet::parse(int argc, const char* const* argv, std::ostream& out) {
-  const Table table{slots_, index_, short_names_, program_,
-                    [this](const std::string& name) { fail_unknown(name, "on the command line", "--"); }};
+  const Table table{slots_, index_, short_names_, program_, [this](const std::string& name) {
+                      fail_unknown(name, "on the command line", "--");
+                    }};
   const std::vector<std::string> args = expand_response_files(
-      argc > 1 ? std::vector<std::string>(argv + 1, argv + argc) : std::vector<std::string>(), program_);
+      argc > 1 ? std::vector<std::string>(argv + 1, argv + argc) : std::vector<std::string>(),
+      program_);
   const CommandLine cl = collect(table, run_boost(table, args));
   if (cl.help) {
     out << help();
@@ -273,8 +289,10 @@ bool OptionSet::parse(int argc, const char* const* argv, std::ostream& out) {
   load_config_files(cl.configs);
   for (const auto& [name, values] : cl.assignments) assign(*find(name), values, "command line");
   if (!cl.positionals.empty()) {
-    REALMT_USAGE_CHECK(positional_ != nullptr, "{}: unexpected argument '{}' ({} takes no positional arguments; "
-                       "see {} --help)", program_, cl.positionals[0], program_, program_);
+    REALMT_USAGE_CHECK(positional_ != nullptr,
+                       "{}: unexpected argument '{}' ({} takes no positional arguments; "
+                       "see {} --help)",
+                       program_, cl.positionals[0], program_, program_);
     *positional_ = cl.positionals;
   }
   apply_presets();

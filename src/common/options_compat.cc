@@ -47,7 +47,8 @@ bool preset_matches(const std::string& pattern, const std::string& value) {
 
 bool harmless(const detail::OptionSlot& s) {
   for (const std::string& v : s.get())
-    if (std::none_of(s.harmless.begin(), s.harmless.end(), [&](const std::string& h) { return same_value(v, h); }))
+    if (std::none_of(s.harmless.begin(), s.harmless.end(),
+                     [&](const std::string& h) { return same_value(v, h); }))
       return false;
   return true;
 }
@@ -58,7 +59,8 @@ namespace detail {
 
 void throw_as_usage(const std::exception& e, const std::string& program) {
   std::string message = e.what();
-  if (message.compare(0, program.size() + 2, program + ": ") != 0) message = program + ": " + message;
+  if (message.compare(0, program.size() + 2, program + ": ") != 0)
+    message = program + ": " + message;
   const auto* error = dynamic_cast<const Error*>(&e);
   throw UsageError(message, error ? error->file() : __FILE__, error ? error->line() : __LINE__);
 }
@@ -76,7 +78,8 @@ OptionSet& OptionSet::add_no_effect(const std::string& name, Kind kind, const st
   return add_slot(kCompatGroup, name, reason, std::move(slot));
 }
 
-OptionSet& OptionSet::add_unavailable(const std::string& name, Kind kind, std::vector<std::string> harmless,
+OptionSet& OptionSet::add_unavailable(const std::string& name, Kind kind,
+                                      std::vector<std::string> harmless,
                                       const std::string& reason) {
   owned_.push_back(std::make_unique<detail::OwnedValue>());
   detail::OptionSlot slot = owned_slot(owned_.back().get(), kind);
@@ -90,7 +93,8 @@ OptionSet& OptionSet::add_unavailable(const std::string& name, Kind kind, std::v
 OptionSet& OptionSet::preset(const std::string& name, const std::string& value,
                              std::vector<std::pair<std::string, std::string>> values) {
   REALMT_ASSERT(index_.count(name), "preset for unknown option '{}'", name);
-  for (const auto& [key, text] : values) REALMT_ASSERT(index_.count(key), "preset sets unknown option '{}'", key);
+  for (const auto& [key, text] : values)
+    REALMT_ASSERT(index_.count(key), "preset sets unknown option '{}'", key);
   presets_.push_back({name, value, std::move(values)});
   return *this;
 }
@@ -108,8 +112,9 @@ OptionSet& OptionSet::on_parsed(std::function<void(const OptionSet&)> check) {
 void OptionSet::apply_presets() {
   for (const Preset& p : presets_) {
     const std::vector<std::string> chosen = get(p.option).get();
-    const auto match =
-        std::find_if(chosen.begin(), chosen.end(), [&](const std::string& v) { return preset_matches(p.value, v); });
+    const auto match = std::find_if(chosen.begin(), chosen.end(), [&](const std::string& v) {
+      return preset_matches(p.value, v);
+    });
     if (match == chosen.end()) continue;
     for (const auto& [key, text] : p.values) {
       detail::OptionSlot& slot = *find(key);
@@ -125,14 +130,15 @@ void OptionSet::check_unavailable() const {
   for (const auto& s : slots_) {
     if (s.compat != detail::OptionSlot::Compat::kUnavailable || !s.was_set || harmless(s)) continue;
     const std::string where = s.origin == "command line" ? "on the command line" : "in " + s.origin;
-    REALMT_USAGE_FAIL("{}: Marian option '{}' ({}) is not available in realmt: {}", program_, s.name, where,
-                      s.compat_reason);
+    REALMT_USAGE_FAIL("{}: Marian option '{}' ({}) is not available in realmt: {}", program_,
+                      s.name, where, s.compat_reason);
   }
 }
 
 void OptionSet::check_required() const {
   for (const auto& s : slots_)
-    REALMT_USAGE_CHECK(!s.required || s.was_set, "{}: option '--{}' is required ({}; see {} --help)", program_, s.name,
+    REALMT_USAGE_CHECK(!s.required || s.was_set,
+                       "{}: option '--{}' is required ({}; see {} --help)", program_, s.name,
                        s.help, program_);
 }
 
@@ -141,14 +147,17 @@ void OptionSet::declare_general() {
   owned_.push_back(std::make_unique<detail::OwnedValue>());
   owned_.back()->text = "info";
   add_slot("Logging", "log-level",
-           "Log verbosity: trace, debug, info, warn, err(or), critical, off (Marian's levels; trace logs as debug, "
+           "Log verbosity: trace, debug, info, warn, err(or), critical, off (Marian's levels; "
+           "trace logs as debug, "
            "critical as error); for stderr and the log file",
-           detail::make_choice_slot(&owned_.back()->text,
-                                    {"trace", "debug", "info", "warn", "err", "error", "critical", "off"}));
+           detail::make_choice_slot(&owned_.back()->text, {"trace", "debug", "info", "warn", "err",
+                                                           "error", "critical", "off"}));
   owned_.push_back(std::make_unique<detail::OwnedValue>());
-  add_slot("Logging", "log", "Also append every log line to this file (Marian's --log; docs/logging.md)",
+  add_slot("Logging", "log",
+           "Also append every log line to this file (Marian's --log; docs/logging.md)",
            detail::make_slot(&owned_.back()->text));
-  const char* prints = "Marian prints this and exits; realmt has no such text (see --version and the README)";
+  const char* prints =
+      "Marian prints this and exits; realmt has no such text (see --version and the README)";
   add_unavailable("authors", Kind::kFlag, {}, prints);
   add_unavailable("cite", Kind::kFlag, {}, prints);
   add_unavailable("build-info", Kind::kValue, {""}, prints);
@@ -162,7 +171,8 @@ void OptionSet::apply_log_level() const {
 
 void OptionSet::report_no_effect() const {
   for (const auto& s : slots_)
-    if (s.compat == detail::OptionSlot::Compat::kNoEffect && s.was_set && !s.from_preset && !harmless(s))
+    if (s.compat == detail::OptionSlot::Compat::kNoEffect && s.was_set && !s.from_preset &&
+        !harmless(s))
       log::info("{}: {} has no effect in realmt: {}", program_, s.name, s.compat_reason);
 }
 

@@ -32,7 +32,8 @@ bool parse_real(const std::string& text, Real* out) {
   const char* begin = text.data();
   if (text.size() > 1 && text[0] == '+' && text[1] != '-') ++begin;
   const auto [ptr, ec] = std::from_chars(begin, text.data() + text.size(), *out);
-  return !text.empty() && ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(*out);
+  return !text.empty() && ec == std::errc() && ptr == text.data() + text.size() &&
+         std::isfinite(*out);
 }
 
 // Shortest text that reads back to the same bits. Plain decimals unless the exponent form is
@@ -105,7 +106,8 @@ struct Codec<Duration> {
   static std::string text(const Duration& v) { return v.str(); }
   static constexpr const char* kMetavar = "DURATION";
   static constexpr const char* kExpected =
-      "a whole number with an optional unit u (updates), t (target tokens) or e (epochs), e.g. 10000u, 2e";
+      "a whole number with an optional unit u (updates), t (target tokens) or e (epochs), e.g. "
+      "10000u, 2e";
 };
 
 template <typename T>
@@ -183,8 +185,8 @@ OptionSlot make_slot(std::vector<std::string>* field) { return list_slot(field);
 OptionSlot make_slot(std::vector<int>* field) { return list_slot(field); }
 OptionSlot make_slot(std::vector<double>* field) { return list_slot(field); }
 
-void finish_choice_slot(OptionSlot& slot, const std::vector<std::string>& names, const std::string& listed,
-                        bool is_list) {
+void finish_choice_slot(OptionSlot& slot, const std::vector<std::string>& names,
+                        const std::string& listed, bool is_list) {
   slot.is_list = is_list;
   slot.metavar = "{" + join(names, "|") + (is_list ? "}..." : "}");
   slot.expected = (is_list ? "a list of values, each one of: " : "one of: ") + listed;
@@ -194,7 +196,8 @@ void finish_choice_slot(OptionSlot& slot, const std::vector<std::string>& names,
 OptionSlot make_choice_slot(std::string* field, std::vector<std::string> allowed) {
   REALMT_ASSERT(allowed_value(allowed, *field), "default '{}' is not among the choices", *field);
   OptionSlot slot;
-  slot.set = [field, allowed](const std::vector<std::string>& values) -> std::optional<std::string> {
+  slot.set = [field,
+              allowed](const std::vector<std::string>& values) -> std::optional<std::string> {
     REALMT_ASSERT(values.size() == 1);
     if (!allowed_value(allowed, values[0])) return values[0];
     *field = values[0];
@@ -206,9 +209,11 @@ OptionSlot make_choice_slot(std::string* field, std::vector<std::string> allowed
 }
 
 OptionSlot make_choice_slot(std::vector<std::string>* field, std::vector<std::string> allowed) {
-  for (const auto& v : *field) REALMT_ASSERT(allowed_value(allowed, v), "default '{}' is not a choice", v);
+  for (const auto& v : *field)
+    REALMT_ASSERT(allowed_value(allowed, v), "default '{}' is not a choice", v);
   OptionSlot slot;
-  slot.set = [field, allowed](const std::vector<std::string>& values) -> std::optional<std::string> {
+  slot.set = [field,
+              allowed](const std::vector<std::string>& values) -> std::optional<std::string> {
     for (const auto& v : values)
       if (!allowed_value(allowed, v)) return v;
     *field = values;

@@ -18,7 +18,7 @@ struct OptionSlot {
   std::string group;
   std::string name;
   std::string help;
-  std::string metavar;  // for --help: "INT", "FLOAT", "STRING", "DURATION", "{a|b}", ...
+  std::string metavar;   // for --help: "INT", "FLOAT", "STRING", "DURATION", "{a|b}", ...
   std::string expected;  // for errors: "an integer", "one of: none|sum|mean", ...
   bool is_bool = false;
   bool is_list = false;
@@ -66,8 +66,8 @@ OptionSlot make_choice_slot(std::vector<std::string>* field, std::vector<std::st
 // Completes a slot whose set/get are made: the metavar ("{a|b}", "{a|b}..." for a list) and the
 // expected text ("one of: <listed>", "a list of values, each one of: <listed>") of a fixed set of
 // `names`, and the default text.
-void finish_choice_slot(OptionSlot& slot, const std::vector<std::string>& names, const std::string& listed,
-                        bool is_list);
+void finish_choice_slot(OptionSlot& slot, const std::vector<std::string>& names,
+                        const std::string& listed, bool is_list);
 
 // An enum (or list of enums) through its name table (common/enum_names.h): read from any of its
 // spellings, written by its name.

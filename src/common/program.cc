@@ -12,7 +12,8 @@ namespace {
 
 void report(const std::string& program, std::string message) {
   // Option errors already name the program ("realmt-train: unknown option ..."): say it once.
-  if (message.compare(0, program.size() + 2, program + ": ") == 0) message.erase(0, program.size() + 2);
+  if (message.compare(0, program.size() + 2, program + ": ") == 0)
+    message.erase(0, program.size() + 2);
   std::cerr << program << ": error: " << message << "\n";
   log::file_only(log::Level::kError, program + ": " + message);
 }

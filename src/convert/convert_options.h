@@ -15,11 +15,13 @@ class OptionSet;
 namespace realmt::convert {
 
 struct ConvertOptions {
-  std::vector<std::string> from;    // FORMAT PATH: hf DIR | marian MODEL.npz | realmt CHECKPOINT
-  std::string to = "realmt";        // realmt (a checkpoint file) | ctranslate2 (a model directory) | marian (.npz)
-  std::string output;               // the checkpoint or directory to write
-  std::vector<std::string> vocabs;  // marian: the .yml vocabularies; realmt-trained -> ctranslate2: the .spm
-  int64_t max_positions = 1024;     // ctranslate2: rows of the position tables
+  std::vector<std::string> from;  // FORMAT PATH: hf DIR | marian MODEL.npz | realmt CHECKPOINT
+  std::string to =
+      "realmt";  // realmt (a checkpoint file) | ctranslate2 (a model directory) | marian (.npz)
+  std::string output;  // the checkpoint or directory to write
+  std::vector<std::string>
+      vocabs;  // marian: the .yml vocabularies; realmt-trained -> ctranslate2: the .spm
+  int64_t max_positions = 1024;  // ctranslate2: rows of the position tables
 
   void declare(OptionSet& o);
   void validate() const;

@@ -36,14 +36,16 @@ void check_parameters(const ConvertedModel& m) {
       continue;
     }
     if (it->second != p.shapes()[i])
-      wrong += format(" {} (model {}, given {})", p.names()[i], p.shapes()[i].str(), it->second.str());
+      wrong +=
+          format(" {} (model {}, given {})", p.names()[i], p.shapes()[i].str(), it->second.str());
     have.erase(it);
   }
   std::string extra;
   for (const auto& [name, shape] : have) extra += " " + name;
   REALMT_CHECK(missing.empty() && wrong.empty() && extra.empty(),
-               "the converted parameters do not fit the model:{}{}{}{}{}{}", missing.empty() ? "" : " missing", missing,
-               wrong.empty() ? "" : "; misshapen", wrong, extra.empty() ? "" : "; unexpected", extra);
+               "the converted parameters do not fit the model:{}{}{}{}{}{}",
+               missing.empty() ? "" : " missing", missing, wrong.empty() ? "" : "; misshapen",
+               wrong, extra.empty() ? "" : "; unexpected", extra);
 }
 
 void write_realmt(const ConvertedModel& m, const std::string& path) {
@@ -74,8 +76,8 @@ ConvertedModel read_realmt(const std::string& path, const std::string& spm) {
   m.target_table = meta.vocab_table_target.value_or(models::VocabTable{});
   if (m.source_table.empty() && !spm.empty()) {
     const data::Vocab v(spm);
-    REALMT_CHECK(v.size() == m.config.vocab_size, "vocabulary {} has {} pieces but model {} has {}", spm, v.size(),
-                 path, m.config.vocab_size);
+    REALMT_CHECK(v.size() == m.config.vocab_size, "vocabulary {} has {} pieces but model {} has {}",
+                 spm, v.size(), path, m.config.vocab_size);
     for (int32_t id = 0; id < v.size(); ++id) m.source_table.push_back(v.piece(id));
   }
   m.origin = meta.converted_from.value_or("realmt:" + path);

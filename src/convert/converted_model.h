@@ -23,7 +23,9 @@ struct ConvertedModel {
 
   // The tensor of parameter `name`; throws naming it when absent.
   const Tensor& tensor(const std::string& name) const;
-  const std::vector<std::string>& target_pieces() const { return target_table.empty() ? source_table : target_table; }
+  const std::vector<std::string>& target_pieces() const {
+    return target_table.empty() ? source_table : target_table;
+  }
 };
 
 // Checks that the tensors are exactly the parameters of a models::Transformer of the config,

@@ -18,11 +18,13 @@ namespace {
 // The position table of a sinusoidal layout, `rows` rows.
 Tensor sinusoids(const models::ModelConfig& c, int64_t rows) {
   graph::ParameterSet scratch;
-  const layers::Embedding table(scratch, "positions", 1, c.dim_emb, {c.positions, c.scale_embeddings});
+  const layers::Embedding table(scratch, "positions", 1, c.dim_emb,
+                                {c.positions, c.scale_embeddings});
   return table.positions(0, rows, DType::kF32, Device::cpu());
 }
 
-// The first `rows` rows of a learned table [P, D], its last row repeated past P (as Marian reads them).
+// The first `rows` rows of a learned table [P, D], its last row repeated past P (as Marian reads
+// them).
 Tensor clamped_rows(const Tensor& table, int64_t rows) {
   const Tensor h = table.to(Device::cpu());
   const int64_t p = h.dim(0), d = h.dim(1);
@@ -73,7 +75,8 @@ class Writer {
       u8(static_cast<uint8_t>(v.shape.size()));
       for (int64_t d : v.shape) u32(static_cast<uint32_t>(d));
       u8(static_cast<uint8_t>(v.type));
-      REALMT_CHECK(v.bytes.size() < (uint64_t(1) << 32), "variable {} too large for CTranslate2's format", name);
+      REALMT_CHECK(v.bytes.size() < (uint64_t(1) << 32),
+                   "variable {} too large for CTranslate2's format", name);
       u32(static_cast<uint32_t>(v.bytes.size()));
       out += v.bytes;
     }
@@ -109,7 +112,8 @@ void scale_columns(Tensor& t, const std::vector<float>& w) {
 void scale_rows(Tensor& t, const std::vector<float>& w, bool divide) {
   float* p = t.data<float>();
   const int64_t c = t.dim(1);
-  for (int64_t i = 0; i < t.numel(); ++i) p[i] = divide ? p[i] / w[static_cast<size_t>(i / c)] : p[i] * w[static_cast<size_t>(i / c)];
+  for (int64_t i = 0; i < t.numel(); ++i)
+    p[i] = divide ? p[i] / w[static_cast<size_t>(i / c)] : p[i] * w[static_cast<size_t>(i / c)];
 }
 void scale_vector(Tensor& t, const std::vector<float>& w) {
   float* p = t.data<float>();
@@ -124,7 +128,8 @@ using models::Role;
 using models::Stack;
 using models::Sublayer;
 
-// CTranslate2's scope of a sub-layer, e.g. "decoder/layer_0/attention", and of a stack's final norm.
+// CTranslate2's scope of a sub-layer, e.g. "decoder/layer_0/attention", and of a stack's final
+// norm.
 std::string ct2_scope(const Role& r) {
   const std::string stack = r.stack == Stack::kEncoder ? "encoder" : "decoder";
   if (r.layer < 0) return stack;
@@ -143,8 +148,11 @@ std::string ct2_scope(const Role& r) {
 // out; self-attention's output), linear_2 (cross-attention's output).
 std::string ct2_linear(const Role& r) {
   switch (r.part) {
-    case Part::kQkv: case Part::kQ: case Part::kW1: return "linear_0";
-    case Part::kKv: case Part::kW2: return "linear_1";
+    case Part::kQkv:
+    case Part::kQ:
+    case Part::kW1: return "linear_0";
+    case Part::kKv:
+    case Part::kW2: return "linear_1";
     case Part::kO: return r.sublayer == Sublayer::kCrossAttn ? "linear_2" : "linear_1";
     default: break;
   }
@@ -164,11 +172,15 @@ void fold_omegas(const models::Layout& layout, Tensors& t, Tensor* const (&stack
   for (const Stack st : {Stack::kEncoder, Stack::kDecoder}) {
     const std::vector<Role> subs = layout.sublayers(st);
     for (size_t k = 0; k < subs.size(); ++k) {
-      const std::string omega = layout[layout.index(subs[k].with(Part::kOmega, Field::kValue))].name;
+      const std::string omega =
+          layout[layout.index(subs[k].with(Part::kOmega, Field::kValue))].name;
       const std::vector<float> w = t.at(omega).to_vector<float>();
       for (float x : w)
-        REALMT_CHECK(std::isfinite(x) && std::abs(x) > 1e-6f, "{}: an ADMIN omega of {} cannot be folded", omega, x);
-      scale_rows(t.at(models::Layout::name(subs[k].with(input_projection(subs[k].sublayer), Field::kWeight))), w,
+        REALMT_CHECK(std::isfinite(x) && std::abs(x) > 1e-6f,
+                     "{}: an ADMIN omega of {} cannot be folded", omega, x);
+      scale_rows(t.at(models::Layout::name(
+                     subs[k].with(input_projection(subs[k].sublayer), Field::kWeight))),
+                 w,
                  /*divide=*/true);
       if (k == 0) {
         for (Tensor* x : stack_inputs[st == Stack::kEncoder ? 0 : 1]) scale_columns(*x, w);
@@ -201,34 +213,44 @@ Ct2Mapping ct2_mapping(const models::LayoutEntry& e) {
 void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct2Options& o) {
   const models::ModelConfig& c = m.config;
   using layers::ResidualMode;
-  REALMT_CHECK(c.residual_attention_encoder == ResidualMode::kNone && c.residual_attention_decoder == ResidualMode::kNone &&
+  REALMT_CHECK(c.residual_attention_encoder == ResidualMode::kNone &&
+                   c.residual_attention_decoder == ResidualMode::kNone &&
                    c.residual_attention_cross == ResidualMode::kNone,
-               "this model uses residual attention (RealFormer: residual-attention-encoder {}, -decoder {}, -cross {}): "
-               "each layer adds the previous layer's attention scores to its own, which CTranslate2's Transformer "
-               "cannot express, so it cannot be exported; export a model trained with residual attention none",
+               "this model uses residual attention (RealFormer: residual-attention-encoder {}, "
+               "-decoder {}, -cross {}): "
+               "each layer adds the previous layer's attention scores to its own, which "
+               "CTranslate2's Transformer "
+               "cannot express, so it cannot be exported; export a model trained with residual "
+               "attention none",
                enum_name(c.residual_attention_encoder), enum_name(c.residual_attention_decoder),
                enum_name(c.residual_attention_cross));
   REALMT_CHECK(!c.decoder_cache_unnormed,
-               "this model decodes as Marian's Pre-LN decoder (transformer-decoder-cache-unnormed: keys and values from "
-               "the stream before the norm after the first step), which CTranslate2's Transformer cannot express");
+               "this model decodes as Marian's Pre-LN decoder (transformer-decoder-cache-unnormed: "
+               "keys and values from "
+               "the stream before the norm after the first step), which CTranslate2's Transformer "
+               "cannot express");
   REALMT_CHECK(!m.source_table.empty(),
-               "the model's vocabulary is needed to write CTranslate2's vocabulary files: give the .spm it was "
+               "the model's vocabulary is needed to write CTranslate2's vocabulary files: give the "
+               ".spm it was "
                "trained with (--vocabs)");
   REALMT_CHECK(o.max_positions >= 1, "max-positions must be positive, got {}", o.max_positions);
   check_parameters(m);
   Tensors t;
   for (const auto& [name, x] : m.tensors) t[name] = copy(x);
   const int64_t d = c.dim_emb;
-  const bool post = c.norm == models::Norm::kPost, admin = post && c.admin_init != models::AdminInit::kNone;
+  const bool post = c.norm == models::Norm::kPost,
+             admin = post && c.admin_init != models::AdminInit::kNone;
 
   // Tables and positions per stack (copies: the folding may scale them differently).
-  Tensor source_emb = copy(t.at(c.source_target_tied() ? "embeddings.weight" : "source_embeddings.weight"));
+  Tensor source_emb =
+      copy(t.at(c.source_target_tied() ? "embeddings.weight" : "source_embeddings.weight"));
   Tensor target_emb = copy(t.at("embeddings.weight"));
   Tensor projection = copy(t.at(c.target_output_tied() ? "embeddings.weight" : "output.weight"));
-  // Learned positions are the model's table (its last row repeated up to max-positions, as Marian reads
-  // positions past its end); CTranslate2 adds an explicit table either way.
-  Tensor enc_pos = c.positions == layers::Positions::kLearned ? clamped_rows(t.at("positions"), o.max_positions)
-                                                              : copy(sinusoids(c, o.max_positions));
+  // Learned positions are the model's table (its last row repeated up to max-positions, as Marian
+  // reads positions past its end); CTranslate2 adds an explicit table either way.
+  Tensor enc_pos = c.positions == layers::Positions::kLearned
+                       ? clamped_rows(t.at("positions"), o.max_positions)
+                       : copy(sinusoids(c, o.max_positions));
   Tensor dec_pos = copy(enc_pos);
 
   const models::Layout layout(c);
@@ -257,7 +279,8 @@ void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct
   }
 
   Writer wr;
-  const float scale = c.scale_embeddings ? static_cast<float>(std::sqrt(static_cast<double>(d))) : 1.0f;
+  const float scale =
+      c.scale_embeddings ? static_cast<float>(std::sqrt(static_cast<double>(d))) : 1.0f;
   // CTranslate2's activation ids: relu 0, swish 2, gelu (erf) 3, gelu-sigmoid 4.
   const int8_t activation = c.ffn_activation == ops::Activation::kRelu    ? 0
                             : c.ffn_activation == ops::Activation::kSwish ? 2
@@ -298,13 +321,15 @@ void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct
       {"add_source_bos", false},
       {"add_source_eos", true},
       {"bos_token", "<s>"},
-      {"decoder_start_token", zero_start ? eos : m.target_pieces().at(static_cast<size_t>(c.decoder_start_id))},
+      {"decoder_start_token",
+       zero_start ? eos : m.target_pieces().at(static_cast<size_t>(c.decoder_start_id))},
       {"eos_token", eos},
       {"layer_norm_epsilon", c.layer_norm_eps},
       {"multi_query_attention", false},
       {"unk_token", target_vocab.at(static_cast<size_t>(c.unk_id))}};
   write_file_atomic(dir + "/config.json", config.dump(2) + "\n");
-  for (const char* stale : {"/shared_vocabulary.json", "/source_vocabulary.json", "/target_vocabulary.json"})
+  for (const char* stale :
+       {"/shared_vocabulary.json", "/source_vocabulary.json", "/target_vocabulary.json"})
     std::filesystem::remove(dir + stale);
   if (source_vocab == target_vocab) {
     write_file_atomic(dir + "/shared_vocabulary.json", nlohmann::json(source_vocab).dump(2) + "\n");

@@ -40,6 +40,7 @@ Ct2Mapping ct2_mapping(const models::LayoutEntry& entry);
 
 // Writes the model into `dir` (created; model.bin written atomically). The model needs its id
 // tables (ConvertedModel::source_table: read_realmt with the .spm for a realmt-trained model).
-void write_ctranslate2(const ConvertedModel& m, const std::string& dir, const Ct2Options& options = {});
+void write_ctranslate2(const ConvertedModel& m, const std::string& dir,
+                       const Ct2Options& options = {});
 
 }  // namespace realmt::convert

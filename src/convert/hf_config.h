@@ -23,7 +23,8 @@ enum class HfFieldRole { kUsed, kIgnored, kChecked };
 struct HfField {
   const char* name;
   HfFieldRole role;
-  const char* note;  // used: what it sets; ignored: why it changes nothing; checked: what is accepted and why
+  const char* note;  // used: what it sets; ignored: why it changes nothing; checked: what is
+                     // accepted and why
 };
 
 // The table, in config.json's groups (model, ids, checked flags, runtime, generation).

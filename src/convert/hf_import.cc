@@ -43,7 +43,8 @@ void add_safetensors(const std::string& path, HfWeights& w) {
   for (const auto& [name, dtype] : f.skipped) w.skipped[name] = dtype;
   for (const std::string& name : f.names) {
     const Tensor t = f.get(name);
-    if (t.dtype() == DType::kF32 || t.dtype() == DType::kF16 || t.dtype() == DType::kBF16 || t.dtype() == DType::kF64)
+    if (t.dtype() == DType::kF32 || t.dtype() == DType::kF16 || t.dtype() == DType::kBF16 ||
+        t.dtype() == DType::kF64)
       w.tensors.insert_or_assign(name, t.dtype() == DType::kF32 ? t : ops::cast(t, DType::kF32));
     else
       w.skipped[name] = models::safetensors_dtype_name(t.dtype());
@@ -51,7 +52,8 @@ void add_safetensors(const std::string& path, HfWeights& w) {
 }
 
 void add_torch(const std::string& path, HfWeights& w) {
-  for (auto& [name, t] : read_torch_state_dict(path, &w.skipped)) w.tensors.insert_or_assign(name, std::move(t));
+  for (auto& [name, t] : read_torch_state_dict(path, &w.skipped))
+    w.tensors.insert_or_assign(name, std::move(t));
 }
 
 // A sharded checkpoint: the index's weight_map {tensor: shard file}; every shard is read, and each
@@ -60,22 +62,26 @@ HfWeights read_sharded(const std::string& dir, const std::string& index_name,
                        void (*add)(const std::string&, HfWeights&)) {
   const std::string index = dir + "/" + index_name;
   const Json j = read_json(index);
-  REALMT_CHECK(j.is_object() && j.contains("weight_map") && j["weight_map"].is_object() && !j["weight_map"].empty(),
+  REALMT_CHECK(j.is_object() && j.contains("weight_map") && j["weight_map"].is_object() &&
+                   !j["weight_map"].empty(),
                "{}: a non-empty object 'weight_map' {{tensor: shard file}} is needed", index);
   std::map<std::string, std::string> shard_of;
   std::set<std::string> shards;
   for (const auto& [tensor, shard] : j["weight_map"].items()) {
-    REALMT_CHECK(shard.is_string(), "{}: the shard of tensor '{}' is {}, not a file name", index, tensor, shard.dump());
+    REALMT_CHECK(shard.is_string(), "{}: the shard of tensor '{}' is {}, not a file name", index,
+                 tensor, shard.dump());
     const fs::path p(shard.get<std::string>());
     REALMT_CHECK(!p.empty() && p.is_relative() && p.lexically_normal().string().rfind("..", 0) != 0,
-                 "{}: shard '{}' of tensor '{}' is not a file in the model directory", index, p.string(), tensor);
+                 "{}: shard '{}' of tensor '{}' is not a file in the model directory", index,
+                 p.string(), tensor);
     shard_of[tensor] = p.string();
     shards.insert(p.string());
   }
   HfWeights w;
   for (const std::string& shard : shards) {
     const std::string path = dir + "/" + shard;
-    REALMT_CHECK(fs::is_regular_file(path), "{}: shard {} not found (named by {})", dir, shard, index_name);
+    REALMT_CHECK(fs::is_regular_file(path), "{}: shard {} not found (named by {})", dir, shard,
+                 index_name);
     HfWeights one;
     add(path, one);
     auto once = [&](const std::string& name) {
@@ -92,7 +98,8 @@ HfWeights read_sharded(const std::string& dir, const std::string& index_name,
     }
     for (const auto& [tensor, s] : shard_of)
       REALMT_CHECK(s != shard || w.tensors.count(tensor) || w.skipped.count(tensor),
-                   "{}: {} puts tensor '{}' in shard {}, which lacks it", dir, index_name, tensor, shard);
+                   "{}: {} puts tensor '{}' in shard {}, which lacks it", dir, index_name, tensor,
+                   shard);
   }
   return w;
 }
@@ -112,9 +119,10 @@ HfWeights read_weights(const std::string& dir) {
   }
   if (fs::is_regular_file(dir + "/pytorch_model.bin.index.json"))
     return read_sharded(dir, "pytorch_model.bin.index.json", add_torch);
-  REALMT_FAIL("{}: none of model.safetensors, model.safetensors.index.json, pytorch_model.bin, "
-              "pytorch_model.bin.index.json found: not a Hugging Face model directory",
-              dir);
+  REALMT_FAIL(
+      "{}: none of model.safetensors, model.safetensors.index.json, pytorch_model.bin, "
+      "pytorch_model.bin.index.json found: not a Hugging Face model directory",
+      dir);
 }
 
 // vocab.json {piece: id} as pieces by id; ids must be 0..n-1, each once.
@@ -127,7 +135,8 @@ std::vector<std::string> read_table(const std::string& path) {
     REALMT_CHECK(id.is_number_integer(), "{}: the id of '{}' is not an integer", path, piece);
     const int64_t i = id.get<int64_t>();
     REALMT_CHECK(i >= 0 && i < static_cast<int64_t>(table.size()) && !seen[i],
-                 "{}: ids must be 0..{} and each once; '{}' has {}", path, table.size() - 1, piece, i);
+                 "{}: ids must be 0..{} and each once; '{}' has {}", path, table.size() - 1, piece,
+                 i);
     seen[i] = true;
     table[i] = piece;
   }
@@ -149,8 +158,10 @@ class Weights {
     }
     for (const std::string& n : names) {
       const auto it = w_.skipped.find(n);
-      REALMT_CHECK(it == w_.skipped.end(), "{}: tensor '{}' has dtype {}, where a floating tensor (f32, f16, bf16, "
-                   "f64) is needed", dir_, n, it->second);
+      REALMT_CHECK(it == w_.skipped.end(),
+                   "{}: tensor '{}' has dtype {}, where a floating tensor (f32, f16, bf16, "
+                   "f64) is needed",
+                   dir_, n, it->second);
     }
     REALMT_FAIL("{}: the weights lack tensor '{}'", dir_, *names.begin());
   }
@@ -158,10 +169,11 @@ class Weights {
   // A debug line for each tensor the conversion did not use (buffers such as position ids).
   void log_unused() const {
     for (const auto& [name, t] : w_.tensors)
-      if (!used_.count(name)) log::debug("{}: tensor '{}' ({}) not used", dir_, name, t.shape().str());
+      if (!used_.count(name))
+        log::debug("{}: tensor '{}' ({}) not used", dir_, name, t.shape().str());
     for (const auto& [name, dtype] : w_.skipped)
-      log::debug("{}: tensor '{}' ({}) skipped: realmt reads floating tensors and does not use it", dir_, name,
-                 dtype);
+      log::debug("{}: tensor '{}' ({}) skipped: realmt reads floating tensors and does not use it",
+                 dir_, name, dtype);
   }
 
  private:
@@ -184,13 +196,14 @@ ConvertedModel import_hf(const std::string& dir) {
 
   // Vocabulary tables and special ids.
   m.source_table = read_table(dir + "/vocab.json");
-  if (!share && fs::is_regular_file(dir + "/target_vocab.json")) m.target_table = read_table(dir + "/target_vocab.json");
+  if (!share && fs::is_regular_file(dir + "/target_vocab.json"))
+    m.target_table = read_table(dir + "/target_vocab.json");
   REALMT_CHECK(static_cast<int64_t>(m.source_table.size()) == mc.vocab_size,
-               "{}/vocab.json has {} pieces, config.json's vocab_size is {}", dir, m.source_table.size(),
-               mc.vocab_size);
+               "{}/vocab.json has {} pieces, config.json's vocab_size is {}", dir,
+               m.source_table.size(), mc.vocab_size);
   REALMT_CHECK(static_cast<int64_t>(m.target_pieces().size()) == target_vocab,
-               "{}: the target vocabulary has {} pieces, config.json's decoder_vocab_size is {}", dir,
-               m.target_pieces().size(), target_vocab);
+               "{}: the target vocabulary has {} pieces, config.json's decoder_vocab_size is {}",
+               dir, m.target_pieces().size(), target_vocab);
   mc.unk_id = -1;
   for (size_t i = 0; i < m.source_table.size(); ++i)
     if (m.source_table[i] == "<unk>") mc.unk_id = static_cast<int>(i);
@@ -212,7 +225,8 @@ ConvertedModel import_hf(const std::string& dir) {
   const bool own_tables = share && !tie && w.has(enc_emb) && w.has(dec_emb) &&
                           w.get(enc_emb).to_vector<float>() != w.get(dec_emb).to_vector<float>();
   if (own_tables) mc.tied_embeddings_src = false;
-  const Tensor& target_table = share && !own_tables ? w.get({shared, dec_emb, enc_emb}) : w.get({dec_emb});
+  const Tensor& target_table =
+      share && !own_tables ? w.get({shared, dec_emb, enc_emb}) : w.get({dec_emb});
   add("embeddings.weight", target_table);
   if (!share || own_tables) add("source_embeddings.weight", w.get({enc_emb}));
   if (!tie) add("output.weight", w.get({"lm_head.weight"}));
@@ -228,12 +242,15 @@ ConvertedModel import_hf(const std::string& dir) {
   // Every layer parameter through Hugging Face's naming table (hf_names.h).
   for (const models::LayoutEntry& e : models::Layout(mc).entries()) {
     const HfMapping to = hf_mapping(e);
-    REALMT_CHECK(to.kind != HfMapping::Kind::kNone, "{}: realmt's '{}' has no Hugging Face counterpart: {}", dir, e.name,
-                 to.reason);
+    REALMT_CHECK(to.kind != HfMapping::Kind::kNone,
+                 "{}: realmt's '{}' has no Hugging Face counterpart: {}", dir, e.name, to.reason);
     if (to.kind == HfMapping::Kind::kTable) continue;
     std::vector<Tensor> parts;
-    for (const std::string& name : to.tensors) parts.push_back(to.transpose ? transposed(w.get(name)) : w.get(name));
-    add(e.name, parts.size() == 1 ? parts[0] : to.transpose ? join_columns(parts) : ops::concat(parts, 0));
+    for (const std::string& name : to.tensors)
+      parts.push_back(to.transpose ? transposed(w.get(name)) : w.get(name));
+    add(e.name, parts.size() == 1 ? parts[0]
+                : to.transpose    ? join_columns(parts)
+                                  : ops::concat(parts, 0));
   }
   check_parameters(m);
   w.log_unused();

@@ -31,7 +31,8 @@ std::string hf_norm(const Role& r) {
 
 // The Linear modules that make a realmt projection, in column order.
 std::vector<std::string> hf_linears(const Role& r) {
-  const std::string attn = hf_layer(r) + (r.sublayer == Sublayer::kCrossAttn ? ".encoder_attn" : ".self_attn");
+  const std::string attn =
+      hf_layer(r) + (r.sublayer == Sublayer::kCrossAttn ? ".encoder_attn" : ".self_attn");
   switch (r.part) {
     case Part::kQkv: return {attn + ".q_proj", attn + ".k_proj", attn + ".v_proj"};
     case Part::kQ: return {attn + ".q_proj"};
@@ -51,12 +52,19 @@ HfMapping hf_mapping(const models::LayoutEntry& e) {
   using Kind = HfMapping::Kind;
   const Role& r = e.role;
   if (r.stack == Stack::kNone) return {Kind::kTable, {}, false, ""};
-  if (r.part == Part::kOmega) return {Kind::kNone, {}, false, "MarianMTModel has no ADMIN residual scales"};
-  if (r.layer < 0) return {Kind::kNone, {}, false, "MarianMTModel is Post-LN: it has no final layer norm"};
-  if (r.part == Part::kNorm) return {Kind::kParameter, {hf_norm(r) + (r.field == Field::kGamma ? ".weight" : ".bias")}, false, ""};
+  if (r.part == Part::kOmega)
+    return {Kind::kNone, {}, false, "MarianMTModel has no ADMIN residual scales"};
+  if (r.layer < 0)
+    return {Kind::kNone, {}, false, "MarianMTModel is Post-LN: it has no final layer norm"};
+  if (r.part == Part::kNorm)
+    return {Kind::kParameter,
+            {hf_norm(r) + (r.field == Field::kGamma ? ".weight" : ".bias")},
+            false,
+            ""};
   const bool weight = r.field == Field::kWeight;
   HfMapping m{Kind::kParameter, {}, weight, ""};
-  for (const std::string& linear : hf_linears(r)) m.tensors.push_back(linear + (weight ? ".weight" : ".bias"));
+  for (const std::string& linear : hf_linears(r))
+    m.tensors.push_back(linear + (weight ? ".weight" : ".bias"));
   return m;
 }
 

@@ -29,7 +29,8 @@
 namespace realmt::convert {
 
 struct MarianExportOptions {
-  std::string spm;    // a realmt-trained model: the .spm it was trained with (copied when its ids are realmt's)
+  std::string spm;  // a realmt-trained model: the .spm it was trained with (copied when its ids are
+                    // realmt's)
   int beam_size = 4;  // the decoder config's beam-size
 };
 

@@ -13,9 +13,11 @@ using models::Sublayer;
 
 // Marian's prefix of a sub-layer, e.g. "decoder_l1_context" (its layers count from 1).
 std::string marian_scope(const Role& r) {
-  const std::string layer =
-      std::string(r.stack == Stack::kEncoder ? "encoder" : "decoder") + "_l" + std::to_string(r.layer + 1);
-  return layer + (r.sublayer == Sublayer::kSelfAttn ? "_self" : r.sublayer == Sublayer::kCrossAttn ? "_context" : "_ffn");
+  const std::string layer = std::string(r.stack == Stack::kEncoder ? "encoder" : "decoder") + "_l" +
+                            std::to_string(r.layer + 1);
+  return layer + (r.sublayer == Sublayer::kSelfAttn    ? "_self"
+                  : r.sublayer == Sublayer::kCrossAttn ? "_context"
+                                                       : "_ffn");
 }
 
 // The letters of Marian's projections that make a realmt projection (Q|K|V: q, k, v).
@@ -47,7 +49,8 @@ MarianParameter layer_parameter(const models::LayoutEntry& e, const models::Mode
   }
   const bool bias = r.field == Field::kBias;
   MarianParameter p{e.name, {}, bias};
-  for (const std::string& x : projections(r.part)) p.marian.push_back(mp + "_" + (bias ? "b" : "W") + x);
+  for (const std::string& x : projections(r.part))
+    p.marian.push_back(mp + "_" + (bias ? "b" : "W") + x);
   return p;
 }
 
@@ -57,7 +60,9 @@ MarianMapping marian_mapping(const models::LayoutEntry& e, const models::ModelCo
   using Kind = MarianMapping::Kind;
   if (e.role.stack == Stack::kNone) return {Kind::kTable, {}, ""};
   if (e.role.part == Part::kOmega)
-    return {Kind::kNone, {}, "ADMIN's omega scales the residual, which Marian's transformer cannot express"};
+    return {Kind::kNone,
+            {},
+            "ADMIN's omega scales the residual, which Marian's transformer cannot express"};
   return {Kind::kParameter, layer_parameter(e, c), ""};
 }
 
@@ -65,7 +70,8 @@ std::vector<MarianParameter> marian_layer_parameters(const models::ModelConfig& 
   std::vector<MarianParameter> out;
   for (const models::LayoutEntry& e : models::Layout(c).entries()) {
     const MarianMapping m = marian_mapping(e, c);
-    REALMT_CHECK(m.kind != MarianMapping::Kind::kNone, "{}: Marian has no such parameter: {}", e.name, m.reason);
+    REALMT_CHECK(m.kind != MarianMapping::Kind::kNone, "{}: Marian has no such parameter: {}",
+                 e.name, m.reason);
     if (m.kind == MarianMapping::Kind::kParameter) out.push_back(m.parameter);
   }
   return out;

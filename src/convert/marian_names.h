@@ -15,9 +15,10 @@
 namespace realmt::convert {
 
 struct MarianParameter {
-  std::string realmt;               // realmt's parameter
-  std::vector<std::string> marian;  // Marian's parameters whose columns (or elements) make it, in order
-  bool vector = false;              // Marian [1, N] -> realmt [N] (biases, layer norms); else a matrix
+  std::string realmt;  // realmt's parameter
+  std::vector<std::string>
+      marian;           // Marian's parameters whose columns (or elements) make it, in order
+  bool vector = false;  // Marian [1, N] -> realmt [N] (biases, layer norms); else a matrix
 };
 
 // Where one layout entry goes: kParameter (`parameter`), kTable (the caller's: rows of a

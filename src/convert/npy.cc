@@ -19,23 +19,28 @@ NpyArray parse_npy(const std::string& b, const std::string& name) {
   REALMT_CHECK(b.size() >= 10 && b.compare(0, 6, "\x93NUMPY") == 0, "{}: not a .npy array", name);
   const int major = static_cast<unsigned char>(b[6]);
   size_t header_len = 0, start = 0;
-  REALMT_CHECK(major >= 1 && major <= 3, "{}: .npy format version {} (realmt reads 1 to 3)", name, major);
+  REALMT_CHECK(major >= 1 && major <= 3, "{}: .npy format version {} (realmt reads 1 to 3)", name,
+               major);
   if (major == 1) {
-    header_len = static_cast<unsigned char>(b[8]) | (static_cast<size_t>(static_cast<unsigned char>(b[9])) << 8);
+    header_len = static_cast<unsigned char>(b[8]) |
+                 (static_cast<size_t>(static_cast<unsigned char>(b[9])) << 8);
     start = 10;
   } else {
     REALMT_CHECK(b.size() >= 12, "{}: truncated .npy header", name);
-    for (int i = 3; i >= 0; --i) header_len = (header_len << 8) | static_cast<unsigned char>(b[8 + i]);
+    for (int i = 3; i >= 0; --i)
+      header_len = (header_len << 8) | static_cast<unsigned char>(b[8 + i]);
     start = 12;
   }
   REALMT_CHECK(start + header_len <= b.size(), "{}: truncated .npy header", name);
-  // numpy's own limit: longer headers are not written by it (and std::regex recurses per character).
-  REALMT_CHECK(header_len <= 10000, "{}: .npy header of {} bytes (at most 10000 are read)", name, header_len);
+  // numpy's own limit: longer headers are not written by it (and std::regex recurses per
+  // character).
+  REALMT_CHECK(header_len <= 10000, "{}: .npy header of {} bytes (at most 10000 are read)", name,
+               header_len);
   const std::string header = b.substr(start, header_len);
   NpyArray a;
   std::smatch m;
-  REALMT_CHECK(std::regex_search(header, m, std::regex("'descr'\\s*:\\s*'([^']*)'")), "{}: .npy header without descr: {}",
-               name, header);
+  REALMT_CHECK(std::regex_search(header, m, std::regex("'descr'\\s*:\\s*'([^']*)'")),
+               "{}: .npy header without descr: {}", name, header);
   a.descr = m[1];
   REALMT_CHECK(std::regex_search(header, m, std::regex("'fortran_order'\\s*:\\s*(True|False)")),
                "{}: .npy header without fortran_order: {}", name, header);
@@ -46,22 +51,26 @@ NpyArray parse_npy(const std::string& b, const std::string& name) {
   const std::regex number("[0-9]+");
   uint64_t numel = 1;
   bool overflow = false;
-  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), number); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), number);
+       it != std::sregex_iterator(); ++it) {
     REALMT_CHECK(it->length() <= 18 && a.shape.size() < static_cast<size_t>(kMaxDims),
                  "{}: .npy shape ({}) too large", name, dims);
     a.shape.push_back(std::stoll(it->str()));
-    overflow = overflow || __builtin_mul_overflow(numel, static_cast<uint64_t>(a.shape.back()), &numel);
+    overflow =
+        overflow || __builtin_mul_overflow(numel, static_cast<uint64_t>(a.shape.back()), &numel);
   }
-  REALMT_CHECK(a.descr.size() >= 3 && a.descr.size() <= 4 && std::isdigit(static_cast<unsigned char>(a.descr[2])) &&
+  REALMT_CHECK(a.descr.size() >= 3 && a.descr.size() <= 4 &&
+                   std::isdigit(static_cast<unsigned char>(a.descr[2])) &&
                    std::isdigit(static_cast<unsigned char>(a.descr.back())),
                "{}: unknown dtype '{}'", name, a.descr);
   const size_t item = std::stoul(a.descr.substr(2));
-  REALMT_CHECK(a.descr[0] != '>' || item == 1, "{}: big-endian arrays ({}) are not read", name, a.descr);
+  REALMT_CHECK(a.descr[0] != '>' || item == 1, "{}: big-endian arrays ({}) are not read", name,
+               a.descr);
   uint64_t bytes = 0;
   overflow = overflow || __builtin_mul_overflow(numel, item, &bytes);
   REALMT_CHECK(!overflow && b.size() - start - header_len == bytes,
-               "{}: {} data bytes for shape ({}) of elements of {} bytes", name, b.size() - start - header_len, dims,
-               item);
+               "{}: {} data bytes for shape ({}) of elements of {} bytes", name,
+               b.size() - start - header_len, dims, item);
   a.data = b.substr(start + header_len);
   return a;
 }
@@ -93,8 +102,8 @@ Tensor npy_to_f32(const NpyArray& a, const std::string& name) {
 }
 
 std::string npy_to_text(const NpyArray& a, const std::string& name) {
-  REALMT_CHECK(a.descr.size() >= 3 && a.descr.substr(2) == "1", "{}: dtype '{}' where 8-bit text belongs", name,
-               a.descr);
+  REALMT_CHECK(a.descr.size() >= 3 && a.descr.substr(2) == "1",
+               "{}: dtype '{}' where 8-bit text belongs", name, a.descr);
   const size_t end = a.data.find('\0');
   return a.data.substr(0, end);
 }
@@ -103,12 +112,16 @@ namespace {
 
 // magic, version 1.0, the header's length, the header dict padded with spaces to a multiple of
 // 64 bytes in all and ended by a newline (numpy's layout), then the data.
-std::string npy(const std::string& descr, const std::vector<int64_t>& shape, const void* data, size_t bytes) {
+std::string npy(const std::string& descr, const std::vector<int64_t>& shape, const void* data,
+                size_t bytes) {
   std::string dims;
   for (int64_t d : shape) dims += std::to_string(d) + ", ";
-  if (shape.size() > 1) dims.resize(dims.size() - 2);
-  else if (shape.size() == 1) dims.resize(dims.size() - 1);
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
+  if (shape.size() > 1)
+    dims.resize(dims.size() - 2);
+  else if (shape.size() == 1)
+    dims.resize(dims.size() - 1);
+  std::string header =
+      "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   const size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
@@ -124,8 +137,8 @@ std::string npy(const std::string& descr, const std::vector<int64_t>& shape, con
 }  // namespace
 
 std::string npy_f32(const Tensor& t) {
-  REALMT_CHECK(t.dtype() == DType::kF32 && t.device().type == DeviceType::kCpu, "npy_f32: an f32 host tensor, got {}",
-               t);
+  REALMT_CHECK(t.dtype() == DType::kF32 && t.device().type == DeviceType::kCpu,
+               "npy_f32: an f32 host tensor, got {}", t);
   return npy("<f4", t.shape().vec(), t.raw(), t.nbytes());
 }
 

@@ -11,9 +11,9 @@
 namespace realmt::convert {
 
 struct NpyArray {
-  std::string descr;            // e.g. "<f4", "|i1"
+  std::string descr;  // e.g. "<f4", "|i1"
   std::vector<int64_t> shape;
-  std::string data;             // raw bytes, C order
+  std::string data;  // raw bytes, C order
   int64_t numel() const;
 };
 

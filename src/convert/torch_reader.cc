@@ -24,11 +24,25 @@ struct TensorRef {
   std::vector<int64_t> size, stride;
 };
 struct Obj {
-  enum class Kind { kNone, kBool, kInt, kFloat, kStr, kBytes, kTuple, kList, kDict, kGlobal, kCall, kPersistent, kTensor };
+  enum class Kind {
+    kNone,
+    kBool,
+    kInt,
+    kFloat,
+    kStr,
+    kBytes,
+    kTuple,
+    kList,
+    kDict,
+    kGlobal,
+    kCall,
+    kPersistent,
+    kTensor
+  };
   Kind kind = Kind::kNone;
   int64_t i = 0;
   double f = 0;
-  std::string s, module;  // kStr/kBytes/kGlobal name; kGlobal module
+  std::string s, module;   // kStr/kBytes/kGlobal name; kGlobal module
   std::vector<Ref> items;  // tuple, list; kCall: {callable, args}; kPersistent: the id tuple
   std::vector<std::pair<Ref, Ref>> dict;
   TensorRef tensor;
@@ -49,27 +63,29 @@ class Unpickler {
     while (true) {
       const unsigned char op = byte();
       switch (op) {
-        case 0x80: byte(); break;                    // PROTO
-        case 0x95: take(8); break;                   // FRAME
-        case '.': return pop();                      // STOP
+        case 0x80: byte(); break;                          // PROTO
+        case 0x95: take(8); break;                         // FRAME
+        case '.': return pop();                            // STOP
         case '(': marks_.push_back(stack_.size()); break;  // MARK
         case ')': push(make(Obj::Kind::kTuple)); break;    // EMPTY_TUPLE
         case '}': push(make(Obj::Kind::kDict)); break;     // EMPTY_DICT
         case ']': push(make(Obj::Kind::kList)); break;     // EMPTY_LIST
         case 'N': push(make(Obj::Kind::kNone)); break;
-        case 0x88: push_bool(true); break;   // NEWTRUE
-        case 0x89: push_bool(false); break;  // NEWFALSE
-        case 'K': push_int(byte()); break;   // BININT1
+        case 0x88: push_bool(true); break;                            // NEWTRUE
+        case 0x89: push_bool(false); break;                           // NEWFALSE
+        case 'K': push_int(byte()); break;                            // BININT1
         case 'M': push_int(static_cast<int64_t>(uint_le(2))); break;  // BININT2
         case 'J': push_int(static_cast<int32_t>(uint_le(4))); break;  // BININT
         case 0x8a: {  // LONG1: little-endian two's complement of n bytes
           const int n = byte();
-          REALMT_CHECK(n <= 8, "{}: LONG1 of {} bytes at byte {}: integers past 64 bits are not read", where_, n,
-                       pos_ - 2);
+          REALMT_CHECK(n <= 8,
+                       "{}: LONG1 of {} bytes at byte {}: integers past 64 bits are not read",
+                       where_, n, pos_ - 2);
           const std::string b = take(n);
           uint64_t u = 0;  // unsigned: the shifts wrap, as two's complement needs
           for (int k = n - 1; k >= 0; --k) u = (u << 8) | static_cast<unsigned char>(b[k]);
-          if (n > 0 && n < 8 && (static_cast<unsigned char>(b[n - 1]) & 0x80)) u -= uint64_t(1) << (8 * n);
+          if (n > 0 && n < 8 && (static_cast<unsigned char>(b[n - 1]) & 0x80))
+            u -= uint64_t(1) << (8 * n);
           push_int(static_cast<int64_t>(u));
           break;
         }
@@ -82,11 +98,11 @@ class Unpickler {
           push(o);
           break;
         }
-        case 'X': push_str(Obj::Kind::kStr, uint_le(4)); break;     // BINUNICODE
-        case 0x8c: push_str(Obj::Kind::kStr, byte()); break;        // SHORT_BINUNICODE
-        case 'B': push_str(Obj::Kind::kBytes, uint_le(4)); break;   // BINBYTES
-        case 'C': push_str(Obj::Kind::kBytes, byte()); break;       // SHORT_BINBYTES
-        case 'c': {  // GLOBAL module\nname\n
+        case 'X': push_str(Obj::Kind::kStr, uint_le(4)); break;    // BINUNICODE
+        case 0x8c: push_str(Obj::Kind::kStr, byte()); break;       // SHORT_BINUNICODE
+        case 'B': push_str(Obj::Kind::kBytes, uint_le(4)); break;  // BINBYTES
+        case 'C': push_str(Obj::Kind::kBytes, byte()); break;      // SHORT_BINBYTES
+        case 'c': {                                                // GLOBAL module\nname\n
           auto o = make(Obj::Kind::kGlobal);
           o->module = line();
           o->s = line();
@@ -106,7 +122,7 @@ class Unpickler {
         case 0x94: memo_put(memo_.size()); break;  // MEMOIZE
         case 'h': memo_get(byte()); break;         // BINGET
         case 'j': memo_get(uint_le(4)); break;     // LONG_BINGET
-        case 't': {  // TUPLE
+        case 't': {                                // TUPLE
           auto o = make(Obj::Kind::kTuple);
           o->items = pop_mark();
           push(o);
@@ -115,7 +131,7 @@ class Unpickler {
         case 0x85: tuple_of(1); break;  // TUPLE1
         case 0x86: tuple_of(2); break;  // TUPLE2
         case 0x87: tuple_of(3); break;  // TUPLE3
-        case 'a': {  // APPEND
+        case 'a': {                     // APPEND
           auto v = pop();
           top()->items.push_back(v);
           break;
@@ -156,8 +172,9 @@ class Unpickler {
         }
         case 'b': pop(); break;  // BUILD: state of an object (an OrderedDict's _metadata): dropped
         default:
-          REALMT_FAIL("{}: pickle opcode 0x{:02x} at byte {} is not one torch.save writes for a state dict", where_,
-                      static_cast<int>(op), pos_ - 1);
+          REALMT_FAIL(
+              "{}: pickle opcode 0x{:02x} at byte {} is not one torch.save writes for a state dict",
+              where_, static_cast<int>(op), pos_ - 1);
       }
     }
   }
@@ -188,8 +205,8 @@ class Unpickler {
   }
   void push(Ref o) { stack_.push_back(std::move(o)); }
   Ref pop() {
-    REALMT_CHECK(!stack_.empty() && (marks_.empty() || stack_.size() > marks_.back()), "{}: pickle stack underflow",
-                 where_);
+    REALMT_CHECK(!stack_.empty() && (marks_.empty() || stack_.size() > marks_.back()),
+                 "{}: pickle stack underflow", where_);
     Ref o = stack_.back();
     stack_.pop_back();
     return o;
@@ -230,7 +247,8 @@ class Unpickler {
   // Python's pickler numbers memo entries 0, 1, 2, ...: an index past the next one is refused
   // (it would let 4 bytes of input allocate gigabytes).
   void memo_put(uint64_t k) {
-    REALMT_CHECK(k <= memo_.size(), "{}: pickle memo index {} skips past {}", where_, k, memo_.size());
+    REALMT_CHECK(k <= memo_.size(), "{}: pickle memo index {} skips past {}", where_, k,
+                 memo_.size());
     if (k == memo_.size()) memo_.push_back(nullptr);
     memo_[k] = top();
   }
@@ -253,8 +271,8 @@ class Unpickler {
       const auto& pid = args->items[0]->items;
       REALMT_CHECK(pid.size() >= 3, "{}: a storage id of {} fields", where_, pid.size());
       REALMT_CHECK(args->items[2]->items.size() <= static_cast<size_t>(kMaxDims),
-                   "{}: a tensor of {} dimensions (at most {} are read)", where_, args->items[2]->items.size(),
-                   kMaxDims);
+                   "{}: a tensor of {} dimensions (at most {} are read)", where_,
+                   args->items[2]->items.size(), kMaxDims);
       auto t = make(Obj::Kind::kTensor);
       t->tensor.storage_type = pid[1]->s;
       t->tensor.key = pid[2]->s;
@@ -263,7 +281,8 @@ class Unpickler {
       t->tensor.stride = ints(args->items[3]);
       return t;
     }
-    if (name == "torch._utils._rebuild_parameter" || name == "torch._utils._rebuild_parameter_with_state") {
+    if (name == "torch._utils._rebuild_parameter" ||
+        name == "torch._utils._rebuild_parameter_with_state") {
       REALMT_CHECK(!args->items.empty(), "{}: {} without its tensor", where_, name);
       return args->items[0];
     }
@@ -286,20 +305,41 @@ struct StorageType {
   size_t bytes;
 };
 bool storage_type(const std::string& name, StorageType& out) {
-  if (name == "FloatStorage") out = {DType::kF32, 4};
-  else if (name == "HalfStorage") out = {DType::kF16, 2};
-  else if (name == "BFloat16Storage") out = {DType::kBF16, 2};
-  else if (name == "DoubleStorage") out = {DType::kF64, 8};
-  else return false;
+  if (name == "FloatStorage")
+    out = {DType::kF32, 4};
+  else if (name == "HalfStorage")
+    out = {DType::kF16, 2};
+  else if (name == "BFloat16Storage")
+    out = {DType::kBF16, 2};
+  else if (name == "DoubleStorage")
+    out = {DType::kF64, 8};
+  else
+    return false;
   return true;
 }
 
 float element(const char* p, DType dtype) {
   switch (dtype) {
-    case DType::kF32: { float f; std::memcpy(&f, p, 4); return f; }
-    case DType::kF64: { double d; std::memcpy(&d, p, 8); return static_cast<float>(d); }
-    case DType::kF16: { Half h; std::memcpy(&h.bits, p, 2); return static_cast<float>(h); }
-    default: { BFloat16 h; std::memcpy(&h.bits, p, 2); return static_cast<float>(h); }
+    case DType::kF32: {
+      float f;
+      std::memcpy(&f, p, 4);
+      return f;
+    }
+    case DType::kF64: {
+      double d;
+      std::memcpy(&d, p, 8);
+      return static_cast<float>(d);
+    }
+    case DType::kF16: {
+      Half h;
+      std::memcpy(&h.bits, p, 2);
+      return static_cast<float>(h);
+    }
+    default: {
+      BFloat16 h;
+      std::memcpy(&h.bits, p, 2);
+      return static_cast<float>(h);
+    }
   }
 }
 
@@ -313,37 +353,43 @@ void check_torch_magic(const std::string& path) {
   REALMT_CHECK(f != nullptr, "cannot open {}", path);
   const size_t n = std::fread(magic.data(), 1, 2, f);
   std::fclose(f);
-  REALMT_CHECK(n == 2 && magic == "PK",
-               "{}: not a zip archive: a torch.save file from before PyTorch 1.6 (legacy format), which realmt "
-               "does not read; load and save it again with a recent PyTorch, or as model.safetensors",
-               path);
+  REALMT_CHECK(
+      n == 2 && magic == "PK",
+      "{}: not a zip archive: a torch.save file from before PyTorch 1.6 (legacy format), which "
+      "realmt "
+      "does not read; load and save it again with a recent PyTorch, or as model.safetensors",
+      path);
 }
 
 // Checks that the view (offset, sizes, strides) stays inside a storage of `elements` elements and
 // holds no more elements than it (an expanded view, stride 0, is refused: state dicts hold none),
 // before anything is allocated.
 void check_view(const TensorRef& t, uint64_t elements, const std::string& where) {
-  REALMT_CHECK(t.stride.size() == t.size.size(), "{}: {} sizes and {} strides", where, t.size.size(), t.stride.size());
+  REALMT_CHECK(t.stride.size() == t.size.size(), "{}: {} sizes and {} strides", where,
+               t.size.size(), t.stride.size());
   REALMT_CHECK(t.offset >= 0, "{}: storage offset {}", where, t.offset);
   uint64_t numel = 1, last = static_cast<uint64_t>(t.offset);
   bool overflow = false;
   for (size_t r = 0; r < t.size.size(); ++r) {
-    REALMT_CHECK(t.size[r] >= 0 && t.stride[r] >= 0, "{}: size {} or stride {} negative", where, t.size[r],
-                 t.stride[r]);
+    REALMT_CHECK(t.size[r] >= 0 && t.stride[r] >= 0, "{}: size {} or stride {} negative", where,
+                 t.size[r], t.stride[r]);
     overflow = overflow || __builtin_mul_overflow(numel, static_cast<uint64_t>(t.size[r]), &numel);
     uint64_t reach = 0;
     if (t.size[r] > 0)
-      overflow = overflow || __builtin_mul_overflow(static_cast<uint64_t>(t.size[r] - 1),
-                                                    static_cast<uint64_t>(t.stride[r]), &reach) ||
+      overflow = overflow ||
+                 __builtin_mul_overflow(static_cast<uint64_t>(t.size[r] - 1),
+                                        static_cast<uint64_t>(t.stride[r]), &reach) ||
                  __builtin_add_overflow(last, reach, &last);
   }
   REALMT_CHECK(!overflow && numel <= elements && (numel == 0 || last < elements),
-               "{}: its view (offset {}, {} elements) reads past its storage of {} elements", where, t.offset,
-               overflow ? std::string("more than 2^64") : std::to_string(numel), elements);
+               "{}: its view (offset {}, {} elements) reads past its storage of {} elements", where,
+               t.offset, overflow ? std::string("more than 2^64") : std::to_string(numel),
+               elements);
 }
 
 // The tensor `t` of `bytes` (its storage) as an f32 tensor.
-Tensor rebuild(const TensorRef& t, const StorageType& st, const std::string& bytes, const std::string& where) {
+Tensor rebuild(const TensorRef& t, const StorageType& st, const std::string& bytes,
+               const std::string& where) {
   check_view(t, bytes.size() / st.bytes, where);
   Tensor x = Tensor::empty(Shape(t.size), DType::kF32);
   float* dst = x.data<float>();
@@ -372,8 +418,8 @@ std::map<std::string, Tensor> read_torch_state_dict(const std::string& path,
   const std::string pickle = zip.read(*pkl);
   Unpickler unpickler(pickle, path + " (" + pkl->name + ")");
   const Ref root = unpickler.run();
-  REALMT_CHECK(root->kind == Obj::Kind::kDict, "{}: the pickle holds no dict (a whole model, not a state dict?)",
-               path);
+  REALMT_CHECK(root->kind == Obj::Kind::kDict,
+               "{}: the pickle holds no dict (a whole model, not a state dict?)", path);
   std::map<std::string, Tensor> out;
   std::map<std::string, std::string> storages;  // key -> bytes, read once
   for (const auto& [k, v] : root->dict) {

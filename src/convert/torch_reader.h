@@ -16,7 +16,7 @@ namespace realmt::convert {
 // The state dict's floating tensors as f32 host tensors (f16, bf16 and f64 converted), by name;
 // integer and bool tensors (buffers) are left out, and listed in *skipped (name -> storage class,
 // "LongStorage") when given. Errors name the file and the tensor or opcode.
-std::map<std::string, Tensor> read_torch_state_dict(const std::string& path,
-                                                    std::map<std::string, std::string>* skipped = nullptr);
+std::map<std::string, Tensor> read_torch_state_dict(
+    const std::string& path, std::map<std::string, std::string>* skipped = nullptr);
 
 }  // namespace realmt::convert

@@ -24,12 +24,14 @@ std::string read_bytes(const InputFile& in, uint64_t offset, uint64_t n) {
   return b;
 }
 
-constexpr uint32_t kEndOfCentralDirectory = 0x06054b50, kZip64Locator = 0x07064b50, kZip64End = 0x06064b50;
+constexpr uint32_t kEndOfCentralDirectory = 0x06054b50, kZip64Locator = 0x07064b50,
+                   kZip64End = 0x06064b50;
 constexpr uint32_t kCentralHeader = 0x02014b50, kLocalHeader = 0x04034b50;
 
 }  // namespace
 
-ZipReader::ZipReader(const std::string& path) : path_(path), in_(std::make_unique<InputFile>(path)) {
+ZipReader::ZipReader(const std::string& path)
+    : path_(path), in_(std::make_unique<InputFile>(path)) {
   const uint64_t size = in_->size();
   REALMT_CHECK(size >= 22, "{}: not a zip archive ({} bytes)", path, size);
   // The end-of-central-directory record is in the last 22 + 65535 bytes (after it: a comment).
@@ -42,33 +44,37 @@ ZipReader::ZipReader(const std::string& path) : path_(path), in_(std::make_uniqu
       break;
     }
   REALMT_CHECK(eocd >= 0, "{}: not a zip archive (no end of central directory)", path);
-  uint64_t entries = le(tail, eocd + 10, 2), cd_size = le(tail, eocd + 12, 4), cd_offset = le(tail, eocd + 16, 4);
+  uint64_t entries = le(tail, eocd + 10, 2), cd_size = le(tail, eocd + 12, 4),
+           cd_offset = le(tail, eocd + 16, 4);
   if ((entries == 0xffff || cd_size == 0xffffffff || cd_offset == 0xffffffff) && eocd >= 20 &&
       le(tail, eocd - 20, 4) == kZip64Locator) {
     // ZIP64: the locator gives the ZIP64 end record, which has the 64-bit fields.
     const uint64_t z64 = le(tail, eocd - 20 + 8, 8);
-    REALMT_CHECK(z64 <= size && 56 <= size - z64, "{}: ZIP64 end record at {} outside the file", path, z64);
+    REALMT_CHECK(z64 <= size && 56 <= size - z64, "{}: ZIP64 end record at {} outside the file",
+                 path, z64);
     const std::string rec = read_bytes(*in_, z64, 56);
     REALMT_CHECK(le(rec, 0, 4) == kZip64End, "{}: bad ZIP64 end record", path);
     entries = le(rec, 32, 8);
     cd_size = le(rec, 40, 8);
     cd_offset = le(rec, 48, 8);
   }
-  REALMT_CHECK(cd_offset <= size && cd_size <= size - cd_offset, "{}: central directory outside the file", path);
+  REALMT_CHECK(cd_offset <= size && cd_size <= size - cd_offset,
+               "{}: central directory outside the file", path);
   const std::string cd = read_bytes(*in_, cd_offset, cd_size);
   size_t at = 0;
   for (uint64_t e = 0; e < entries; ++e) {
-    REALMT_CHECK(at + 46 <= cd.size() && le(cd, at, 4) == kCentralHeader, "{}: damaged central directory (entry {})",
-                 path, e);
+    REALMT_CHECK(at + 46 <= cd.size() && le(cd, at, 4) == kCentralHeader,
+                 "{}: damaged central directory (entry {})", path, e);
     ZipMember m;
     m.method = static_cast<uint16_t>(le(cd, at + 10, 2));
     m.crc32 = static_cast<uint32_t>(le(cd, at + 16, 4));
     m.compressed_size = le(cd, at + 20, 4);
     m.size = le(cd, at + 24, 4);
-    const size_t name_len = le(cd, at + 28, 2), extra_len = le(cd, at + 30, 2), comment_len = le(cd, at + 32, 2);
+    const size_t name_len = le(cd, at + 28, 2), extra_len = le(cd, at + 30, 2),
+                 comment_len = le(cd, at + 32, 2);
     m.header_offset = le(cd, at + 42, 4);
-    REALMT_CHECK(at + 46 + name_len + extra_len + comment_len <= cd.size(), "{}: damaged central directory (entry {})",
-                 path, e);
+    REALMT_CHECK(at + 46 + name_len + extra_len + comment_len <= cd.size(),
+                 "{}: damaged central directory (entry {})", path, e);
     m.name = cd.substr(at + 46, name_len);
     // ZIP64 extended information (id 1): the 64-bit values of the fields that hold 0xffffffff.
     size_t x = at + 46 + name_len;
@@ -76,7 +82,8 @@ ZipReader::ZipReader(const std::string& path) : path_(path), in_(std::make_uniqu
     while (x + 4 <= x_end) {
       const uint64_t id = le(cd, x, 2), len = le(cd, x + 2, 2);
       size_t v = x + 4;
-      const size_t field_end = std::min<size_t>(x + 4 + len, x_end);  // a length past the extra is cut
+      const size_t field_end =
+          std::min<size_t>(x + 4 + len, x_end);  // a length past the extra is cut
       if (id == 1) {
         for (uint64_t* field : {&m.size, &m.compressed_size, &m.header_offset})
           if (*field == 0xffffffff && v + 8 <= field_end) {
@@ -102,22 +109,25 @@ const ZipMember* ZipReader::find(const std::string& name) const {
 
 std::string ZipReader::read(const ZipMember& m) const {
   const uint64_t size = in_->size();
-  REALMT_CHECK(m.header_offset <= size && 30 <= size - m.header_offset, "{}: member '{}' outside the file", path_,
-               m.name);
+  REALMT_CHECK(m.header_offset <= size && 30 <= size - m.header_offset,
+               "{}: member '{}' outside the file", path_, m.name);
   const std::string local = read_bytes(*in_, m.header_offset, 30);
-  REALMT_CHECK(le(local, 0, 4) == kLocalHeader, "{}: member '{}' has no local header", path_, m.name);
+  REALMT_CHECK(le(local, 0, 4) == kLocalHeader, "{}: member '{}' has no local header", path_,
+               m.name);
   const uint64_t data = m.header_offset + 30 + le(local, 26, 2) + le(local, 28, 2);
-  REALMT_CHECK(data <= size && m.compressed_size <= size - data, "{}: member '{}' ({} bytes) runs past the file",
-               path_, m.name, m.compressed_size);
+  REALMT_CHECK(data <= size && m.compressed_size <= size - data,
+               "{}: member '{}' ({} bytes) runs past the file", path_, m.name, m.compressed_size);
   std::string raw = read_bytes(*in_, data, m.compressed_size);
   std::string out;
   if (m.method == 0) {
-    REALMT_CHECK(m.size == m.compressed_size, "{}: stored member '{}' has two sizes", path_, m.name);
+    REALMT_CHECK(m.size == m.compressed_size, "{}: stored member '{}' has two sizes", path_,
+                 m.name);
     out = std::move(raw);
   } else if (m.method == 8) {
     // deflate expands at most 1032:1; a larger size is damage (and would allocate at will).
-    REALMT_CHECK(m.size / 1032 <= m.compressed_size, "{}: member '{}' claims {} bytes from {} deflated ones",
-                 path_, m.name, m.size, m.compressed_size);
+    REALMT_CHECK(m.size / 1032 <= m.compressed_size,
+                 "{}: member '{}' claims {} bytes from {} deflated ones", path_, m.name, m.size,
+                 m.compressed_size);
     out.assign(m.size, '\0');
     z_stream z{};
     REALMT_CHECK(inflateInit2(&z, -MAX_WBITS) == Z_OK, "{}: zlib cannot start inflating", path_);
@@ -128,14 +138,16 @@ std::string ZipReader::read(const ZipMember& m) const {
     const int rc = inflate(&z, Z_FINISH);
     const uint64_t produced = z.total_out;
     inflateEnd(&z);
-    REALMT_CHECK(rc == Z_STREAM_END && produced == m.size, "{}: member '{}' does not inflate to its {} bytes", path_,
-                 m.name, m.size);
+    REALMT_CHECK(rc == Z_STREAM_END && produced == m.size,
+                 "{}: member '{}' does not inflate to its {} bytes", path_, m.name, m.size);
   } else {
-    REALMT_FAIL("{}: member '{}' uses compression method {} (only stored and deflated are read)", path_, m.name,
-                m.method);
+    REALMT_FAIL("{}: member '{}' uses compression method {} (only stored and deflated are read)",
+                path_, m.name, m.method);
   }
-  const uint32_t crc = static_cast<uint32_t>(crc32_z(0L, reinterpret_cast<const Bytef*>(out.data()), out.size()));
-  REALMT_CHECK(crc == m.crc32, "{}: member '{}' fails its CRC-32 check (damaged archive)", path_, m.name);
+  const uint32_t crc =
+      static_cast<uint32_t>(crc32_z(0L, reinterpret_cast<const Bytef*>(out.data()), out.size()));
+  REALMT_CHECK(crc == m.crc32, "{}: member '{}' fails its CRC-32 check (damaged archive)", path_,
+               m.name);
   return out;
 }
 

@@ -29,12 +29,15 @@ void put_member_fields(std::string& out, uint32_t crc, uint64_t size, size_t nam
 }  // namespace
 
 std::string zip_stored(const std::vector<std::pair<std::string, std::string>>& members) {
-  REALMT_CHECK(members.size() < 0xffff, "zip: {} members (at most 65534 without ZIP64)", members.size());
+  REALMT_CHECK(members.size() < 0xffff, "zip: {} members (at most 65534 without ZIP64)",
+               members.size());
   std::string out, central;
   for (const auto& [name, bytes] : members) {
     REALMT_CHECK(bytes.size() < 0xffffffffull && out.size() < 0xffffffffull,
-                 "zip: member '{}' ({} bytes) needs ZIP64, which is not written", name, bytes.size());
-    const auto crc = static_cast<uint32_t>(crc32_z(0L, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
+                 "zip: member '{}' ({} bytes) needs ZIP64, which is not written", name,
+                 bytes.size());
+    const auto crc = static_cast<uint32_t>(
+        crc32_z(0L, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
     const uint64_t offset = out.size();
     // Local header: signature, version 2.0, the shared fields, the name, then the bytes.
     put(out, 0x04034b50, 4);

@@ -60,8 +60,8 @@ void* CachingAllocator::allocate(size_t bytes) {
       release_locked();
       ptr = raw_alloc_(size, device_index_);
     }
-    REALMT_CHECK(ptr != nullptr, "{} allocator: out of memory allocating {} bytes ({})", name_, size,
-                 stats_.str());
+    REALMT_CHECK(ptr != nullptr, "{} allocator: out of memory allocating {} bytes ({})", name_,
+                 size, stats_.str());
     ++stats_.num_system_allocs;
     stats_.reserved_bytes += size;
   }
@@ -77,7 +77,8 @@ void CachingAllocator::deallocate(void* ptr, size_t) {
   const ProfileScope profile(ProfileCategory::kAllocation);
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = block_sizes_.find(ptr);
-  REALMT_ASSERT(it != block_sizes_.end(), "{} allocator: freeing a block it did not hand out", name_);
+  REALMT_ASSERT(it != block_sizes_.end(), "{} allocator: freeing a block it did not hand out",
+                name_);
   const size_t size = it->second;
   block_sizes_.erase(it);
   stats_.allocated_bytes -= size;

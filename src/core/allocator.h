@@ -62,7 +62,7 @@ class CachingAllocator : public Allocator {
   int device_index_;
   const char* name_;
   mutable std::mutex mutex_;
-  std::multimap<size_t, void*> free_blocks_;      // block size -> cached block
+  std::multimap<size_t, void*> free_blocks_;       // block size -> cached block
   std::unordered_map<void*, size_t> block_sizes_;  // every block handed out -> its size
   AllocatorStats stats_;
 };

@@ -47,7 +47,8 @@ CpuFeatures detect() {
   // AVX-VNNI (CPUID leaf 7, sub-leaf 1, EAX bit 4) by CPUID: Clang before 15 has no "avxvnni"
   // name for __builtin_cpu_supports. It uses the AVX registers, whose OS support avx2 implies.
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  f.avx_vnni = f.avx2 && __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) != 0 && (eax & (1u << 4)) != 0;
+  f.avx_vnni =
+      f.avx2 && __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) != 0 && (eax & (1u << 4)) != 0;
   f.avx512_bf16 = __builtin_cpu_supports("avx512bf16");
 #endif
   return f;
@@ -104,10 +105,15 @@ CpuIsa CpuFeatures::best() const {
 }
 
 std::string CpuFeatures::str() const {
-  const std::pair<bool, const char*> all[] = {
-      {avx2, "avx2"},         {fma, "fma"},           {avx512f, "avx512f"},         {avx512bw, "avx512bw"},
-      {avx512vl, "avx512vl"}, {avx512dq, "avx512dq"}, {avx512_vnni, "avx512vnni"}, {avx_vnni, "avxvnni"},
-      {avx512_bf16, "avx512bf16"}};
+  const std::pair<bool, const char*> all[] = {{avx2, "avx2"},
+                                              {fma, "fma"},
+                                              {avx512f, "avx512f"},
+                                              {avx512bw, "avx512bw"},
+                                              {avx512vl, "avx512vl"},
+                                              {avx512dq, "avx512dq"},
+                                              {avx512_vnni, "avx512vnni"},
+                                              {avx_vnni, "avxvnni"},
+                                              {avx512_bf16, "avx512bf16"}};
   std::string out;
   for (const auto& [have, name] : all) {
     if (!have) continue;
@@ -131,12 +137,16 @@ CpuIsa resolve_cpu_isa(const char* env, const CpuFeatures& features, CpuIsa buil
     const CpuIsa isa = static_cast<CpuIsa>(i);
     if (std::strcmp(env, cpu_isa_name(isa)) != 0) continue;
     const std::string why = unavailable(isa, features, built);
-    REALMT_CHECK(why.empty(), "{}={} asks for more than this machine has: {}; set {} to one of baseline..{} or unset it",
-                 kEnvName, env, why, kEnvName, cpu_isa_name(top));
+    REALMT_CHECK(
+        why.empty(),
+        "{}={} asks for more than this machine has: {}; set {} to one of baseline..{} or unset it",
+        kEnvName, env, why, kEnvName, cpu_isa_name(top));
     return isa;
   }
-  REALMT_FAIL("{}='{}' is not a CPU kernel level: use baseline, avx2 or avx512 (or unset it for the CPU's best)",
-              kEnvName, env);
+  REALMT_FAIL(
+      "{}='{}' is not a CPU kernel level: use baseline, avx2 or avx512 (or unset it for the CPU's "
+      "best)",
+      kEnvName, env);
 }
 
 CpuIsa cpu_isa_configured() {

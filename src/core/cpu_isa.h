@@ -37,9 +37,10 @@ const char* cpu_isa_name(CpuIsa isa);  // "baseline", "avx2", "avx512"
 struct CpuFeatures {
   bool avx2 = false, fma = false;
   bool avx512f = false, avx512bw = false, avx512vl = false, avx512dq = false;
-  bool avx512_vnni = false, avx_vnni = false, avx512_bf16 = false;  // reported; int8 and bf16 kernels
-  CpuIsa best() const;      // the highest level whose features are all present
-  std::string str() const;  // the features present, e.g. "avx2 fma avx512f ..." ("none")
+  bool avx512_vnni = false, avx_vnni = false,
+       avx512_bf16 = false;  // reported; int8 and bf16 kernels
+  CpuIsa best() const;       // the highest level whose features are all present
+  std::string str() const;   // the features present, e.g. "avx2 fma avx512f ..." ("none")
 };
 
 const CpuFeatures& cpu_features();  // this CPU's, detected once

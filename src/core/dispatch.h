@@ -29,8 +29,8 @@
 namespace realmt {
 
 struct KernelUse {
-  std::string name;                          // the slot, e.g. "softmax_kernel"
-  std::array<bool, kNumDeviceTypes> has{};  // has a kernel for device type i
+  std::string name;                            // the slot, e.g. "softmax_kernel"
+  std::array<bool, kNumDeviceTypes> has{};     // has a kernel for device type i
   std::array<bool, kNumCpuIsas> cpu_levels{};  // has a CPU kernel compiled for level i
 };
 
@@ -61,7 +61,8 @@ struct TimedKernel {
   const char* name;
   template <typename... Args>
   decltype(auto) operator()(Args&&... args) const {
-    if (!detail::g_profile_on.load(std::memory_order_relaxed)) return fn(std::forward<Args>(args)...);
+    if (!detail::g_profile_on.load(std::memory_order_relaxed))
+      return fn(std::forward<Args>(args)...);
     const ProfileScope scope(profile_category_of(name), name);
     return fn(std::forward<Args>(args)...);
   }
@@ -93,7 +94,8 @@ class KernelSlot {
       for (int i = 0; i < kNumCpuIsas; ++i) levels[i] = cpu_fns_[i] != nullptr;
       trace->note(name_, has, levels);
     }
-    Fn fn = device.type == DeviceType::kCpu ? cpu_kernel(cpu_isa()) : fns_[static_cast<int>(device.type)];
+    Fn fn = device.type == DeviceType::kCpu ? cpu_kernel(cpu_isa())
+                                            : fns_[static_cast<int>(device.type)];
     REALMT_CHECK(fn != nullptr, "op '{}' has no kernel for device {} in this build", name_, device);
     return {fn, name_};
   }
@@ -101,7 +103,7 @@ class KernelSlot {
 
  private:
   const char* name_;
-  std::array<Fn, kNumDeviceTypes> fns_{};   // the CPU's: its baseline copy
+  std::array<Fn, kNumDeviceTypes> fns_{};  // the CPU's: its baseline copy
   std::array<Fn, kNumCpuIsas> cpu_fns_{};  // per level
 };
 
@@ -124,6 +126,7 @@ bool register_kernel(Slot& slot, DeviceType type, Fn fn, int cpu_level) {
 // Registers fn for a device type (kCpu or kCuda) into slot, at static-initialisation time; a
 // CPU kernel for the level its file is compiled for (REALMT_CPU_ISA_LEVEL, core/cpu_isa.h). Put
 // it after REALMT_CPU_KERNELS_END: the static initialiser then runs baseline code on any CPU.
-#define REALMT_REGISTER_KERNEL(slot, device_type, fn)                                      \
+#define REALMT_REGISTER_KERNEL(slot, device_type, fn)                                     \
   [[maybe_unused]] static const bool REALMT_KERNEL_CONCAT(realmt_kernel_reg_, __LINE__) = \
-      ::realmt::detail::register_kernel(slot, ::realmt::DeviceType::device_type, fn, REALMT_CPU_ISA_LEVEL)
+      ::realmt::detail::register_kernel(slot, ::realmt::DeviceType::device_type, fn,      \
+                                        REALMT_CPU_ISA_LEVEL)

@@ -21,15 +21,38 @@ DType parse_dtype(const std::string& name);
 bool is_floating(DType t);
 std::ostream& operator<<(std::ostream& os, DType t);
 
-template <typename T> struct DTypeOf;
-template <> struct DTypeOf<float> { static constexpr DType value = DType::kF32; };
-template <> struct DTypeOf<double> { static constexpr DType value = DType::kF64; };
-template <> struct DTypeOf<Half> { static constexpr DType value = DType::kF16; };
-template <> struct DTypeOf<BFloat16> { static constexpr DType value = DType::kBF16; };
-template <> struct DTypeOf<int32_t> { static constexpr DType value = DType::kI32; };
-template <> struct DTypeOf<uint8_t> { static constexpr DType value = DType::kU8; };
-template <> struct DTypeOf<int8_t> { static constexpr DType value = DType::kI8; };  // quantized weights
-template <typename T> inline constexpr DType dtype_of = DTypeOf<T>::value;
+template <typename T>
+struct DTypeOf;
+template <>
+struct DTypeOf<float> {
+  static constexpr DType value = DType::kF32;
+};
+template <>
+struct DTypeOf<double> {
+  static constexpr DType value = DType::kF64;
+};
+template <>
+struct DTypeOf<Half> {
+  static constexpr DType value = DType::kF16;
+};
+template <>
+struct DTypeOf<BFloat16> {
+  static constexpr DType value = DType::kBF16;
+};
+template <>
+struct DTypeOf<int32_t> {
+  static constexpr DType value = DType::kI32;
+};
+template <>
+struct DTypeOf<uint8_t> {
+  static constexpr DType value = DType::kU8;
+};
+template <>
+struct DTypeOf<int8_t> {
+  static constexpr DType value = DType::kI8;
+};  // quantized weights
+template <typename T>
+inline constexpr DType dtype_of = DTypeOf<T>::value;
 
 // Converts between element types; Half and BFloat16 go through float.
 template <typename To, typename From>

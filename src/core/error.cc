@@ -32,7 +32,8 @@ void throw_internal(const char* file, int line, const char* cond, const std::str
 
 std::string error_message(const std::exception& e) {
   const auto* error = dynamic_cast<const Error*>(&e);
-  if (!error || dynamic_cast<const InternalError*>(&e) || log::level() > log::Level::kDebug) return e.what();
+  if (!error || dynamic_cast<const InternalError*>(&e) || log::level() > log::Level::kDebug)
+    return e.what();
   return format("{} ({}:{})", e.what(), short_path(error->file()), error->line());
 }
 

@@ -43,7 +43,8 @@ namespace detail {
 inline void format_into(std::ostringstream& os, std::string_view fmt) { os << fmt; }
 
 template <typename T, typename... Rest>
-void format_into(std::ostringstream& os, std::string_view fmt, const T& value, const Rest&... rest) {
+void format_into(std::ostringstream& os, std::string_view fmt, const T& value,
+                 const Rest&... rest) {
   const size_t pos = fmt.find("{}");
   if (pos == std::string_view::npos) {
     os << fmt;
@@ -65,31 +66,33 @@ std::string format(std::string_view fmt, const Args&... args) {
 
 [[noreturn]] void throw_error(const char* file, int line, const std::string& message);
 [[noreturn]] void throw_usage(const char* file, int line, const std::string& message);
-[[noreturn]] void throw_internal(const char* file, int line, const char* cond, const std::string& message);
+[[noreturn]] void throw_internal(const char* file, int line, const char* cond,
+                                 const std::string& message);
 
 }  // namespace realmt
 
 // REALMT_CHECK(cond, "message with {} values", x): throws realmt::Error naming file:line.
-#define REALMT_CHECK(cond, ...)                                                   \
-  do {                                                                            \
-    if (!(cond)) [[unlikely]]                                                     \
-      ::realmt::throw_error(__FILE__, __LINE__, ::realmt::format(__VA_ARGS__));   \
+#define REALMT_CHECK(cond, ...)                                                 \
+  do {                                                                          \
+    if (!(cond)) [[unlikely]]                                                   \
+      ::realmt::throw_error(__FILE__, __LINE__, ::realmt::format(__VA_ARGS__)); \
   } while (0)
 
 // REALMT_FAIL("message {}", x): unconditional user-facing error.
 #define REALMT_FAIL(...) ::realmt::throw_error(__FILE__, __LINE__, ::realmt::format(__VA_ARGS__))
 
 // REALMT_USAGE_CHECK(cond, "option 'x' ...", x) / REALMT_USAGE_FAIL(...): a realmt::UsageError.
-#define REALMT_USAGE_CHECK(cond, ...)                                             \
-  do {                                                                            \
-    if (!(cond)) [[unlikely]]                                                     \
-      ::realmt::throw_usage(__FILE__, __LINE__, ::realmt::format(__VA_ARGS__));   \
+#define REALMT_USAGE_CHECK(cond, ...)                                           \
+  do {                                                                          \
+    if (!(cond)) [[unlikely]]                                                   \
+      ::realmt::throw_usage(__FILE__, __LINE__, ::realmt::format(__VA_ARGS__)); \
   } while (0)
-#define REALMT_USAGE_FAIL(...) ::realmt::throw_usage(__FILE__, __LINE__, ::realmt::format(__VA_ARGS__))
+#define REALMT_USAGE_FAIL(...) \
+  ::realmt::throw_usage(__FILE__, __LINE__, ::realmt::format(__VA_ARGS__))
 
 // REALMT_ASSERT(cond) / REALMT_ASSERT(cond, "why {}", x): internal invariant, on in release builds.
-#define REALMT_ASSERT(cond, ...)                                                               \
-  do {                                                                                         \
-    if (!(cond)) [[unlikely]]                                                                  \
-      ::realmt::throw_internal(__FILE__, __LINE__, #cond, ::realmt::format("" __VA_ARGS__));   \
+#define REALMT_ASSERT(cond, ...)                                                             \
+  do {                                                                                       \
+    if (!(cond)) [[unlikely]]                                                                \
+      ::realmt::throw_internal(__FILE__, __LINE__, #cond, ::realmt::format("" __VA_ARGS__)); \
   } while (0)

@@ -56,7 +56,8 @@ std::string text_of(Level l, const std::string& message) {
     prefix += "] ";
   }
   const size_t end = message.find_last_not_of('\n');
-  const std::string_view body = std::string_view(message).substr(0, end == std::string::npos ? 0 : end + 1);
+  const std::string_view body =
+      std::string_view(message).substr(0, end == std::string::npos ? 0 : end + 1);
   std::string text;
   size_t start = 0;
   for (;;) {

@@ -18,7 +18,9 @@ constexpr int kCount = static_cast<int>(ProfileCategory::kCount);
 std::mutex g_mutex;
 ProfileTotals g_totals;
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 struct Frame {
   ProfileCategory category;
@@ -58,17 +60,27 @@ ProfileCategory profile_category_of(const char* name) {
   };
   // First match wins; names are the kernel slots' (REALMT_KERNEL_SLOT).
   static const Prefix table[] = {
-      {"matmul", ProfileCategory::kGemm},           {"linear", ProfileCategory::kGemm},
-      {"gemm", ProfileCategory::kGemm},             {"attention", ProfileCategory::kAttention},
+      {"matmul", ProfileCategory::kGemm},
+      {"linear", ProfileCategory::kGemm},
+      {"gemm", ProfileCategory::kGemm},
+      {"attention", ProfileCategory::kAttention},
       {"quantized_matmul", ProfileCategory::kGemm},
-      {"softmax", ProfileCategory::kAttention},     {"log_softmax", ProfileCategory::kAttention},
-      {"layer_norm", ProfileCategory::kLayerNorm},  {"residual_norm", ProfileCategory::kLayerNorm},
-      {"cross_entropy", ProfileCategory::kCrossEntropy}, {"adam", ProfileCategory::kOptimizer},
-      {"ema", ProfileCategory::kOptimizer},         {"sum_squares", ProfileCategory::kOptimizer},
-      {"concat", ProfileCategory::kCopy},           {"permute", ProfileCategory::kCopy},
-      {"slice", ProfileCategory::kCopy},            {"index_select", ProfileCategory::kCopy},
-      {"embedding", ProfileCategory::kCopy},        {"cast", ProfileCategory::kCopy},
-      {"copy", ProfileCategory::kCopy},             {"kv_cache", ProfileCategory::kCopy},
+      {"softmax", ProfileCategory::kAttention},
+      {"log_softmax", ProfileCategory::kAttention},
+      {"layer_norm", ProfileCategory::kLayerNorm},
+      {"residual_norm", ProfileCategory::kLayerNorm},
+      {"cross_entropy", ProfileCategory::kCrossEntropy},
+      {"adam", ProfileCategory::kOptimizer},
+      {"ema", ProfileCategory::kOptimizer},
+      {"sum_squares", ProfileCategory::kOptimizer},
+      {"concat", ProfileCategory::kCopy},
+      {"permute", ProfileCategory::kCopy},
+      {"slice", ProfileCategory::kCopy},
+      {"index_select", ProfileCategory::kCopy},
+      {"embedding", ProfileCategory::kCopy},
+      {"cast", ProfileCategory::kCopy},
+      {"copy", ProfileCategory::kCopy},
+      {"kv_cache", ProfileCategory::kCopy},
   };
   for (const Prefix& p : table)
     if (std::strncmp(name, p.prefix, std::strlen(p.prefix)) == 0) return p.category;

@@ -19,7 +19,10 @@ PhiloxBlock philox4x32_10(uint64_t key, uint64_t counter_hi, uint64_t counter_lo
     const uint32_t hi0 = uint32_t(p0 >> 32), lo0 = uint32_t(p0);
     const uint32_t hi1 = uint32_t(p1 >> 32), lo1 = uint32_t(p1);
     const uint32_t n0 = hi1 ^ c1 ^ k0, n1 = lo1, n2 = hi0 ^ c3 ^ k1, n3 = lo0;
-    c0 = n0; c1 = n1; c2 = n2; c3 = n3;
+    c0 = n0;
+    c1 = n1;
+    c2 = n2;
+    c3 = n3;
     k0 += kW0;
     k1 += kW1;
   }
@@ -44,7 +47,8 @@ std::string Generator::state_string() const {
 
 void Generator::restore(const std::string& state) {
   const size_t colon = state.find(':');
-  REALMT_CHECK(colon != std::string::npos, "bad generator state '{}' (expected seed:offset)", state);
+  REALMT_CHECK(colon != std::string::npos, "bad generator state '{}' (expected seed:offset)",
+               state);
   char* end = nullptr;
   const unsigned long long s = std::strtoull(state.c_str(), &end, 10);
   REALMT_CHECK(end == state.c_str() + colon, "bad generator seed in '{}'", state);

@@ -20,7 +20,9 @@ inline uint32_t philox_u32(uint64_t seed, uint64_t index) {
   return philox4x32_10(seed, 0, index >> 2)[index & 3];
 }
 // A float in [0, 1) with 24 random bits.
-inline float u32_to_unit_float(uint32_t x) { return static_cast<float>(x >> 8) * (1.0f / 16777216.0f); }
+inline float u32_to_unit_float(uint32_t x) {
+  return static_cast<float>(x >> 8) * (1.0f / 16777216.0f);
+}
 
 // A seeded stream position. Ops reserve a range of numbers and draw them by index, so results
 // do not depend on threading; saving (seed, offset) saves the generator exactly.
@@ -29,7 +31,10 @@ class Generator {
   explicit Generator(uint64_t seed = 1234) : seed_(seed) {}
   uint64_t seed() const { return seed_; }
   uint64_t offset() const { return offset_; }
-  void set_state(uint64_t seed, uint64_t offset) { seed_ = seed; offset_ = offset; }
+  void set_state(uint64_t seed, uint64_t offset) {
+    seed_ = seed;
+    offset_ = offset;
+  }
   // Reserves n numbers (rounded up to whole blocks) and returns the offset of the first.
   uint64_t reserve(uint64_t n) {
     const uint64_t start = offset_;

@@ -67,8 +67,9 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
   for (int i = 0; i < r; ++i) {
     const int ia = a.rank() - r + i, ib = b.rank() - r + i;
     const int64_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;
-    REALMT_CHECK(da == db || da == 1 || db == 1, "shapes {} and {} do not broadcast (axis {}: {} vs {})",
-                 a.str(), b.str(), i - r, da, db);
+    REALMT_CHECK(da == db || da == 1 || db == 1,
+                 "shapes {} and {} do not broadcast (axis {}: {} vs {})", a.str(), b.str(), i - r,
+                 da, db);
     out[i] = da == 1 ? db : da;
   }
   return Shape(out);

@@ -25,12 +25,13 @@ Storage::~Storage() {
   }
 }
 
-Tensor::Tensor(std::shared_ptr<Storage> storage, size_t byte_offset, const Shape& shape, DType dtype)
+Tensor::Tensor(std::shared_ptr<Storage> storage, size_t byte_offset, const Shape& shape,
+               DType dtype)
     : storage_(std::move(storage)), offset_(byte_offset), shape_(shape), dtype_(dtype) {
   REALMT_ASSERT(storage_ != nullptr);
   REALMT_CHECK(offset_ + nbytes() <= storage_->bytes(),
-               "tensor view {} {} at byte {} overruns its storage of {} bytes", dtype_, shape_.str(),
-               offset_, storage_->bytes());
+               "tensor view {} {} at byte {} overruns its storage of {} bytes", dtype_,
+               shape_.str(), offset_, storage_->bytes());
 }
 
 Tensor Tensor::empty(const Shape& shape, DType dtype, Device device) {
@@ -76,8 +77,8 @@ Tensor Tensor::reshape(const std::vector<int64_t>& dims) const {
     }
   }
   if (infer >= 0) {
-    REALMT_CHECK(known > 0 && numel() % known == 0, "cannot reshape {} ({} elements) with a -1 extent",
-                 shape_.str(), numel());
+    REALMT_CHECK(known > 0 && numel() % known == 0,
+                 "cannot reshape {} ({} elements) with a -1 extent", shape_.str(), numel());
     d[infer] = numel() / known;
   }
   return reshape(Shape(d));
@@ -116,7 +117,8 @@ Tensor Tensor::to(Device d) const {
 }
 
 void Tensor::copy_from(const Tensor& src) const {
-  REALMT_CHECK(src.shape() == shape_ && src.dtype() == dtype_, "copy_from: {} into {}", src.str(), str());
+  REALMT_CHECK(src.shape() == shape_ && src.dtype() == dtype_, "copy_from: {} into {}", src.str(),
+               str());
   const Device sd = src.device(), dd = device();
   DeviceRuntime& rt = runtime_for(sd.is_cpu() ? dd.type : sd.type);
   rt.copy(raw(), dd, src.raw(), sd, nbytes());
@@ -157,7 +159,8 @@ void check_same_device(const Tensor& a, const Tensor& b, const char* op) {
 }
 
 void check_dtype(const Tensor& t, DType dtype, const char* op, const char* arg) {
-  REALMT_CHECK(t.dtype() == dtype, "{}: argument '{}' must be {}, is {}", op, arg, dtype, t.dtype());
+  REALMT_CHECK(t.dtype() == dtype, "{}: argument '{}' must be {}, is {}", op, arg, dtype,
+               t.dtype());
 }
 
 }  // namespace realmt

@@ -72,7 +72,9 @@ class Tensor {
 
   // A view with another shape of the same number of elements (-1 infers one extent).
   Tensor reshape(const std::vector<int64_t>& dims) const;
-  Tensor reshape(std::initializer_list<int64_t> dims) const { return reshape(std::vector<int64_t>(dims)); }
+  Tensor reshape(std::initializer_list<int64_t> dims) const {
+    return reshape(std::vector<int64_t>(dims));
+  }
   Tensor reshape(const Shape& shape) const;
   // Rows [begin, end) of the leading axis, as a view.
   Tensor narrow0(int64_t begin, int64_t end) const;

@@ -14,7 +14,8 @@ struct Batch {
   int64_t tgt_len = 0;  // T: longest target sequence, its eos included
   // B x S and B x T, row-major. Row b holds the subword ids of pair b followed by eos, then pad
   // up to the row's end (kEosId and kPadId, or a converted model's ids: Vocab::ids()). Neither
-  // side carries the decoder start: the trainer shifts the target right with it to form the decoder input.
+  // side carries the decoder start: the trainer shifts the target right with it to form the decoder
+  // input.
   std::vector<int32_t> src, tgt;
   std::vector<int64_t> ids;  // B: 0-based corpus line index of each row (line ids[b]+1 of the file)
   int64_t src_tokens = 0;    // non-pad source tokens (eos included)

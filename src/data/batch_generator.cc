@@ -25,13 +25,16 @@ BatchGenerator::BatchGenerator(BatchGeneratorOptions options) : options_(std::mo
   REALMT_CHECK(o.maxi_batch > 0, "maxi-batch must be at least 1, got {}", o.maxi_batch);
   REALMT_CHECK(o.threads > 0, "threads must be at least 1, got {}", o.threads);
   REALMT_CHECK(o.prefetch >= 0, "prefetch must not be negative, got {}", o.prefetch);
-  REALMT_CHECK(o.vocab || !o.vocab_path.empty(), "the data loader needs a vocabulary (.spm); train one with "
+  REALMT_CHECK(o.vocab || !o.vocab_path.empty(),
+               "the data loader needs a vocabulary (.spm); train one with "
                "realmt-data vocab");
   const std::string& tgt_vocab = o.tgt_vocab_path.empty() ? o.vocab_path : o.tgt_vocab_path;
   vocab_ = o.vocab ? o.vocab : std::make_shared<Vocab>(Vocab::pair(o.vocab_path, tgt_vocab));
   corpus_ = std::make_unique<CorpusIndex>(o.src_path, o.tgt_path, o.temp_dir);
-  REALMT_CHECK(!corpus_->usable().empty(), "{}: no usable sentence pair (all {} lines have an "
-               "empty side)", corpus_->name(), corpus_->lines());
+  REALMT_CHECK(!corpus_->usable().empty(),
+               "{}: no usable sentence pair (all {} lines have an "
+               "empty side)",
+               corpus_->name(), corpus_->lines());
 }
 
 BatchGenerator::~BatchGenerator() { stop(); }
@@ -57,7 +60,8 @@ void BatchGenerator::encode_lines(const uint32_t* lines, size_t n, std::vector<S
   }
 }
 
-std::vector<Sample> BatchGenerator::encode_pool(int64_t epoch, int64_t start, int64_t& end, LengthCounts& counts) {
+std::vector<Sample> BatchGenerator::encode_pool(int64_t epoch, int64_t start, int64_t& end,
+                                                LengthCounts& counts) {
   const auto& o = options_;
   const int64_t n = int64_t(order_.size());
   const int64_t max_lines = o.mini_batch > 0 ? o.maxi_batch * o.mini_batch : n;
@@ -84,10 +88,14 @@ std::vector<Sample> BatchGenerator::encode_pool(int64_t epoch, int64_t start, in
             errors[size_t(t)] = std::current_exception();
           }
         };
-        if (t + 1 == o.threads) job(); else workers.emplace_back(job);
+        if (t + 1 == o.threads)
+          job();
+        else
+          workers.emplace_back(job);
       }
       for (auto& w : workers) w.join();
-      for (auto& e : errors) if (e) std::rethrow_exception(e);
+      for (auto& e : errors)
+        if (e) std::rethrow_exception(e);
       for (auto& part : parts) {
         for (Sample& s : part) carry_.push_back(std::move(s));
         part.clear();
@@ -131,10 +139,12 @@ std::vector<BatchGenerator::Item> BatchGenerator::make_pool_items(Position& at) 
   LengthCounts counts;  // of every pool made here; they go with the first item
   while (items.empty()) {
     if (at.pool_start >= n) {
-      REALMT_CHECK(!from_epoch_start,
-                   "{}: no sentence pair fits max-length {} ({} of {} usable pairs have a side longer than {} "
-                   "subwords); raise max-length, set max-length-crop, or check the corpus (one huge line?)",
-                   corpus_->name(), options_.max_length, counts.too_long, n, options_.max_length);
+      REALMT_CHECK(
+          !from_epoch_start,
+          "{}: no sentence pair fits max-length {} ({} of {} usable pairs have a side longer than "
+          "{} "
+          "subwords); raise max-length, set max-length-crop, or check the corpus (one huge line?)",
+          corpus_->name(), options_.max_length, counts.too_long, n, options_.max_length);
       items.push_back({std::nullopt, Position{at.epoch + 1, 0, 0}, counts});
       at = items.back().after;
       return items;
@@ -143,7 +153,8 @@ std::vector<BatchGenerator::Item> BatchGenerator::make_pool_items(Position& at) 
     std::vector<Sample> pool = encode_pool(at.epoch, at.pool_start, end, counts);
     Rng rng(derive_seed(options_.seed, 2 * uint64_t(at.epoch) + 1, uint64_t(at.pool_start)));
     BatchLimits limits{options_.mini_batch, options_.mini_batch_words, vocab_->ids().pad};
-    std::vector<Batch> batches = cut_batches(pool, limits, at.epoch, options_.shuffle || options_.shuffle_batches ? &rng : nullptr);
+    std::vector<Batch> batches = cut_batches(
+        pool, limits, at.epoch, options_.shuffle || options_.shuffle_batches ? &rng : nullptr);
     for (size_t k = size_t(at.skip); k < batches.size(); ++k) {
       Position after = k + 1 == batches.size() ? Position{at.epoch, end, 0}
                                                : Position{at.epoch, at.pool_start, int64_t(k) + 1};
@@ -220,10 +231,14 @@ std::optional<Batch> BatchGenerator::next() {
 
 std::string BatchGenerator::fingerprint() const {
   const auto& o = options_;
-  return format("lines={} usable={} seed={} shuffle={} mini-batch={} mini-batch-words={} "
-                "maxi-batch={} max-length={} max-length-crop={}",
-                corpus_->lines(), corpus_->usable().size(), o.seed, o.shuffle ? 1 : o.shuffle_batches ? 2 : 0, o.mini_batch,
-                o.mini_batch_words, o.maxi_batch, o.max_length, int(o.max_length_crop));
+  return format(
+      "lines={} usable={} seed={} shuffle={} mini-batch={} mini-batch-words={} "
+      "maxi-batch={} max-length={} max-length-crop={}",
+      corpus_->lines(), corpus_->usable().size(), o.seed,
+      o.shuffle           ? 1
+      : o.shuffle_batches ? 2
+                          : 0,
+      o.mini_batch, o.mini_batch_words, o.maxi_batch, o.max_length, int(o.max_length_crop));
 }
 
 std::string BatchGenerator::state() const {
@@ -259,8 +274,8 @@ void BatchGenerator::restore(const std::string& state) {
     const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
     REALMT_CHECK(kv.count(key) && kv[key] == value,
                  "data loader state was saved with {}={} but this run has {}={}; resume with the "
-                 "same corpus and batching options", key, kv.count(key) ? kv[key] : "(none)", key,
-                 value);
+                 "same corpus and batching options",
+                 key, kv.count(key) ? kv[key] : "(none)", key, value);
   }
   REALMT_CHECK(p.epoch >= 0 && p.pool_start >= 0 && p.skip >= 0 &&
                    p.pool_start <= int64_t(corpus_->usable().size()),

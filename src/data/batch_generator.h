@@ -36,10 +36,10 @@
 namespace realmt::data {
 
 struct BatchGeneratorOptions {
-  std::string src_path;          // source side, or a TSV file (source<TAB>target) when tgt_path is empty
-  std::string tgt_path;          // target side (plain or gzip)
-  std::string vocab_path;        // the vocabulary (.spm or word list) of both sides, or the source's
-  std::string tgt_vocab_path;    // the target side's (Vocab::pair); empty: vocab_path
+  std::string src_path;    // source side, or a TSV file (source<TAB>target) when tgt_path is empty
+  std::string tgt_path;    // target side (plain or gzip)
+  std::string vocab_path;  // the vocabulary (.spm or word list) of both sides, or the source's
+  std::string tgt_vocab_path;  // the target side's (Vocab::pair); empty: vocab_path
   // A vocabulary made elsewhere (a converted model's tables: Vocab::from_tables) instead of the
   // paths; batches then end sentences with its eos and pad with its pad.
   std::shared_ptr<Vocab> vocab;

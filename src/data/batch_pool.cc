@@ -6,7 +6,8 @@
 
 namespace realmt::data {
 
-Batch make_batch(const std::vector<Sample>& pool, size_t begin, size_t end, int64_t epoch, int32_t pad) {
+Batch make_batch(const std::vector<Sample>& pool, size_t begin, size_t end, int64_t epoch,
+                 int32_t pad) {
   REALMT_ASSERT(begin < end && end <= pool.size());
   Batch b;
   b.size = int64_t(end - begin);
@@ -56,7 +57,8 @@ std::vector<Batch> cut_batches(std::vector<Sample>& pool, const BatchLimits& lim
       longest = len;
     }
   }
-  if (begin < pool.size()) batches.push_back(make_batch(pool, begin, pool.size(), epoch, limits.pad));
+  if (begin < pool.size())
+    batches.push_back(make_batch(pool, begin, pool.size(), epoch, limits.pad));
   if (rng) shuffle(batches, *rng);
   return batches;
 }

@@ -13,7 +13,7 @@
 namespace realmt::data {
 
 struct Sample {
-  int64_t line = 0;             // 0-based corpus line index
+  int64_t line = 0;               // 0-based corpus line index
   std::vector<int32_t> src, tgt;  // subword ids, each ending with the vocabulary's eos
   int64_t cost() const { return int64_t(std::max(src.size(), tgt.size())); }
 };
@@ -26,7 +26,8 @@ struct BatchLimits {
 };
 
 // Pads and packs samples [begin, end) into a Batch.
-Batch make_batch(const std::vector<Sample>& pool, size_t begin, size_t end, int64_t epoch, int32_t pad = kPadId);
+Batch make_batch(const std::vector<Sample>& pool, size_t begin, size_t end, int64_t epoch,
+                 int32_t pad = kPadId);
 
 // Sorts `pool` by (target length, source length, line), cuts it into batches under `limits` and,
 // when `rng` is not null, shuffles the order of the batches. Deterministic for a given rng state.

@@ -10,9 +10,10 @@
 namespace realmt::data {
 
 std::string CleanReport::summary() const {
-  return format("read {} pairs, kept {}; dropped {} with an empty side, {} over the word limit, {} "
-                "with a bad length ratio, {} exact duplicates; normalization changed {} pairs",
-                read, kept, empty, too_long, bad_ratio, duplicate, normalized);
+  return format(
+      "read {} pairs, kept {}; dropped {} with an empty side, {} over the word limit, {} "
+      "with a bad length ratio, {} exact duplicates; normalization changed {} pairs",
+      read, kept, empty, too_long, bad_ratio, duplicate, normalized);
 }
 
 namespace {
@@ -33,7 +34,8 @@ CleanReport clean_corpus(const CleanOptions& o) {
   std::ofstream dropped;
   if (!o.dropped_out.empty()) dropped = open_out(o.dropped_out);
   auto drop = [&](const char* reason, const SentencePair& p) {
-    if (dropped.is_open()) dropped << reason << '\t' << p.line << '\t' << p.src << '\t' << p.tgt << '\n';
+    if (dropped.is_open())
+      dropped << reason << '\t' << p.line << '\t' << p.src << '\t' << p.tgt << '\n';
   };
   CleanReport r;
   HashSet seen;
@@ -50,8 +52,8 @@ CleanReport clean_corpus(const CleanOptions& o) {
       ++r.empty, drop("empty", p);
       continue;
     }
-    if (o.max_words > 0 && (count_words(p.src) > size_t(o.max_words) ||
-                            count_words(p.tgt) > size_t(o.max_words))) {
+    if (o.max_words > 0 &&
+        (count_words(p.src) > size_t(o.max_words) || count_words(p.tgt) > size_t(o.max_words))) {
       ++r.too_long, drop("too-long", p);
       continue;
     }

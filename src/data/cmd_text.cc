@@ -19,10 +19,13 @@ namespace realmt::data {
 int run_sgm2txt(const Args& args) {
   std::string input, output;
   std::vector<std::string> positionals;
-  OptionSet set("realmt-data sgm2txt", "WMT SGM test set to plain text, one segment a line, in document order");
-  set.details("e.g. realmt-data sgm2txt IN.sgm [-o OUT.txt]\n"
-              "Writes each <seg> on its own line, in document order, entities decoded.");
-  set.add("Options", "input", &input, "SGM file (e.g. newstest2014-fren-src.en.sgm); or give it as the argument")
+  OptionSet set("realmt-data sgm2txt",
+                "WMT SGM test set to plain text, one segment a line, in document order");
+  set.details(
+      "e.g. realmt-data sgm2txt IN.sgm [-o OUT.txt]\n"
+      "Writes each <seg> on its own line, in document order, entities decoded.");
+  set.add("Options", "input", &input,
+          "SGM file (e.g. newstest2014-fren-src.en.sgm); or give it as the argument")
       .add("Options", "output", &output, "Text file to write (empty: standard output)")
       .short_name("input", 'i')
       .short_name("output", 'o')
@@ -66,8 +69,8 @@ struct Histogram {
       const std::string label =
           b + 1 < kBins ? std::to_string(b * 10 + 1) + "-" + std::to_string(b * 10 + 10) : ">100";
       out << "    " << std::setw(8) << label << " " << std::setw(10) << counts[b] << "  "
-          << std::fixed << std::setprecision(2) << 100.0 * double(counts[b]) / double(std::max<int64_t>(total, 1))
-          << "%\n";
+          << std::fixed << std::setprecision(2)
+          << 100.0 * double(counts[b]) / double(std::max<int64_t>(total, 1)) << "%\n";
     }
   }
 };
@@ -77,18 +80,22 @@ struct Histogram {
 int run_stats(const Args& args) {
   std::vector<std::string> inputs, positionals;
   std::string vocab_path;
-  OptionSet set("realmt-data stats", "Lines, words, subword tokens, length histograms, vocabulary coverage");
-  set.details("e.g. realmt-data stats FILE... [--vocab MODEL.spm]\n"
-              "Prints, per file: lines, empty lines, words (white-space separated), characters,\n"
-              "length histograms, and with --vocab subword tokens and vocabulary coverage\n"
-              "(share of subword tokens that are not <unk>).");
+  OptionSet set("realmt-data stats",
+                "Lines, words, subword tokens, length histograms, vocabulary coverage");
+  set.details(
+      "e.g. realmt-data stats FILE... [--vocab MODEL.spm]\n"
+      "Prints, per file: lines, empty lines, words (white-space separated), characters,\n"
+      "length histograms, and with --vocab subword tokens and vocabulary coverage\n"
+      "(share of subword tokens that are not <unk>).");
   set.add("Options", "input", &inputs, "Text files (plain or gzip); or give them as the arguments")
-      .add("Options", "vocab", &vocab_path, "SentencePiece model: also count subword tokens and <unk>")
+      .add("Options", "vocab", &vocab_path,
+           "SentencePiece model: also count subword tokens and <unk>")
       .short_name("input", 'i')
       .positional("FILE", &positionals, "Text files (plain or gzip)");
   if (!cli::parse(set, args)) return 0;
   inputs.insert(inputs.end(), positionals.begin(), positionals.end());
-  REALMT_USAGE_CHECK(!inputs.empty(), "realmt-data stats: give the text files (see realmt-data stats --help)");
+  REALMT_USAGE_CHECK(!inputs.empty(),
+                     "realmt-data stats: give the text files (see realmt-data stats --help)");
   std::unique_ptr<Vocab> vocab;
   if (!vocab_path.empty()) vocab = std::make_unique<Vocab>(vocab_path);
   for (const auto& path : inputs) {

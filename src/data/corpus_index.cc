@@ -48,8 +48,7 @@ void write_all(int fd, const char* data, size_t n, const std::string& what) {
 
 }  // namespace
 
-LineIndex::LineIndex(const std::string& path, const std::string& temp_dir, bool tsv)
-    : path_(path) {
+LineIndex::LineIndex(const std::string& path, const std::string& temp_dir, bool tsv) : path_(path) {
   const bool gz = is_gzip(path);
   fd_ = gz ? make_temp_file(temp_dir, path) : ::open(path.c_str(), O_RDONLY);
   REALMT_CHECK(fd_ >= 0, "cannot open {}: {}", path, std::strerror(errno));
@@ -73,7 +72,8 @@ LineIndex::LineIndex(const std::string& path, const std::string& temp_dir, bool 
     REALMT_CHECK(offsets_.size() < (uint64_t(1) << 32), "{}: more than 4 billion lines", path);
     if (gz) {
       pending.append(line).push_back('\n');
-      if (pending.size() >= (1 << 20)) write_all(fd_, pending.data(), pending.size(), path), pending.clear();
+      if (pending.size() >= (1 << 20))
+        write_all(fd_, pending.data(), pending.size(), path), pending.clear();
     }
   }
   if (gz) write_all(fd_, pending.data(), pending.size(), path);
@@ -90,8 +90,10 @@ void LineIndex::read(int64_t i, std::string& out) const {
   int64_t done = 0;
   while (done < n) {
     const ssize_t r = ::pread(fd_, out.data() + done, size_t(n - done), off_t(offsets_[i] + done));
-    REALMT_CHECK(r > 0 || (r < 0 && errno == EINTR), "{}:{}: read failed ({}); did the file change "
-                 "while training?", path_, i + 1, r == 0 ? "file shorter than indexed" : std::strerror(errno));
+    REALMT_CHECK(r > 0 || (r < 0 && errno == EINTR),
+                 "{}:{}: read failed ({}); did the file change "
+                 "while training?",
+                 path_, i + 1, r == 0 ? "file shorter than indexed" : std::strerror(errno));
     if (r > 0) done += r;
   }
 }

@@ -24,7 +24,10 @@ struct Pattern {
   }
 };
 
-int resolve_threads(int threads) { return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+int resolve_threads(int threads) {
+  return threads > 0 ? threads
+                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 // Runs fn(thread, first, last) over [0, n) split into `threads` contiguous parts, in parallel.
 template <typename Fn>
@@ -45,14 +48,16 @@ Pattern co_occurrences(const EncodedCorpus& c, int32_t null_id) {
     std::sort(chunk.begin(), chunk.end());
     chunk.erase(std::unique(chunk.begin(), chunk.end()), chunk.end());
     merged.resize(all.size() + chunk.size());
-    merged.erase(std::set_union(all.begin(), all.end(), chunk.begin(), chunk.end(), merged.begin()), merged.end());
+    merged.erase(std::set_union(all.begin(), all.end(), chunk.begin(), chunk.end(), merged.begin()),
+                 merged.end());
     std::swap(all, merged);
     chunk.clear();
   };
   for (size_t p = 0; p < c.sources.size(); ++p) {
     for (int32_t y : c.targets[p]) {
       chunk.push_back(static_cast<uint64_t>(null_id) << 32 | static_cast<uint32_t>(y));
-      for (int32_t x : c.sources[p]) chunk.push_back(static_cast<uint64_t>(x) << 32 | static_cast<uint32_t>(y));
+      for (int32_t x : c.sources[p])
+        chunk.push_back(static_cast<uint64_t>(x) << 32 | static_cast<uint32_t>(y));
     }
     if (chunk.size() > (size_t{1} << 24)) flush();
   }
@@ -81,8 +86,8 @@ void normalize_rows(const Pattern& pat, std::vector<float>& t) {
 
 // One E-step over pairs [first, last): the expected counts of t's alignments added to `counts`
 // (with `t` null: the co-occurrence counts, the start).
-void expect(const EncodedCorpus& c, const Pattern& pat, int32_t null_id, const float* t, size_t first, size_t last,
-            std::vector<float>& counts) {
+void expect(const EncodedCorpus& c, const Pattern& pat, int32_t null_id, const float* t,
+            size_t first, size_t last, std::vector<float>& counts) {
   std::vector<int64_t> slot;
   for (size_t p = first; p < last; ++p) {
     const auto& src = c.sources[p];
@@ -94,30 +99,35 @@ void expect(const EncodedCorpus& c, const Pattern& pat, int32_t null_id, const f
       if (t)
         for (int64_t k : slot) denom += t[k];
       for (int64_t k : slot)
-        counts[static_cast<size_t>(k)] += t ? (denom > 0 ? static_cast<float>(t[k] / denom) : 0.0f) : 1.0f;
+        counts[static_cast<size_t>(k)] +=
+            t ? (denom > 0 ? static_cast<float>(t[k] / denom) : 0.0f) : 1.0f;
     }
   }
 }
 
 // counts = the E-step's expected counts over the whole corpus, threads each summing a part.
-void expect_all(const EncodedCorpus& c, const Pattern& pat, int32_t null_id, const float* t, int threads,
-                std::vector<float>& counts) {
-  std::vector<std::vector<float>> part(static_cast<size_t>(threads), std::vector<float>(pat.targets.size(), 0.0f));
-  split_work(c.sources.size(), threads,
-             [&](size_t th, size_t first, size_t last) { expect(c, pat, null_id, t, first, last, part[th]); });
+void expect_all(const EncodedCorpus& c, const Pattern& pat, int32_t null_id, const float* t,
+                int threads, std::vector<float>& counts) {
+  std::vector<std::vector<float>> part(static_cast<size_t>(threads),
+                                       std::vector<float>(pat.targets.size(), 0.0f));
+  split_work(c.sources.size(), threads, [&](size_t th, size_t first, size_t last) {
+    expect(c, pat, null_id, t, first, last, part[th]);
+  });
   counts.assign(pat.targets.size(), 0.0f);
   for (const auto& p : part)
     for (size_t k = 0; k < p.size(); ++k) counts[k] += p[k];
 }
 
-std::vector<LexEntry> select_entries(const Pattern& pat, const std::vector<float>& t, int32_t null_id,
-                                     const LexicalTableOptions& o, const std::vector<int32_t>& skip) {
+std::vector<LexEntry> select_entries(const Pattern& pat, const std::vector<float>& t,
+                                     int32_t null_id, const LexicalTableOptions& o,
+                                     const std::vector<int32_t>& skip) {
   auto skipped = [&](int32_t id) { return std::find(skip.begin(), skip.end(), id) != skip.end(); };
   std::vector<LexEntry> out, row;
   for (int32_t x = 0; x < null_id; ++x) {
     if (skipped(x)) continue;
     row.clear();
-    for (int64_t k = pat.offsets[static_cast<size_t>(x)]; k < pat.offsets[static_cast<size_t>(x) + 1]; ++k) {
+    for (int64_t k = pat.offsets[static_cast<size_t>(x)];
+         k < pat.offsets[static_cast<size_t>(x) + 1]; ++k) {
       const float p = t[static_cast<size_t>(k)];
       const int32_t y = pat.targets[static_cast<size_t>(k)];
       if (p >= o.min_prob && p > 0 && !skipped(y)) row.push_back({x, y, p});
@@ -125,7 +135,8 @@ std::vector<LexEntry> select_entries(const Pattern& pat, const std::vector<float
     std::sort(row.begin(), row.end(), [](const LexEntry& a, const LexEntry& b) {
       return a.prob > b.prob || (a.prob == b.prob && a.target < b.target);
     });
-    if (o.top > 0 && static_cast<int64_t>(row.size()) > o.top) row.resize(static_cast<size_t>(o.top));
+    if (o.top > 0 && static_cast<int64_t>(row.size()) > o.top)
+      row.resize(static_cast<size_t>(o.top));
     out.insert(out.end(), row.begin(), row.end());
   }
   return out;
@@ -139,14 +150,16 @@ bool has_space(const std::string& piece) {
 
 std::vector<LexEntry> train_ibm1(const EncodedCorpus& c, const LexicalTableOptions& o,
                                  const std::vector<int32_t>& skip) {
-  REALMT_CHECK(c.sources.size() == c.targets.size(), "ibm1: {} sources and {} targets", c.sources.size(),
-               c.targets.size());
+  REALMT_CHECK(c.sources.size() == c.targets.size(), "ibm1: {} sources and {} targets",
+               c.sources.size(), c.targets.size());
   REALMT_CHECK(o.iterations >= 0, "ibm1: iterations must be >= 0, got {}", o.iterations);
   for (size_t p = 0; p < c.sources.size(); ++p) {
     for (int32_t x : c.sources[p])
-      REALMT_CHECK(x >= 0 && x < c.source_vocab, "ibm1: pair {}: source id {} outside [0, {})", p, x, c.source_vocab);
+      REALMT_CHECK(x >= 0 && x < c.source_vocab, "ibm1: pair {}: source id {} outside [0, {})", p,
+                   x, c.source_vocab);
     for (int32_t y : c.targets[p])
-      REALMT_CHECK(y >= 0 && y < c.target_vocab, "ibm1: pair {}: target id {} outside [0, {})", p, y, c.target_vocab);
+      REALMT_CHECK(y >= 0 && y < c.target_vocab, "ibm1: pair {}: target id {} outside [0, {})", p,
+                   y, c.target_vocab);
   }
   const int32_t null_id = c.source_vocab;
   const int threads = resolve_threads(o.threads);
@@ -163,11 +176,11 @@ std::vector<LexEntry> train_ibm1(const EncodedCorpus& c, const LexicalTableOptio
   return select_entries(pat, t, null_id, o, skip);
 }
 
-EncodedCorpus encode_corpus(const std::string& source_path, const std::string& target_path, const Vocab& vocab,
-                            int threads) {
+EncodedCorpus encode_corpus(const std::string& source_path, const std::string& target_path,
+                            const Vocab& vocab, int threads) {
   std::vector<std::string> src = read_lines(source_path), tgt = read_lines(target_path);
-  REALMT_CHECK(src.size() == tgt.size(), "{} has {} lines but {} has {}: give line-aligned files", source_path,
-               src.size(), target_path, tgt.size());
+  REALMT_CHECK(src.size() == tgt.size(), "{} has {} lines but {} has {}: give line-aligned files",
+               source_path, src.size(), target_path, tgt.size());
   EncodedCorpus c;
   c.source_vocab = vocab.size();
   c.target_vocab = vocab.target_size();
@@ -186,7 +199,8 @@ EncodedCorpus encode_corpus(const std::string& source_path, const std::string& t
   return c;
 }
 
-std::string format_lex_s2t(const std::vector<LexEntry>& entries, const Vocab& vocab, int64_t* unwritten) {
+std::string format_lex_s2t(const std::vector<LexEntry>& entries, const Vocab& vocab,
+                           int64_t* unwritten) {
   std::string out;
   char prob[32];
   int64_t left_out = 0;
@@ -203,7 +217,8 @@ std::string format_lex_s2t(const std::vector<LexEntry>& entries, const Vocab& vo
   return out;
 }
 
-std::string format_vmap(const std::vector<LexEntry>& entries, const Vocab& vocab, int64_t first, bool copy_source) {
+std::string format_vmap(const std::vector<LexEntry>& entries, const Vocab& vocab, int64_t first,
+                        bool copy_source) {
   std::string out = "\t";
   for (int32_t y = 0; y < std::min<int64_t>(first, vocab.target_size()); ++y) {
     const std::string piece = vocab.piece(y);

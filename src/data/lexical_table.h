@@ -49,19 +49,21 @@ std::vector<LexEntry> train_ibm1(const EncodedCorpus& corpus, const LexicalTable
 
 // Encodes the pairs of two line-aligned files (plain or gzip) with the vocabulary (source side
 // with encode(), target side with encode_target()). Pairs with an empty side are skipped.
-EncodedCorpus encode_corpus(const std::string& source_path, const std::string& target_path, const Vocab& vocab,
-                            int threads);
+EncodedCorpus encode_corpus(const std::string& source_path, const std::string& target_path,
+                            const Vocab& vocab, int threads);
 
 // Marian's text shortlist (lex.s2t): "TARGET SOURCE PROB" a line, pieces as the vocabulary
 // writes them. Entries whose piece holds white space (not expressible) are left out and counted
 // in `unwritten` when given.
-std::string format_lex_s2t(const std::vector<LexEntry>& entries, const Vocab& vocab, int64_t* unwritten = nullptr);
+std::string format_lex_s2t(const std::vector<LexEntry>& entries, const Vocab& vocab,
+                           int64_t* unwritten = nullptr);
 
 // CTranslate2's vocabulary map (use_vmap): "SOURCE<TAB>TARGET TARGET ..." a source piece, and a
 // first line "<TAB>" + the first `first` target pieces (an empty key: always candidates, as
 // decoding's `first`). With `copy_source`, each source piece is among its own targets (the
 // decoder does that with a shared vocabulary, as Marian: then every source piece has a line).
 // `entries` ordered by source id, as train_ibm1 returns them.
-std::string format_vmap(const std::vector<LexEntry>& entries, const Vocab& vocab, int64_t first, bool copy_source);
+std::string format_vmap(const std::vector<LexEntry>& entries, const Vocab& vocab, int64_t first,
+                        bool copy_source);
 
 }  // namespace realmt::data

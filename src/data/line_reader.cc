@@ -21,8 +21,7 @@ void check_utf8_line(const std::string& path, int64_t line_number, std::string_v
   REALMT_CHECK(bad == std::string_view::npos,
                "{}:{}: invalid UTF-8 at byte {} of the line (byte 0x{}); convert the file to UTF-8 "
                "(e.g. iconv) or fix that line",
-               path, line_number, bad + 1,
-               [&] {
+               path, line_number, bad + 1, [&] {
                  static const char* hex = "0123456789ABCDEF";
                  const auto b = static_cast<unsigned char>(line[bad]);
                  return std::string{hex[b >> 4], hex[b & 15]};
@@ -72,7 +71,8 @@ bool LineReader::fill() {
     // shorter one.
     int code = 0;
     const char* msg = gzerror(static_cast<gzFile>(gz_), &code);
-    REALMT_CHECK(code == Z_OK, "{}: the gzip data is incomplete ({}) after line {}: the file is truncated or "
+    REALMT_CHECK(code == Z_OK,
+                 "{}: the gzip data is incomplete ({}) after line {}: the file is truncated or "
                  "damaged; fetch or compress it again",
                  path_, msg, line_number_ + (end_ > begin_ ? 1 : 0));
     eof_ = true;

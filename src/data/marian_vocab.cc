@@ -31,14 +31,17 @@ std::vector<std::string> split_tokens(std::string_view text) {
 
 std::vector<std::string> read_word_list(const std::string& path) {
   REALMT_CHECK(std::filesystem::is_regular_file(path),
-               "vocab not found: {}; realmt-train creates a missing word-list vocabulary from the train-sets", path);
+               "vocab not found: {}; realmt-train creates a missing word-list vocabulary from the "
+               "train-sets",
+               path);
   YAML::Node y;
   try {
     y = YAML::LoadFile(path);  // JSON is YAML too
   } catch (const YAML::Exception& e) {
     REALMT_FAIL("vocab {}: not a YAML or JSON map of piece: id: {}", path, e.what());
   }
-  REALMT_CHECK(y.IsMap() && y.size() > 0, "vocab {}: a YAML or JSON map of piece: id is needed", path);
+  REALMT_CHECK(y.IsMap() && y.size() > 0, "vocab {}: a YAML or JSON map of piece: id is needed",
+               path);
   std::vector<std::string> table(y.size());
   std::vector<bool> seen(y.size(), false);
   for (const auto& kv : y) {
@@ -49,8 +52,10 @@ std::vector<std::string> read_word_list(const std::string& path) {
     } catch (const YAML::Exception&) {
       REALMT_FAIL("vocab {}: the id of '{}' is not an integer", path, piece);
     }
-    REALMT_CHECK(id >= 0 && id < static_cast<int64_t>(table.size()) && !seen[static_cast<size_t>(id)],
-                 "vocab {}: ids must be 0..{} and each once; '{}' has {}", path, table.size() - 1, piece, id);
+    REALMT_CHECK(
+        id >= 0 && id < static_cast<int64_t>(table.size()) && !seen[static_cast<size_t>(id)],
+        "vocab {}: ids must be 0..{} and each once; '{}' has {}", path, table.size() - 1, piece,
+        id);
     seen[static_cast<size_t>(id)] = true;
     table[static_cast<size_t>(id)] = piece;
   }
@@ -61,7 +66,8 @@ namespace {
 
 // Tokens of the files by falling count; equal counts keep the order they were first seen in.
 std::vector<std::string> tokens_by_count(const std::vector<std::string>& inputs) {
-  std::unordered_map<std::string, std::pair<int64_t, int64_t>> seen;  // token -> (count, first seen)
+  std::unordered_map<std::string, std::pair<int64_t, int64_t>>
+      seen;  // token -> (count, first seen)
   std::string line;
   for (const std::string& file : inputs) {
     LineReader reader(file);
@@ -74,7 +80,8 @@ std::vector<std::string> tokens_by_count(const std::vector<std::string>& inputs)
   }
   std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> v(seen.begin(), seen.end());
   std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
-    return a.second.first != b.second.first ? a.second.first > b.second.first : a.second.second < b.second.second;
+    return a.second.first != b.second.first ? a.second.first > b.second.first
+                                            : a.second.second < b.second.second;
   });
   std::vector<std::string> out;
   out.reserve(v.size());
@@ -98,7 +105,8 @@ std::string word_list_yaml(const std::vector<std::string>& inputs, int64_t max_s
   return std::string(e.c_str()) + "\n";
 }
 
-int64_t create_word_list(const std::vector<std::string>& inputs, const std::string& output, int64_t max_size) {
+int64_t create_word_list(const std::vector<std::string>& inputs, const std::string& output,
+                         int64_t max_size) {
   REALMT_CHECK(!inputs.empty(), "vocab {}: no text files to create it from", output);
   int64_t ids = 0;
   const std::string yaml = word_list_yaml(inputs, max_size, &ids);

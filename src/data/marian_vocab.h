@@ -21,9 +21,11 @@ std::vector<std::string> read_word_list(const std::string& path);
 // Marian's vocabulary creation (marian-vocab): "</s>" id 0, "<unk>" id 1, then the space-separated
 // tokens of `inputs` (plain or gzip; "-" is stdin) by falling frequency (ties in first-seen
 // order), at most `max_size` ids in all (0: every token), as YAML.
-std::string word_list_yaml(const std::vector<std::string>& inputs, int64_t max_size, int64_t* ids = nullptr);
+std::string word_list_yaml(const std::vector<std::string>& inputs, int64_t max_size,
+                           int64_t* ids = nullptr);
 // The same written to `output` atomically; returns the number of ids.
-int64_t create_word_list(const std::vector<std::string>& inputs, const std::string& output, int64_t max_size);
+int64_t create_word_list(const std::vector<std::string>& inputs, const std::string& output,
+                         int64_t max_size);
 
 // The space-separated tokens of `text` (empty ones dropped), as Marian splits pre-segmented text.
 std::vector<std::string> split_tokens(std::string_view text);

@@ -87,12 +87,9 @@ std::string masked_form(std::string_view text) {
 
 std::string match_form(std::string_view text, SourceMatch match) {
   switch (match) {
-    case SourceMatch::kExact:
-      return std::string(text);
-    case SourceMatch::kCasefold:
-      return casefold(text);
-    case SourceMatch::kMasked:
-      return masked_form(text);
+    case SourceMatch::kExact: return std::string(text);
+    case SourceMatch::kCasefold: return casefold(text);
+    case SourceMatch::kMasked: return masked_form(text);
   }
   return std::string(text);
 }

@@ -46,9 +46,11 @@ std::vector<MoEntry> read_mo(const std::string& path) {
   uint32_t magic;
   std::memcpy(&magic, data.data(), 4);
   const bool swap = magic == 0xde120495u;
-  REALMT_CHECK(magic == 0x950412deu || swap, "{}: not a gettext .mo catalog (bad magic number)", path);
+  REALMT_CHECK(magic == 0x950412deu || swap, "{}: not a gettext .mo catalog (bad magic number)",
+               path);
   auto u32 = [&](size_t at) -> uint32_t {
-    REALMT_CHECK(at + 4 <= data.size(), "{}: truncated .mo catalog (offset {} past the end)", path, at);
+    REALMT_CHECK(at + 4 <= data.size(), "{}: truncated .mo catalog (offset {} past the end)", path,
+                 at);
     uint32_t v;
     std::memcpy(&v, data.data() + at, 4);
     return swap ? __builtin_bswap32(v) : v;
@@ -75,10 +77,11 @@ std::vector<MoEntry> read_mo(const std::string& path) {
           UErrorCode status = U_ZERO_ERROR;
           UConverter* conv = ucnv_open(charset.c_str(), &status);
           if (conv) ucnv_close(conv);
-          REALMT_CHECK(U_SUCCESS(status) && conv != nullptr,
-                       "{}: unknown charset '{}' in the catalog header (Content-Type); convert the catalog "
-                       "to UTF-8 (msgconv) or leave it out",
-                       path, charset);
+          REALMT_CHECK(
+              U_SUCCESS(status) && conv != nullptr,
+              "{}: unknown charset '{}' in the catalog header (Content-Type); convert the catalog "
+              "to UTF-8 (msgconv) or leave it out",
+              path, charset);
         }
       }
       continue;
@@ -131,9 +134,10 @@ std::string clean_ui_text(const std::string& text) {
     const char c = s[i];
     if ((c == '_' || c == '&' || c == '~') && i + 1 < s.size() &&
         std::isalnum(static_cast<unsigned char>(s[i + 1]))) {
-      const bool entity = c == '&' && s.find(';', i) != std::string::npos && s.find(';', i) - i <= 8 &&
-                          s.find(' ', i) > s.find(';', i);
-      const bool in_identifier = c == '_' && i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1])) &&
+      const bool entity = c == '&' && s.find(';', i) != std::string::npos &&
+                          s.find(';', i) - i <= 8 && s.find(' ', i) > s.find(';', i);
+      const bool in_identifier = c == '_' && i > 0 &&
+                                 std::isalnum(static_cast<unsigned char>(s[i - 1])) &&
                                  std::count(s.begin(), s.end(), '_') > 1;
       if (!entity && !in_identifier) continue;
     }
@@ -188,8 +192,10 @@ int64_t count_letters_outside_format(const std::string& text) {
 MoVerdict clean_mo_entry(const MoEntry& entry, const MoFilterOptions& o, std::string& en,
                          std::string& fr) {
   if (entry.msgstr.empty() || entry.msgstr[0].empty()) return MoVerdict::kUntranslated;
-  if (!is_valid_utf8(entry.msgid) || !is_valid_utf8(entry.msgstr[0])) return MoVerdict::kBadEncoding;
-  if (entry.msgid.find('\n') != std::string::npos || entry.msgstr[0].find('\n') != std::string::npos) {
+  if (!is_valid_utf8(entry.msgid) || !is_valid_utf8(entry.msgstr[0]))
+    return MoVerdict::kBadEncoding;
+  if (entry.msgid.find('\n') != std::string::npos ||
+      entry.msgstr[0].find('\n') != std::string::npos) {
     return MoVerdict::kMultiLine;
   }
   en = clean_ui_text(entry.msgid);
@@ -199,7 +205,8 @@ MoVerdict clean_mo_entry(const MoEntry& entry, const MoFilterOptions& o, std::st
       count_letters_outside_format(fr) < o.min_letters) {
     return MoVerdict::kFormatOnly;
   }
-  if (o.max_words > 0 && (count_words(en) > size_t(o.max_words) || count_words(fr) > size_t(o.max_words))) {
+  if (o.max_words > 0 &&
+      (count_words(en) > size_t(o.max_words) || count_words(fr) > size_t(o.max_words))) {
     return MoVerdict::kTooLong;
   }
   const double a = double(count_code_points(en)), b = double(count_code_points(fr));

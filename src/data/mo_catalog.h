@@ -9,9 +9,9 @@
 namespace realmt::data {
 
 struct MoEntry {
-  std::string context;                // msgctxt, empty when none
-  std::string msgid, msgid_plural;    // msgid_plural empty when not a plural entry
-  std::vector<std::string> msgstr;    // one form, or one per plural form
+  std::string context;              // msgctxt, empty when none
+  std::string msgid, msgid_plural;  // msgid_plural empty when not a plural entry
+  std::vector<std::string> msgstr;  // one form, or one per plural form
 };
 
 // All entries of a .mo file (either byte order), the header entry (empty msgid) excluded.
@@ -20,13 +20,21 @@ struct MoEntry {
 std::vector<MoEntry> read_mo(const std::string& path);
 
 struct MoFilterOptions {
-  int64_t max_words = 80;     // either side over this many words: dropped
-  int64_t min_letters = 3;    // either side with fewer letters outside format directives: dropped
-  double max_ratio = 3.0;     // character-length ratio outside [1/max_ratio, max_ratio]: dropped
+  int64_t max_words = 80;   // either side over this many words: dropped
+  int64_t min_letters = 3;  // either side with fewer letters outside format directives: dropped
+  double max_ratio = 3.0;   // character-length ratio outside [1/max_ratio, max_ratio]: dropped
 };
 
 // Why an entry was dropped, or kKept.
-enum class MoVerdict { kKept, kUntranslated, kMultiLine, kFormatOnly, kTooLong, kRatio, kBadEncoding };
+enum class MoVerdict {
+  kKept,
+  kUntranslated,
+  kMultiLine,
+  kFormatOnly,
+  kTooLong,
+  kRatio,
+  kBadEncoding
+};
 const char* verdict_name(MoVerdict v);
 
 // Cleans one entry's singular msgid and first msgstr: markup tags removed, entities decoded,

@@ -26,10 +26,12 @@ Normalization parse_normalization(const std::string& name) {
 std::string normalize(std::string_view text, Normalization form) {
   if (form == Normalization::kNone || is_ascii(text)) return std::string(text);
   UErrorCode status = U_ZERO_ERROR;
-  const icu::Normalizer2* n = form == Normalization::kNfc ? icu::Normalizer2::getNFCInstance(status)
-                                                          : icu::Normalizer2::getNFKCInstance(status);
+  const icu::Normalizer2* n = form == Normalization::kNfc
+                                  ? icu::Normalizer2::getNFCInstance(status)
+                                  : icu::Normalizer2::getNFKCInstance(status);
   REALMT_CHECK(U_SUCCESS(status), "ICU normalizer unavailable: {}", u_errorName(status));
-  const icu::UnicodeString in = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), int32_t(text.size())));
+  const icu::UnicodeString in =
+      icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), int32_t(text.size())));
   const icu::UnicodeString out = n->normalize(in, status);
   REALMT_CHECK(U_SUCCESS(status), "ICU normalization failed: {}", u_errorName(status));
   std::string result;
@@ -38,7 +40,8 @@ std::string normalize(std::string_view text, Normalization form) {
 }
 
 std::string casefold(std::string_view text) {
-  icu::UnicodeString s = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), int32_t(text.size())));
+  icu::UnicodeString s =
+      icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), int32_t(text.size())));
   s.foldCase();
   std::string result;
   s.toUTF8String(result);

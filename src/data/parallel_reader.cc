@@ -39,9 +39,10 @@ bool ParallelReader::read_raw(SentencePair& pair) {
   if (has_src != has_tgt) {
     const LineReader& shorter = has_src ? *tgt_ : *src_;
     const LineReader& longer = has_src ? *src_ : *tgt_;
-    REALMT_FAIL("line counts differ: {} has {} lines but {} has line {} and more; the two sides "
-                "of a parallel corpus must have the same number of lines",
-                shorter.path(), shorter.line_number(), longer.path(), longer.line_number());
+    REALMT_FAIL(
+        "line counts differ: {} has {} lines but {} has line {} and more; the two sides "
+        "of a parallel corpus must have the same number of lines",
+        shorter.path(), shorter.line_number(), longer.path(), longer.line_number());
   }
   pair.line = src_->line_number();
   return has_src;

@@ -23,18 +23,18 @@ struct SentencePair {
 };
 
 struct ParallelReaderOptions {
-  std::string src_path;  // source side, or the TSV file when tgt_path is empty
-  std::string tgt_path;  // target side; empty: src_path is a TSV file
+  std::string src_path;           // source side, or the TSV file when tgt_path is empty
+  std::string tgt_path;           // target side; empty: src_path is a TSV file
   bool swap_tsv_columns = false;  // TSV only: take column 2 as source and column 1 as target
   int64_t max_words = 0;          // > 0: skip (and count) pairs with a side longer than this
   bool skip_empty = true;         // skip (and count) pairs with an empty side
 };
 
 struct ReadStats {
-  int64_t lines = 0;         // pairs read
-  int64_t kept = 0;          // pairs returned
-  int64_t empty = 0;         // skipped: a side was empty
-  int64_t too_long = 0;      // skipped: a side had more than max_words words
+  int64_t lines = 0;            // pairs read
+  int64_t kept = 0;             // pairs returned
+  int64_t empty = 0;            // skipped: a side was empty
+  int64_t too_long = 0;         // skipped: a side had more than max_words words
   std::string summary() const;  // "read N pairs, kept K; skipped E empty, L over M words"
 };
 

@@ -86,8 +86,9 @@ std::string decode_entities(std::string_view text, const std::string& where, int
       // A line break from an entity (&#13;, &#10;, ...) would split the segment across output
       // lines (sgm2txt writes one segment a line): it becomes a space. These are the breaks of
       // Python's str.splitlines(), which sacreBLEU and most readers of the text honour.
-      const bool line_break = cp == 0x0A || cp == 0x0B || cp == 0x0C || cp == 0x0D || (cp >= 0x1C && cp <= 0x1E) ||
-                              cp == 0x85 || cp == 0x2028 || cp == 0x2029;
+      const bool line_break = cp == 0x0A || cp == 0x0B || cp == 0x0C || cp == 0x0D ||
+                              (cp >= 0x1C && cp <= 0x1E) || cp == 0x85 || cp == 0x2028 ||
+                              cp == 0x2029;
       append_utf8(out, line_break ? U' ' : char32_t(cp));
     } else if (name == "amp") {
       out += '&';
@@ -139,8 +140,9 @@ SgmDocument read_sgm(const std::string& path) {
         seg.id = attribute(tag, "id");
         seg.line = reader.line_number();
         // Trimmed again after decoding: a line-break entity at either end leaves a space.
-        seg.text = std::string(trim(decode_entities(trim(std::string_view(line).substr(close + 1, end - close - 1)),
-                                                    where, &doc.unknown_entities)));
+        seg.text = std::string(
+            trim(decode_entities(trim(std::string_view(line).substr(close + 1, end - close - 1)),
+                                 where, &doc.unknown_entities)));
         doc.segments.push_back(std::move(seg));
         pos = end + 6;
         continue;
@@ -148,7 +150,8 @@ SgmDocument read_sgm(const std::string& path) {
       pos = close + 1;
     }
   }
-  REALMT_CHECK(!doc.segments.empty(), "{}: no <seg> found in {} lines: not an SGM test set (or an empty one)", path,
+  REALMT_CHECK(!doc.segments.empty(),
+               "{}: no <seg> found in {} lines: not an SGM test set (or an empty one)", path,
                reader.line_number());
   return doc;
 }

@@ -23,7 +23,7 @@ struct SgmSegment {
   std::string docid;  // the enclosing <doc docid="...">, empty when none
   std::string id;     // the seg's id attribute
   std::string text;
-  int64_t line = 0;   // 1-based line of the <seg> in the file
+  int64_t line = 0;  // 1-based line of the <seg> in the file
 };
 
 struct SgmDocument {

@@ -36,14 +36,16 @@ std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::strin
   REALMT_CHECK(std::filesystem::is_regular_file(path), "vocab not found: {}", path);
   auto sp = std::make_unique<sentencepiece::SentencePieceProcessor>();
   const auto status = sp->Load(path);
-  REALMT_CHECK(status.ok(), "vocab {} is not a SentencePiece model (.spm or .model) (SentencePiece says: {})", path,
-               status.ToString());
+  REALMT_CHECK(status.ok(),
+               "vocab {} is not a SentencePiece model (.spm or .model) (SentencePiece says: {})",
+               path, status.ToString());
   return sp;
 }
 
 std::unordered_map<std::string, int32_t> index_of(const std::vector<std::string>& table) {
   std::unordered_map<std::string, int32_t> ids;
-  for (size_t i = 0; i < table.size(); ++i) ids.emplace(table[i], static_cast<int32_t>(i));  // first id wins
+  for (size_t i = 0; i < table.size(); ++i)
+    ids.emplace(table[i], static_cast<int32_t>(i));  // first id wins
   return ids;
 }
 
@@ -80,7 +82,8 @@ std::string marks_to_spaces(const std::string& text) {
 }  // namespace
 
 std::string with_language_tag(std::string_view tag, std::string_view line) {
-  if (tag.empty() || line.find_first_not_of(kSpaces) == std::string_view::npos) return std::string(line);
+  if (tag.empty() || line.find_first_not_of(kSpaces) == std::string_view::npos)
+    return std::string(line);
   return std::string(tag) + " " + std::string(line);
 }
 
@@ -92,8 +95,8 @@ std::vector<std::string> language_tag_codes(const std::vector<std::string>& tags
 }
 
 Vocab Vocab::from_tables(const std::string& source_spm, const std::string& target_spm,
-                         std::vector<std::string> source_table, std::vector<std::string> target_table,
-                         const TableSpecialIds& ids) {
+                         std::vector<std::string> source_table,
+                         std::vector<std::string> target_table, const TableSpecialIds& ids) {
   Vocab v;
   v.path_ = source_spm;
   v.sp_ = load_spm(source_spm);
@@ -108,13 +111,16 @@ Vocab Vocab::from_tables(const std::string& source_spm, const std::string& targe
   t->ids = ids;
   const int32_t smallest = static_cast<int32_t>(std::min(t->source.size(), t->target.size()));
   for (int32_t id : {ids.pad, ids.unk, ids.eos, ids.decoder_start})
-    REALMT_CHECK(id >= 0 && id < smallest, "vocab tables of {} and {} pieces: special id {} outside them",
-                 t->source.size(), t->target.size(), id);
+    REALMT_CHECK(id >= 0 && id < smallest,
+                 "vocab tables of {} and {} pieces: special id {} outside them", t->source.size(),
+                 t->target.size(), id);
   v.tables_ = std::move(t);
   return v;
 }
 
-TableSpecialIds Vocab::ids() const { return tables_ ? tables_->ids : TableSpecialIds{kPadId, kUnkId, kEosId, kBosId}; }
+TableSpecialIds Vocab::ids() const {
+  return tables_ ? tables_->ids : TableSpecialIds{kPadId, kUnkId, kEosId, kBosId};
+}
 
 int32_t Vocab::target_size() const {
   if (target_) return target_->size();
@@ -123,7 +129,8 @@ int32_t Vocab::target_size() const {
 
 Vocab::Vocab(const std::string& path) : path_(path) {
   REALMT_CHECK(std::filesystem::is_regular_file(path),
-               "vocab not found: {}; train one with realmt-data vocab (realmt-train trains a missing .spm and "
+               "vocab not found: {}; train one with realmt-data vocab (realmt-train trains a "
+               "missing .spm and "
                "creates a missing .yml from the train-sets)",
                path);
   if (is_word_list_path(path)) {
@@ -134,7 +141,8 @@ Vocab::Vocab(const std::string& path) : path_(path) {
     sp_ = std::make_unique<sentencepiece::SentencePieceProcessor>();
     const auto status = sp_->Load(path);
     REALMT_CHECK(status.ok(),
-                 "vocab {} is not a SentencePiece model (.spm or .model) nor a word list (.yml, .yaml, .json), which "
+                 "vocab {} is not a SentencePiece model (.spm or .model) nor a word list (.yml, "
+                 ".yaml, .json), which "
                  "realmt needs (SentencePiece says: {})",
                  path, status.ToString());
   }
@@ -185,7 +193,8 @@ std::optional<int32_t> Vocab::model_id(std::string_view piece) const {
     return it->second;
   }
   const int m = sp_->PieceToId(piece);
-  if (sp_->IdToPiece(m) != piece) return std::nullopt;  // PieceToId gives unk's id for a piece the model lacks
+  if (sp_->IdToPiece(m) != piece)
+    return std::nullopt;  // PieceToId gives unk's id for a piece the model lacks
   return m;
 }
 
@@ -197,7 +206,8 @@ std::string Vocab::special_ids() const {
   const char* names[4] = {"pad", "unk", "bos", "eos"};
   std::string out;
   for (int r = 0; r < 4; ++r)
-    out += format("{}{}={}", r ? " " : "", names[r], to_model_[r] < 0 ? "added" : std::to_string(to_model_[r]));
+    out += format("{}{}={}", r ? " " : "", names[r],
+                  to_model_[r] < 0 ? "added" : std::to_string(to_model_[r]));
   return out;
 }
 
@@ -265,12 +275,14 @@ std::string Vocab::language_tag(std::string_view language) const {
   const std::string tag = ">>" + std::string(language) + "<<";
   if (source_piece_id(tag)) return tag;
   const std::vector<std::string> tags = language_tags();
-  REALMT_CHECK(!tags.empty(), "target language {}: the vocabulary {} has no tag {} nor any other >>xx<< tag "
-               "(not a multilingual model: leave the target language out)", language, path_, tag);
+  REALMT_CHECK(!tags.empty(),
+               "target language {}: the vocabulary {} has no tag {} nor any other >>xx<< tag "
+               "(not a multilingual model: leave the target language out)",
+               language, path_, tag);
   std::string some;
   for (size_t i = 0; i < std::min<size_t>(tags.size(), 8); ++i) some += (i ? " " : "") + tags[i];
-  REALMT_FAIL("target language {}: the vocabulary {} has no tag {}; it has {} tags: {}{}", language, path_, tag,
-              tags.size(), some, tags.size() > 8 ? " ..." : "");
+  REALMT_FAIL("target language {}: the vocabulary {} has no tag {}; it has {} tags: {}{}", language,
+              path_, tag, tags.size(), some, tags.size() > 8 ? " ..." : "");
 }
 
 std::vector<int32_t> Vocab::encode(std::string_view text) const {
@@ -285,7 +297,8 @@ std::vector<int32_t> Vocab::encode_target(std::string_view text) const {
   std::vector<std::string> pieces;
   const auto& sp = tables_->target_sp ? *tables_->target_sp : *sp_;
   const auto status = sp.Encode(text, &pieces);
-  REALMT_CHECK(status.ok(), "cannot encode text with {}: {}", tables_->target_path, status.ToString());
+  REALMT_CHECK(status.ok(), "cannot encode text with {}: {}", tables_->target_path,
+               status.ToString());
   std::vector<int32_t> ids(pieces.size());
   for (size_t i = 0; i < pieces.size(); ++i) {
     const auto it = tables_->target_ids.find(pieces[i]);
@@ -321,7 +334,8 @@ std::string Vocab::decode_tables(const std::vector<int32_t>& ids) const {
   std::string text;
   const auto& sp = tables_->target_sp ? *tables_->target_sp : *sp_;
   const auto status = sp.Decode(pieces, &text);
-  REALMT_CHECK(status.ok(), "cannot decode pieces with {}: {}", tables_->target_path, status.ToString());
+  REALMT_CHECK(status.ok(), "cannot decode pieces with {}: {}", tables_->target_path,
+               status.ToString());
   return marks_to_spaces(text);
 }
 
@@ -354,7 +368,8 @@ std::string Vocab::decode(const std::vector<int32_t>& ids) const {
 }
 
 int32_t Vocab::size() const {
-  return tables_ ? static_cast<int32_t>(tables_->source.size()) : static_cast<int32_t>(to_model_.size());
+  return tables_ ? static_cast<int32_t>(tables_->source.size())
+                 : static_cast<int32_t>(to_model_.size());
 }
 
 std::string Vocab::fingerprint() const {
@@ -396,8 +411,8 @@ std::string Vocab::fingerprint_side() const {
 
 std::string Vocab::piece(int32_t id) const {
   if (tables_) {
-    REALMT_CHECK(id >= 0 && id < target_size(), "id {} is outside the vocabulary of {} (size {})", id, path_,
-                 target_size());
+    REALMT_CHECK(id >= 0 && id < target_size(), "id {} is outside the vocabulary of {} (size {})",
+                 id, path_, target_size());
     return tables_->target[static_cast<size_t>(id)];
   }
   if (target_) return target_->piece(id);
@@ -407,7 +422,8 @@ std::string Vocab::piece(int32_t id) const {
 std::string Vocab::source_piece(int32_t id) const {
   if (tables_) {
     REALMT_CHECK(id >= 0 && id < static_cast<int32_t>(tables_->source.size()),
-                 "id {} is outside the source table of {} (size {})", id, path_, tables_->source.size());
+                 "id {} is outside the source table of {} (size {})", id, path_,
+                 tables_->source.size());
     return tables_->source[static_cast<size_t>(id)];
   }
   return side_piece(id);

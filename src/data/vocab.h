@@ -38,7 +38,8 @@
 // - A line that starts with a target-language tag (">>fra<<", the multilingual OPUS-MT models)
 //   encodes the tag as one id when the source side has that piece, the rest as before; without
 //   the piece the tag is text like any other (Hugging Face would make it unk).
-// - A table's decode() drops unk (as decode(..., skip_special_tokens=True)), decodes the pieces with
+// - A table's decode() drops unk (as decode(..., skip_special_tokens=True)), decodes the pieces
+// with
 //   the target model (a piece that model lacks comes out as it is written), then writes every
 //   U+2581 as a space and strips the ends: a joint vocab.json's piece "▁under▁under" that
 //   target.spm lacks gives "under under", not "▁under▁under".
@@ -81,8 +82,8 @@ class Vocab {
   // A converted model's vocabulary (see above). target_table empty: the source table serves both
   // sides. Fails naming the file when a SentencePiece model cannot be loaded.
   static Vocab from_tables(const std::string& source_spm, const std::string& target_spm,
-                           std::vector<std::string> source_table, std::vector<std::string> target_table,
-                           const TableSpecialIds& ids);
+                           std::vector<std::string> source_table,
+                           std::vector<std::string> target_table, const TableSpecialIds& ids);
   ~Vocab();
   Vocab(Vocab&&) noexcept;
   Vocab& operator=(Vocab&&) noexcept;
@@ -99,9 +100,9 @@ class Vocab {
   // first eos.
   std::string decode(const std::vector<int32_t>& ids) const;
 
-  int32_t size() const;  // realmt ids: the model's pieces plus the special roles it lacks
+  int32_t size() const;         // realmt ids: the model's pieces plus the special roles it lacks
   int32_t target_size() const;  // = size() but with separate tables
-  std::string piece(int32_t id) const;  // the target side's piece with separate tables
+  std::string piece(int32_t id) const;         // the target side's piece with separate tables
   std::string source_piece(int32_t id) const;  // the source side's piece (= piece() when joint())
   // One piece table for both sides (not a pair, no separate target table): a source id is the
   // target id of the same piece.
@@ -111,7 +112,8 @@ class Vocab {
   // ">>fra<<" for "fra" when the source side has that piece; fails naming the tag and listing a
   // few the vocabulary has otherwise.
   std::string language_tag(std::string_view language) const;
-  int32_t id_of(std::string_view piece) const;  // unk when the piece is not in the model (source side)
+  int32_t id_of(
+      std::string_view piece) const;  // unk when the piece is not in the model (source side)
   bool has_tables() const { return tables_ != nullptr; }
   bool is_pair() const { return target_ != nullptr; }  // a vocabulary a side (pair())
   // The special ids: realmt's (kPadId ...) or the tables'.
@@ -135,14 +137,15 @@ class Vocab {
   std::unique_ptr<Words> words_;                               // a word list
   std::unique_ptr<Tables> tables_;
   std::unique_ptr<Vocab> target_;  // a pair's target side
-  void map_roles();  // fills to_model_ and from_model_
+  void map_roles();                // fills to_model_ and from_model_
   int32_t model_size() const;
   std::string model_piece(int32_t m) const;
   std::optional<int32_t> model_id(std::string_view piece) const;  // none: the model lacks the piece
   std::string decode_words(const std::vector<int32_t>& ids) const;
   std::string side_piece(int32_t id) const;  // this side's piece (no tables, not the pair's target)
-  std::string fingerprint_side() const;  // this side's fingerprint (without a pair's target)
-  std::optional<int32_t> source_piece_id(std::string_view piece) const;  // none: the source side lacks it
+  std::string fingerprint_side() const;      // this side's fingerprint (without a pair's target)
+  std::optional<int32_t> source_piece_id(
+      std::string_view piece) const;  // none: the source side lacks it
   void append_text_ids(std::string_view text, std::vector<int32_t>& ids) const;
   std::string decode_tables(const std::vector<int32_t>& ids) const;
   std::vector<int32_t> to_model_;    // realmt id -> model id; -1 for a role the model lacks

@@ -100,17 +100,21 @@ std::string join(const std::vector<std::string>& v) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> parse_spm_flags(const std::string& text, const std::string& option) {
+std::vector<std::pair<std::string, std::string>> parse_spm_flags(const std::string& text,
+                                                                 const std::string& option) {
   std::vector<std::pair<std::string, std::string>> flags;
   std::istringstream words(text);
   std::string w;
   while (words >> w) {
-    REALMT_CHECK(w.starts_with("--") && w.size() > 2,
-                 "{} '{}': '{}' is not a SentencePiece training flag (write --name=value, as spm_train's)", option,
-                 text, w);
+    REALMT_CHECK(
+        w.starts_with("--") && w.size() > 2,
+        "{} '{}': '{}' is not a SentencePiece training flag (write --name=value, as spm_train's)",
+        option, text, w);
     const size_t eq = w.find('=');
-    if (eq == std::string::npos) flags.emplace_back(w.substr(2), "true");
-    else flags.emplace_back(w.substr(2, eq - 2), w.substr(eq + 1));
+    if (eq == std::string::npos)
+      flags.emplace_back(w.substr(2), "true");
+    else
+      flags.emplace_back(w.substr(2, eq - 2), w.substr(eq + 1));
   }
   return flags;
 }
@@ -184,15 +188,17 @@ VocabTrainReport train_vocab(const VocabTrainOptions& o) {
   sentencepiece::SentencePieceProcessor sp;
   REALMT_CHECK(sp.LoadFromSerializedProto(model).ok(), "vocab: the trained model does not load");
   report.vocab_size = sp.GetPieceSize();
-  report.lines_sampled = o.sampled_lines > 0 ? static_cast<int64_t>(sample.size()) : report.lines_read;
-  log::info("vocab: {} pieces from {} of {} lines ({} empty skipped) -> {}", report.vocab_size, report.lines_sampled,
-            report.lines_read, report.empty_lines, o.output);
+  report.lines_sampled =
+      o.sampled_lines > 0 ? static_cast<int64_t>(sample.size()) : report.lines_read;
+  log::info("vocab: {} pieces from {} of {} lines ({} empty skipped) -> {}", report.vocab_size,
+            report.lines_sampled, report.lines_read, report.empty_lines, o.output);
   if (!o.listing) return report;
   std::filesystem::path listing(o.output);
   listing.replace_extension(".vocab");
   std::ofstream vocab_out(listing);
   REALMT_CHECK(vocab_out.good(), "vocab: cannot write {}", listing.string());
-  for (int i = 0; i < sp.GetPieceSize(); ++i) vocab_out << sp.IdToPiece(i) << '\t' << sp.GetScore(i) << '\n';
+  for (int i = 0; i < sp.GetPieceSize(); ++i)
+    vocab_out << sp.IdToPiece(i) << '\t' << sp.GetScore(i) << '\n';
   return report;
 }
 

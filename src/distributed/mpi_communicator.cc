@@ -11,16 +11,16 @@
 
 // Every MPI call is checked: the communicator's error handler is MPI_ERRORS_RETURN, so a
 // failure comes back as a code, which this turns into realmt::Error with MPI's text.
-#define REALMT_MPI_CHECK(call)                                                           \
-  do {                                                                                   \
-    const int realmt_mpi_rc_ = (call);                                                   \
-    if (realmt_mpi_rc_ != MPI_SUCCESS) [[unlikely]] {                                    \
-      char realmt_mpi_text_[MPI_MAX_ERROR_STRING] = {0};                                 \
-      int realmt_mpi_len_ = 0;                                                           \
-      MPI_Error_string(realmt_mpi_rc_, realmt_mpi_text_, &realmt_mpi_len_);              \
-      ::realmt::distributed::mpi::mark_failed();                                         \
+#define REALMT_MPI_CHECK(call)                                                                  \
+  do {                                                                                          \
+    const int realmt_mpi_rc_ = (call);                                                          \
+    if (realmt_mpi_rc_ != MPI_SUCCESS) [[unlikely]] {                                           \
+      char realmt_mpi_text_[MPI_MAX_ERROR_STRING] = {0};                                        \
+      int realmt_mpi_len_ = 0;                                                                  \
+      MPI_Error_string(realmt_mpi_rc_, realmt_mpi_text_, &realmt_mpi_len_);                     \
+      ::realmt::distributed::mpi::mark_failed();                                                \
       REALMT_FAIL("MPI call {} failed: {} (code {})", #call, realmt_mpi_text_, realmt_mpi_rc_); \
-    }                                                                                    \
+    }                                                                                           \
   } while (0)
 
 namespace realmt::distributed {
@@ -41,7 +41,8 @@ class MpiCommunicator final : public Communicator {
     wait(requests, "joining the job (MPI_Comm_idup)");
     REALMT_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
     MPI_Comm local;
-    REALMT_MPI_CHECK(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local));
+    REALMT_MPI_CHECK(
+        MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local));
     REALMT_MPI_CHECK(MPI_Comm_rank(local, &local_rank_));
     REALMT_MPI_CHECK(MPI_Comm_free(&local));
   }
@@ -69,7 +70,8 @@ class MpiCommunicator final : public Communicator {
       case DType::kF32: type = MPI_FLOAT; break;
       case DType::kF64: type = MPI_DOUBLE; break;
       default:
-        REALMT_FAIL("all_reduce_sum over MPI: {} buffers are not supported (f32 or f64 gradients)", buffer.dtype());
+        REALMT_FAIL("all_reduce_sum over MPI: {} buffers are not supported (f32 or f64 gradients)",
+                    buffer.dtype());
     }
     const size_t elem = dtype_size(buffer.dtype());
     const size_t per_bucket = std::max<size_t>(1, kBucketBytes / elem);
@@ -79,8 +81,8 @@ class MpiCommunicator final : public Communicator {
     for (size_t begin = 0; begin < n; begin += per_bucket) {
       const size_t count = std::min(per_bucket, n - begin);
       requests.emplace_back();
-      REALMT_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, data + begin * elem, static_cast<int>(count), type, MPI_SUM,
-                                      comm_, &requests.back()));
+      REALMT_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, data + begin * elem, static_cast<int>(count),
+                                      type, MPI_SUM, comm_, &requests.back()));
     }
     wait(requests, format("all-reduce of {} gradient values ({} MB)", n, n * elem / 1e6));
   }
@@ -93,15 +95,18 @@ class MpiCommunicator final : public Communicator {
   }
 
   void broadcast(std::string& bytes, int root) override {
-    REALMT_CHECK(root >= 0 && root < size_, "broadcast: root {} is not a rank of a {}-process job", root, size_);
+    REALMT_CHECK(root >= 0 && root < size_, "broadcast: root {} is not a rank of a {}-process job",
+                 root, size_);
     int64_t length = static_cast<int64_t>(bytes.size());
     std::vector<MPI_Request> requests(1);
     REALMT_MPI_CHECK(MPI_Ibcast(&length, 1, MPI_INT64_T, root, comm_, &requests[0]));
     wait(requests, "broadcast of a length");
-    REALMT_CHECK(length >= 0 && length < INT_MAX, "broadcast: {} bytes are too many for one message", length);
+    REALMT_CHECK(length >= 0 && length < INT_MAX,
+                 "broadcast: {} bytes are too many for one message", length);
     bytes.resize(static_cast<size_t>(length));
     if (length == 0) return;
-    REALMT_MPI_CHECK(MPI_Ibcast(bytes.data(), static_cast<int>(length), MPI_BYTE, root, comm_, &requests[0]));
+    REALMT_MPI_CHECK(
+        MPI_Ibcast(bytes.data(), static_cast<int>(length), MPI_BYTE, root, comm_, &requests[0]));
     wait(requests, format("broadcast of {} bytes from rank {}", length, root));
   }
 
@@ -115,7 +120,8 @@ class MpiCommunicator final : public Communicator {
   void small_all_reduce(void* data, size_t n, MPI_Datatype type, const char* what) {
     if (n == 0) return;
     std::vector<MPI_Request> requests(1);
-    REALMT_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, data, static_cast<int>(n), type, MPI_SUM, comm_, &requests[0]));
+    REALMT_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, data, static_cast<int>(n), type, MPI_SUM, comm_,
+                                    &requests[0]));
     wait(requests, what);
   }
 
@@ -127,7 +133,8 @@ class MpiCommunicator final : public Communicator {
     const bool done = wait_until(
         [&] {
           int flag = 0;
-          rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &flag, MPI_STATUSES_IGNORE);
+          rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &flag,
+                           MPI_STATUSES_IGNORE);
           return rc != MPI_SUCCESS || flag != 0;
         },
         timeout_s_);

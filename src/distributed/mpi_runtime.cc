@@ -49,15 +49,17 @@ void init() {
   if (!already) {
     int provided = 0;
     const int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-    REALMT_CHECK(rc == MPI_SUCCESS, "MPI_Init_thread failed (code {}); check the mpirun command line", rc);
-    REALMT_CHECK(provided >= MPI_THREAD_FUNNELED, "MPI provides thread level {}, realmt needs MPI_THREAD_FUNNELED",
-                 provided);
+    REALMT_CHECK(rc == MPI_SUCCESS,
+                 "MPI_Init_thread failed (code {}); check the mpirun command line", rc);
+    REALMT_CHECK(provided >= MPI_THREAD_FUNNELED,
+                 "MPI provides thread level {}, realmt needs MPI_THREAD_FUNNELED", provided);
     std::atexit(at_exit);
   }
   g_initialized = true;
 #else
   REALMT_FAIL(
-      "this process was started by an MPI launcher, but realmt was built without MPI; install libopenmpi-dev "
+      "this process was started by an MPI launcher, but realmt was built without MPI; install "
+      "libopenmpi-dev "
       "(tools/install-deps) and rebuild, or run without mpirun");
 #endif
 }

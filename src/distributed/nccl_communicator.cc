@@ -33,13 +33,15 @@ class NcclCommunicator final : public Communicator {
     if (host_->rank() == 0) REALMT_NCCL_CHECK(ncclGetUniqueId(&id));
     std::string bytes(reinterpret_cast<const char*>(&id), sizeof id);
     host_->broadcast(bytes, 0);
-    REALMT_CHECK(bytes.size() == sizeof id, "NCCL id of {} bytes received, expected {}", bytes.size(), sizeof id);
+    REALMT_CHECK(bytes.size() == sizeof id, "NCCL id of {} bytes received, expected {}",
+                 bytes.size(), sizeof id);
     std::memcpy(&id, bytes.data(), sizeof id);
     // Non-blocking: the join, like every later call, returns at once (ncclInProgress) and is
     // completed by polling ncclCommGetAsyncError, so that it can have a deadline.
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
     config.blocking = 0;
-    const ncclResult_t r = ncclCommInitRankConfig(&comm_, host_->size(), id, host_->rank(), &config);
+    const ncclResult_t r =
+        ncclCommInitRankConfig(&comm_, host_->size(), id, host_->rank(), &config);
     if (r != ncclInProgress) REALMT_NCCL_CHECK(r);
     settle(format("joining the NCCL communicator on cuda:{}", device_));
   }
@@ -62,15 +64,16 @@ class NcclCommunicator final : public Communicator {
       host_->all_reduce_sum(buffer);
       return;
     }
-    REALMT_CHECK(buffer.device().index == device_, "all_reduce_sum: buffer on {}, communicator on cuda:{}",
-                 buffer.device(), device_);
+    REALMT_CHECK(buffer.device().index == device_,
+                 "all_reduce_sum: buffer on {}, communicator on cuda:{}", buffer.device(), device_);
     cuda::set_device(device_);
     cudaStream_t stream = cuda::current_stream(device_);
-    const ncclResult_t r = ncclAllReduce(buffer.raw(), buffer.raw(), static_cast<size_t>(buffer.numel()),
-                                         nccl_type(buffer.dtype()), ncclSum, comm_, stream);
+    const ncclResult_t r =
+        ncclAllReduce(buffer.raw(), buffer.raw(), static_cast<size_t>(buffer.numel()),
+                      nccl_type(buffer.dtype()), ncclSum, comm_, stream);
     if (r != ncclInProgress) REALMT_NCCL_CHECK(r);
-    const std::string what =
-        format("NCCL all-reduce of {} gradient values ({} MB)", buffer.numel(), buffer.nbytes() / 1e6);
+    const std::string what = format("NCCL all-reduce of {} gradient values ({} MB)", buffer.numel(),
+                                    buffer.nbytes() / 1e6);
     settle(what);
     // The kernel is enqueued; wait for the stream with the deadline (a dead peer leaves it
     // spinning for ever). cudaStreamQuery also reports earlier kernels' faults.
@@ -86,7 +89,9 @@ class NcclCommunicator final : public Communicator {
         timeout_s_);
     if (!done) fail(timeout_message(rank(), size(), what, timeout_s_), true);
     if (async != ncclSuccess && async != ncclInProgress)
-      fail(format("{} failed: {} (set NCCL_DEBUG=WARN for details)", what, ncclGetErrorString(async)), false);
+      fail(format("{} failed: {} (set NCCL_DEBUG=WARN for details)", what,
+                  ncclGetErrorString(async)),
+           false);
     REALMT_CUDA_CHECK(status);
   }
 
@@ -107,7 +112,9 @@ class NcclCommunicator final : public Communicator {
         timeout_s_);
     if (!done) fail(timeout_message(rank(), size(), what, timeout_s_), true);
     if (state != ncclSuccess)
-      fail(format("{} failed: {} (set NCCL_DEBUG=WARN for details)", what, ncclGetErrorString(state)), false);
+      fail(format("{} failed: {} (set NCCL_DEBUG=WARN for details)", what,
+                  ncclGetErrorString(state)),
+           false);
   }
 
   [[noreturn]] void fail(const std::string& message, bool timeout) {

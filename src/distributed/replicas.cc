@@ -33,8 +33,10 @@ void check_replicas_agree(Communicator& comm, const Tensor& t, const std::string
   int64_t differ[1] = {mine != theirs ? 1 : 0};
   comm.all_reduce_sum(std::span<int64_t>(differ));
   REALMT_CHECK(differ[0] == 0,
-               "{} differ between the ranks of the job ({} of {} ranks differ from rank 0): the replicas are no "
-               "longer the same model. Were all ranks started from the same state? Resuming needs the state file "
+               "{} differ between the ranks of the job ({} of {} ranks differ from rank 0): the "
+               "replicas are no "
+               "longer the same model. Were all ranks started from the same state? Resuming needs "
+               "the state file "
                "on a filesystem that every rank sees",
                what, differ[0], comm.size());
 }

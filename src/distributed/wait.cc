@@ -10,7 +10,8 @@ namespace realmt::distributed {
 bool wait_until(const std::function<bool()>& poll, double timeout_s) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
-  const auto deadline = start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(timeout_s));
+  const auto deadline =
+      start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(timeout_s));
   const auto spin_until = start + std::chrono::microseconds(100);
   auto pause = std::chrono::microseconds(10);
   while (true) {
@@ -25,8 +26,10 @@ bool wait_until(const std::function<bool()>& poll, double timeout_s) {
 
 std::string timeout_message(int rank, int size, const std::string& what, double timeout_s) {
   return format(
-      "rank {} of {}: {} did not complete within {} s (comm-timeout): another rank has died, hangs, or is far "
-      "behind (rank 0 validating or writing a checkpoint counts; raise comm-timeout above the longest of those). "
+      "rank {} of {}: {} did not complete within {} s (comm-timeout): another rank has died, "
+      "hangs, or is far "
+      "behind (rank 0 validating or writing a checkpoint counts; raise comm-timeout above the "
+      "longest of those). "
       "Stopping the job; checkpoints are written atomically, so the last one saved is intact",
       rank, size, what, timeout_s);
 }

@@ -18,15 +18,17 @@ Tensor grad_buffer(const Var& x, int64_t used) {
 }  // namespace
 
 AttentionOutputs attention(const AttentionInputs& in, ops::AttentionOptions o, Generator* gen) {
-  REALMT_CHECK(in.q.rank() == 3 && in.kv.rank() == 3, "attention: packed inputs [B, T, C] needed, got {} and {}",
-               in.q.shape(), in.kv.shape());
-  REALMT_CHECK(in.dim > 0 && in.dim % o.heads == 0, "attention: dim {} is not a multiple of {} heads", in.dim,
-               o.heads);
+  REALMT_CHECK(in.q.rank() == 3 && in.kv.rank() == 3,
+               "attention: packed inputs [B, T, C] needed, got {} and {}", in.q.shape(),
+               in.kv.shape());
+  REALMT_CHECK(in.dim > 0 && in.dim % o.heads == 0,
+               "attention: dim {} is not a multiple of {} heads", in.dim, o.heads);
   const int64_t head_dim = in.dim / o.heads;
   if (!gen || o.dropout <= 0) o.dropout = 0;
   if (o.dropout > 0) {
     o.seed = gen->seed();
-    o.offset = gen->reserve(static_cast<uint64_t>(in.q.dim(0) * o.heads * in.q.dim(1) * in.kv.dim(1)));
+    o.offset =
+        gen->reserve(static_cast<uint64_t>(in.q.dim(0) * o.heads * in.q.dim(1) * in.kv.dim(1)));
   }
   const bool grads = grad_enabled() && (in.q.requires_grad() || in.kv.requires_grad() ||
                                         (in.prev.defined() && in.prev.requires_grad()));
@@ -35,7 +37,8 @@ AttentionOutputs attention(const AttentionInputs& in, ops::AttentionOptions o, G
   const Op q = Op::packed(in.q.value(), in.q_col, o.heads, head_dim);
   const Op k = Op::packed(in.kv.value(), in.k_col, o.heads, head_dim);
   const Op v = Op::packed(in.kv.value(), in.v_col, o.heads, head_dim);
-  ops::AttentionResult r = ops::attention(q, k, v, in.key_mask, in.prev.defined() ? in.prev.value() : Tensor(), o);
+  ops::AttentionResult r =
+      ops::attention(q, k, v, in.key_mask, in.prev.defined() ? in.prev.value() : Tensor(), o);
   AttentionOutputs out;
   out.probs = r.probs;
   std::vector<Tensor> secondary;
@@ -49,7 +52,8 @@ AttentionOutputs attention(const AttentionInputs& in, ops::AttentionOptions o, G
         Tensor dscores;
         if (!sec.empty() && sec[0] && sec[0]->grad.defined()) dscores = sec[0]->grad;
         Tensor dctx = node.grad.defined() ? node.grad
-                                          : Tensor::zeros(node.value.shape(), node.value.dtype(), node.value.device());
+                                          : Tensor::zeros(node.value.shape(), node.value.dtype(),
+                                                          node.value.device());
         const int64_t d = in.dim;
         ops::AttentionGradTargets t;
         Tensor dq_buf = self ? grad_buffer(in.q, 3 * d) : grad_buffer(in.q, d);

@@ -17,7 +17,8 @@ Var bias_activation(const Var& y, const Var& bias, ops::BiasActivationOptions o,
   const Tensor keep_h = o.activation == ops::Activation::kRelu ? h : Tensor();
   return record(std::move(h), std::move(inputs), "bias_activation",
                 [y, bias, b, o, keep_h](Node& self) {
-                  ops::BiasActivationGrads g = ops::bias_activation_backward(self.grad, keep_h, y.value(), b, o);
+                  ops::BiasActivationGrads g =
+                      ops::bias_activation_backward(self.grad, keep_h, y.value(), b, o);
                   accumulate_owned(y.node(), std::move(g.dy));
                   if (bias.defined()) accumulate(bias.node(), g.dbias);
                 });

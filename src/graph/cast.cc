@@ -8,11 +8,11 @@ namespace realmt::graph {
 
 Var cast(const Var& x, DType dtype) {
   REALMT_CHECK(!x.requires_grad() || (is_floating(x.dtype()) && is_floating(dtype)),
-               "graph::cast from {} to {}: only floating -> floating casts carry a gradient", x.dtype(), dtype);
+               "graph::cast from {} to {}: only floating -> floating casts carry a gradient",
+               x.dtype(), dtype);
   const DType from = x.dtype();
-  return record(ops::cast(x.value(), dtype), {x}, "cast", [x, from](Node& self) {
-    accumulate(x.node(), ops::cast(self.grad, from));
-  });
+  return record(ops::cast(x.value(), dtype), {x}, "cast",
+                [x, from](Node& self) { accumulate(x.node(), ops::cast(self.grad, from)); });
 }
 
 }  // namespace realmt::graph

@@ -7,9 +7,8 @@
 namespace realmt::graph {
 
 Var copy_to(const Var& x, Device device) {
-  return record(ops::copy_to(x.value(), device), {x}, "copy_to", [x](Node& self) {
-    accumulate(x.node(), ops::copy_to(self.grad, x.device()));
-  });
+  return record(ops::copy_to(x.value(), device), {x}, "copy_to",
+                [x](Node& self) { accumulate(x.node(), ops::copy_to(self.grad, x.device())); });
 }
 
 }  // namespace realmt::graph

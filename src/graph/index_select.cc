@@ -9,9 +9,10 @@ namespace realmt::graph {
 
 Var index_select(const Var& x, int axis, const Tensor& indices) {
   const int a = x.shape().normalize_axis(axis);
-  return record(ops::index_select(x.value(), a, indices), {x}, "index_select", [x, a, indices](Node& self) {
-    accumulate(x.node(), ops::index_select_backward(self.grad, x.shape(), a, indices));
-  });
+  return record(
+      ops::index_select(x.value(), a, indices), {x}, "index_select", [x, a, indices](Node& self) {
+        accumulate(x.node(), ops::index_select_backward(self.grad, x.shape(), a, indices));
+      });
 }
 
 }  // namespace realmt::graph

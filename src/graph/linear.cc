@@ -8,7 +8,8 @@ namespace realmt::graph {
 namespace {
 
 // dst_node.grad += a @ b (options o), straight into its buffer when it has one.
-void accumulate_product(Node& dst, const Tensor& a, const Tensor& b, const ops::MatmulOptions& o, const Shape& shape) {
+void accumulate_product(Node& dst, const Tensor& a, const Tensor& b, const ops::MatmulOptions& o,
+                        const Shape& shape) {
   if (!dst.requires_grad) return;
   if (Tensor* g = grad_accumulator(dst)) {
     Tensor view = g->reshape(shape);
@@ -22,8 +23,8 @@ void accumulate_product(Node& dst, const Tensor& a, const Tensor& b, const ops::
 
 Var linear(const Var& x, const Var& w, const Var& b) {
   const int64_t din = w.dim(0), dout = w.dim(1);
-  REALMT_CHECK(w.rank() == 2 && x.dim(-1) == din, "linear: inputs [..., {}] needed for W {}, got {}", din, w.shape(),
-               x.shape());
+  REALMT_CHECK(w.rank() == 2 && x.dim(-1) == din,
+               "linear: inputs [..., {}] needed for W {}, got {}", din, w.shape(), x.shape());
   std::vector<int64_t> out_dims = x.shape().vec();
   out_dims.back() = dout;
   const Tensor x2 = x.value().reshape({-1, din});
@@ -40,7 +41,8 @@ Var linear(const Var& x, const Var& w, const Var& b) {
   return record(std::move(y), std::move(inputs), "linear", [x, w, b, din, dout](Node& self) {
     const Tensor dy = self.grad.reshape({-1, dout});
     const Tensor xv = x.value().reshape({-1, din});
-    if (x.requires_grad()) accumulate_product(*x.node(), dy, w.value(), {.trans_b = true}, xv.shape());
+    if (x.requires_grad())
+      accumulate_product(*x.node(), dy, w.value(), {.trans_b = true}, xv.shape());
     if (w.requires_grad()) accumulate_product(*w.node(), xv, dy, {.trans_a = true}, w.shape());
     if (b.defined() && b.requires_grad()) {
       if (Tensor* g = grad_accumulator(*b.node())) {

@@ -14,11 +14,13 @@ Tensor scaled(Tensor t, double g) { return g == 1.0 ? t : ops::scale(t, g); }
 
 }  // namespace
 
-LinearCrossEntropyOutput linear_cross_entropy(const Var& h, const Var& w, const Var& bias, const Tensor& targets,
+LinearCrossEntropyOutput linear_cross_entropy(const Var& h, const Var& w, const Var& bias,
+                                              const Tensor& targets,
                                               ops::LinearCrossEntropyOptions o) {
-  o.with_grad = grad_enabled() && (h.requires_grad() || w.requires_grad() || (bias.defined() && bias.requires_grad()));
-  ops::LinearCrossEntropyResult r =
-      ops::linear_cross_entropy(h.value(), w.value(), bias.defined() ? bias.value() : Tensor(), targets, o);
+  o.with_grad = grad_enabled() && (h.requires_grad() || w.requires_grad() ||
+                                   (bias.defined() && bias.requires_grad()));
+  ops::LinearCrossEntropyResult r = ops::linear_cross_entropy(
+      h.value(), w.value(), bias.defined() ? bias.value() : Tensor(), targets, o);
   LinearCrossEntropyOutput out;
   out.per_row = r.loss;
   std::vector<Var> inputs{h, w};

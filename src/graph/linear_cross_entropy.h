@@ -16,7 +16,8 @@ struct LinearCrossEntropyOutput {
   Tensor per_row;
 };
 
-LinearCrossEntropyOutput linear_cross_entropy(const Var& h, const Var& w, const Var& bias, const Tensor& targets,
+LinearCrossEntropyOutput linear_cross_entropy(const Var& h, const Var& w, const Var& bias,
+                                              const Tensor& targets,
                                               ops::LinearCrossEntropyOptions o);
 
 }  // namespace realmt::graph

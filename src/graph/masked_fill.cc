@@ -7,9 +7,9 @@
 namespace realmt::graph {
 
 Var masked_fill(const Var& x, const Tensor& mask, double value) {
-  return record(ops::masked_fill(x.value(), mask, value), {x}, "masked_fill", [x, mask](Node& self) {
-    accumulate(x.node(), ops::masked_fill(self.grad, mask, 0.0));
-  });
+  return record(
+      ops::masked_fill(x.value(), mask, value), {x}, "masked_fill",
+      [x, mask](Node& self) { accumulate(x.node(), ops::masked_fill(self.grad, mask, 0.0)); });
 }
 
 }  // namespace realmt::graph

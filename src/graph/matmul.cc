@@ -20,8 +20,10 @@ Var matmul(const Var& a, const Var& b, const ops::MatmulOptions& o) {
     const float s = o.alpha;
     if (a.requires_grad()) {
       Tensor da;
-      if (!o.trans_a) da = ops::matmul(dc, bv, {.trans_b = !o.trans_b, .alpha = s});
-      else da = ops::matmul(bv, dc, {.trans_a = o.trans_b, .trans_b = true, .alpha = s});
+      if (!o.trans_a)
+        da = ops::matmul(dc, bv, {.trans_b = !o.trans_b, .alpha = s});
+      else
+        da = ops::matmul(bv, dc, {.trans_a = o.trans_b, .trans_b = true, .alpha = s});
       accumulate(a.node(), da);
     }
     if (b.requires_grad()) {
@@ -34,8 +36,10 @@ Var matmul(const Var& a, const Var& b, const ops::MatmulOptions& o) {
                        : ops::matmul(a2, dc2, {.trans_a = true, .alpha = s});
       } else {
         // Per-member gradients; B broadcast over the batch when shared.
-        if (!o.trans_b) db = ops::matmul(av, dc, {.trans_a = !o.trans_a, .alpha = s});
-        else db = ops::matmul(dc, av, {.trans_a = true, .trans_b = o.trans_a, .alpha = s});
+        if (!o.trans_b)
+          db = ops::matmul(av, dc, {.trans_a = !o.trans_a, .alpha = s});
+        else
+          db = ops::matmul(dc, av, {.trans_a = true, .trans_b = o.trans_a, .alpha = s});
         if (shared) {
           db = ops::sum(db.reshape({-1, db.dim(-2), db.dim(-1)}), 0);
         }

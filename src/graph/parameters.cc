@@ -36,7 +36,8 @@ void ParameterSet::init(Generator& gen) const {
   }
 }
 
-void ParameterSet::allocate(Device device, DType dtype, Gradients gradients, const std::vector<int>& released) {
+void ParameterSet::allocate(Device device, DType dtype, Gradients gradients,
+                            const std::vector<int>& released) {
   REALMT_CHECK(!allocated(), "parameters allocated twice");
   REALMT_CHECK(released.empty() || gradients == Gradients::kNo,
                "only a decoding model (parameters without gradients) releases parameters");
@@ -51,7 +52,8 @@ void ParameterSet::allocate(Device device, DType dtype, Gradients gradients, con
 }
 
 void ParameterSet::release(const std::vector<int>& indices) {
-  REALMT_CHECK(allocated() && !grads_, "only a decoding model (parameters without gradients) releases parameters");
+  REALMT_CHECK(allocated() && !grads_,
+               "only a decoding model (parameters without gradients) releases parameters");
   mark_released(indices);
   // A new arena with empty slots for the released parameters; the kept values move over.
   auto values = std::make_unique<Arena>(arena_shapes(), values_->dtype(), values_->device());
@@ -67,7 +69,8 @@ void ParameterSet::mark_released(const std::vector<int>& indices) {
   if (indices.empty()) return;
   if (released_.empty()) released_.assign(names_.size(), false);
   for (int i : indices) {
-    REALMT_CHECK(i >= 0 && i < size(), "parameter index {} out of range ({} parameters)", i, size());
+    REALMT_CHECK(i >= 0 && i < size(), "parameter index {} out of range ({} parameters)", i,
+                 size());
     released_[i] = true;
   }
 }
@@ -94,7 +97,8 @@ int ParameterSet::index(const std::string& name) const {
 const Var& ParameterSet::operator[](int i) const {
   REALMT_CHECK(allocated(), "parameters used before allocate()");
   REALMT_CHECK(i >= 0 && i < size(), "parameter index {} out of range ({} parameters)", i, size());
-  REALMT_CHECK(!released(i), "parameter '{}' was released: this model keeps it quantized and only decodes",
+  REALMT_CHECK(!released(i),
+               "parameter '{}' was released: this model keeps it quantized and only decodes",
                names_[i]);
   return vars_[i];
 }
@@ -106,7 +110,8 @@ const Arena& ParameterSet::values() const {
 
 const Arena& ParameterSet::grads() const {
   REALMT_CHECK(allocated(), "parameters used before allocate()");
-  REALMT_CHECK(grads_ != nullptr, "these parameters were allocated without gradients (a decoding model)");
+  REALMT_CHECK(grads_ != nullptr,
+               "these parameters were allocated without gradients (a decoding model)");
   return *grads_;
 }
 

@@ -56,7 +56,7 @@ class ParameterSet {
   const Var& operator[](const std::string& name) const { return (*this)[index(name)]; }
   const Arena& values() const;
   const Arena& grads() const;
-  int64_t numel() const;  // parameters, without arena padding
+  int64_t numel() const;   // parameters, without arena padding
   void zero_grad() const;  // one memset over the gradient arena
 
  private:

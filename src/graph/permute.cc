@@ -20,15 +20,13 @@ Var permute(const Var& x, const std::vector<int>& perm) {
 }
 
 Var transpose(const Var& x, int a, int b) {
-  return record(ops::transpose(x.value(), a, b), {x}, "transpose", [x, a, b](Node& self) {
-    accumulate(x.node(), ops::transpose(self.grad, a, b));
-  });
+  return record(ops::transpose(x.value(), a, b), {x}, "transpose",
+                [x, a, b](Node& self) { accumulate(x.node(), ops::transpose(self.grad, a, b)); });
 }
 
 Var reshape(const Var& x, const std::vector<int64_t>& dims) {
-  return record(x.value().reshape(dims), {x}, "reshape", [x](Node& self) {
-    accumulate(x.node(), self.grad.reshape(x.shape()));
-  });
+  return record(x.value().reshape(dims), {x}, "reshape",
+                [x](Node& self) { accumulate(x.node(), self.grad.reshape(x.shape())); });
 }
 
 }  // namespace realmt::graph

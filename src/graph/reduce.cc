@@ -18,9 +18,8 @@ Tensor expand_back(const Tensor& dy, const Shape& x_shape, int axis) {
 
 Var sum(const Var& x, int axis, const ops::ReduceOptions& o) {
   const int a = x.shape().normalize_axis(axis);
-  return record(ops::sum(x.value(), a, o), {x}, "sum", [x, a](Node& self) {
-    accumulate(x.node(), expand_back(self.grad, x.shape(), a));
-  });
+  return record(ops::sum(x.value(), a, o), {x}, "sum",
+                [x, a](Node& self) { accumulate(x.node(), expand_back(self.grad, x.shape(), a)); });
 }
 
 Var mean(const Var& x, int axis, const ops::ReduceOptions& o) {

@@ -13,7 +13,8 @@
 namespace realmt::graph {
 
 struct ResidualNormInputs {
-  Var x{}, y{}, omega{}, bias{}, gamma{}, beta{};  // undefined unless set ({}: a designated initializer may omit them)
+  Var x{}, y{}, omega{}, bias{}, gamma{},
+      beta{};  // undefined unless set ({}: a designated initializer may omit them)
 };
 
 Var residual_norm(const ResidualNormInputs& in, ops::ResidualNormOptions o, Generator* gen);
@@ -21,6 +22,7 @@ Var residual_norm(const ResidualNormInputs& in, ops::ResidualNormOptions o, Gene
 struct ResidualStream {
   Var z, n;
 };
-ResidualStream residual_norm_stream(const ResidualNormInputs& in, ops::ResidualNormOptions o, Generator* gen);
+ResidualStream residual_norm_stream(const ResidualNormInputs& in, ops::ResidualNormOptions o,
+                                    Generator* gen);
 
 }  // namespace realmt::graph

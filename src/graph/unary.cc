@@ -8,18 +8,21 @@
 namespace realmt::graph {
 
 Var relu(const Var& x) {
-  return record(ops::relu(x.value()), {x}, "relu",
-                [x](Node& self) { accumulate(x.node(), ops::relu_backward(self.grad, x.value())); });
+  return record(ops::relu(x.value()), {x}, "relu", [x](Node& self) {
+    accumulate(x.node(), ops::relu_backward(self.grad, x.value()));
+  });
 }
 
 Var gelu(const Var& x) {
-  return record(ops::gelu(x.value()), {x}, "gelu",
-                [x](Node& self) { accumulate(x.node(), ops::gelu_backward(self.grad, x.value())); });
+  return record(ops::gelu(x.value()), {x}, "gelu", [x](Node& self) {
+    accumulate(x.node(), ops::gelu_backward(self.grad, x.value()));
+  });
 }
 
 Var swish(const Var& x) {
-  return record(ops::swish(x.value()), {x}, "swish",
-                [x](Node& self) { accumulate(x.node(), ops::swish_backward(self.grad, x.value())); });
+  return record(ops::swish(x.value()), {x}, "swish", [x](Node& self) {
+    accumulate(x.node(), ops::swish_backward(self.grad, x.value()));
+  });
 }
 
 Var exp(const Var& x) {

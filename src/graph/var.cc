@@ -15,8 +15,8 @@ std::atomic<uint64_t> g_seq{0};
 
 Var::Var(Tensor value, bool requires_grad) : node_(std::make_shared<Node>()) {
   REALMT_CHECK(value.defined(), "a Var needs a defined tensor");
-  REALMT_CHECK(!requires_grad || is_floating(value.dtype()), "only floating tensors can require grad, not {}",
-               value.dtype());
+  REALMT_CHECK(!requires_grad || is_floating(value.dtype()),
+               "only floating tensors can require grad, not {}", value.dtype());
   node_->value = std::move(value);
   node_->requires_grad = requires_grad;
   node_->seq = g_seq.fetch_add(1, std::memory_order_relaxed);
@@ -49,7 +49,8 @@ bool grad_enabled() { return t_grad_enabled; }
 NoGradGuard::NoGradGuard() : previous_(t_grad_enabled) { t_grad_enabled = false; }
 NoGradGuard::~NoGradGuard() { t_grad_enabled = previous_; }
 
-Var record(Tensor value, std::vector<Var> inputs, const char* op, std::function<void(Node&)> backward) {
+Var record(Tensor value, std::vector<Var> inputs, const char* op,
+           std::function<void(Node&)> backward) {
   Var out(std::move(value));
   if (!t_grad_enabled) return out;
   bool needs = false;
@@ -65,8 +66,8 @@ Var record(Tensor value, std::vector<Var> inputs, const char* op, std::function<
   return out;
 }
 
-MultiOutput record_multi(Tensor primary, std::vector<Tensor> secondary, std::vector<Var> inputs, const char* op,
-                         MultiBackward backward) {
+MultiOutput record_multi(Tensor primary, std::vector<Tensor> secondary, std::vector<Var> inputs,
+                         const char* op, MultiBackward backward) {
   MultiOutput out;
   bool needs = false;
   if (t_grad_enabled)
@@ -145,8 +146,10 @@ void accumulate(Node& node, const Tensor& g) {
 
 void backward(const Var& loss) {
   REALMT_CHECK(loss.defined() && loss.value().numel() == 1,
-               "backward needs a one-element loss, got {}", loss.defined() ? loss.value().str() : "undefined");
-  REALMT_CHECK(loss.requires_grad(), "backward: the loss does not depend on anything that requires grad");
+               "backward needs a one-element loss, got {}",
+               loss.defined() ? loss.value().str() : "undefined");
+  REALMT_CHECK(loss.requires_grad(),
+               "backward: the loss does not depend on anything that requires grad");
   // Collect the nodes reachable from the loss; creation order is a topological order.
   std::vector<Node*> order;
   std::unordered_set<Node*> seen;

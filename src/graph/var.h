@@ -21,7 +21,7 @@ struct Node {
   bool is_leaf = true;
   bool grad_borrowed = false;  // grad aliases a tensor a backward rule produced
   bool always_run = false;     // run the rule even when grad is undefined (multi-output primaries)
-  uint64_t seq = 0;  // creation order: a valid topological order of the tape
+  uint64_t seq = 0;            // creation order: a valid topological order of the tape
   const char* op = "leaf";
   std::vector<std::shared_ptr<Node>> inputs;
   // Reads this node's grad and accumulates into its inputs' grads (graph::accumulate).
@@ -70,7 +70,8 @@ class NoGradGuard {
 
 // The result of a differentiable function: records a node when gradients are enabled and any
 // input requires one; otherwise returns a plain leaf (no tape, no captured tensors).
-Var record(Tensor value, std::vector<Var> inputs, const char* op, std::function<void(Node&)> backward);
+Var record(Tensor value, std::vector<Var> inputs, const char* op,
+           std::function<void(Node&)> backward);
 
 // A function with several outputs (fused kernels: attention gives its context and the residual
 // scores the next layer carries). The primary node holds the backward rule and is created after
@@ -84,8 +85,8 @@ struct MultiOutput {
   std::vector<Var> secondary;
 };
 using MultiBackward = std::function<void(Node& primary, const std::vector<Node*>& secondary)>;
-MultiOutput record_multi(Tensor primary, std::vector<Tensor> secondary, std::vector<Var> inputs, const char* op,
-                         MultiBackward backward);
+MultiOutput record_multi(Tensor primary, std::vector<Tensor> secondary, std::vector<Var> inputs,
+                         const char* op, MultiBackward backward);
 
 // node.grad += g (allocating on first use). No-op when the node needs no gradient.
 void accumulate(Node& node, const Tensor& g);
@@ -93,7 +94,9 @@ inline void accumulate(const std::shared_ptr<Node>& node, const Tensor& g) { acc
 // As accumulate, for a g that the caller made for this node alone: on first use the node keeps
 // g itself (no copy) and later contributions are added into it in place.
 void accumulate_owned(Node& node, Tensor g);
-inline void accumulate_owned(const std::shared_ptr<Node>& node, Tensor g) { accumulate_owned(*node, std::move(g)); }
+inline void accumulate_owned(const std::shared_ptr<Node>& node, Tensor g) {
+  accumulate_owned(*node, std::move(g));
+}
 // The node's gradient buffer when a rule may add into it in place (e.g. a GEMM with beta = 1):
 // defined, not borrowed. nullptr when the node needs no gradient or has none of its own yet.
 Tensor* grad_accumulator(Node& node);

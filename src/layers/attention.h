@@ -61,8 +61,8 @@ struct KvCache {
 class MultiHeadAttention {
  public:
   MultiHeadAttention() = default;
-  MultiHeadAttention(graph::ParameterSet& params, const std::string& prefix, int64_t dim, int64_t heads,
-                     AttentionKind kind);
+  MultiHeadAttention(graph::ParameterSet& params, const std::string& prefix, int64_t dim,
+                     int64_t heads, AttentionKind kind);
   // Binds projections already declared (a model's layout, models/layout.h): self-attention
   // qkv [D, 3D] and o; cross-attention q [D, D], kv [D, 2D] and o.
   struct Projections {
@@ -92,7 +92,8 @@ class MultiHeadAttention {
 
  private:
   ops::AttentionOptions options(const AttentionStep& step, bool causal) const;
-  AttentionResult finish(const graph::Var& ctx, const graph::Var& scores, const Tensor& probs) const;
+  AttentionResult finish(const graph::Var& ctx, const graph::Var& scores,
+                         const Tensor& probs) const;
   AttentionKind kind_ = AttentionKind::kSelf;
   Linear qkv_, q_, kv_, o_;
   int64_t dim_ = 0, heads_ = 1;

@@ -13,12 +13,13 @@
 
 namespace realmt::layers {
 
-Embedding::Embedding(graph::ParameterSet& params, const std::string& prefix, int64_t vocab, int64_t dim,
-                     const EmbeddingOptions& options)
+Embedding::Embedding(graph::ParameterSet& params, const std::string& prefix, int64_t vocab,
+                     int64_t dim, const EmbeddingOptions& options)
     : params_(&params), vocab_(vocab), dim_(dim), options_(options) {
   check_options();
   // Normal(0, D^-1/2): with the sqrt(D) scale, unit variance (Normal(0, 1) without the scale).
-  weight_ = params.add(prefix + ".weight", {vocab, dim}, normal(options.scale ? 1.0 / std::sqrt(double(dim)) : 1.0));
+  weight_ = params.add(prefix + ".weight", {vocab, dim},
+                       normal(options.scale ? 1.0 / std::sqrt(double(dim)) : 1.0));
 }
 
 Embedding::Embedding(const graph::ParameterSet& params, int weight, const EmbeddingOptions& options)
@@ -48,11 +49,14 @@ Tensor Embedding::learned_rows(int64_t first, int64_t count) const {
 Tensor Embedding::positions(int64_t first, int64_t count, DType dtype, Device device) const {
   if (options_.positions == Positions::kLearned) {
     const graph::Var& table = (*params_)[options_.position_table];
-    return ops::cast(graph::embedding(table, learned_rows(first, count).to(table.device())).value(), dtype).to(device);
+    return ops::cast(graph::embedding(table, learned_rows(first, count).to(table.device())).value(),
+                     dtype)
+        .to(device);
   }
   std::lock_guard<std::mutex> lock(*cache_mutex_);
   const int64_t need = first + count;
-  if (!cache_.defined() || cache_.dim(0) < need || cache_.dtype() != dtype || cache_.device() != device) {
+  if (!cache_.defined() || cache_.dim(0) < need || cache_.dtype() != dtype ||
+      cache_.device() != device) {
     const int64_t rows = std::max<int64_t>(need, 256);
     Tensor h = Tensor::empty({rows, dim_}, DType::kF64);
     double* p = h.data<double>();
@@ -82,14 +86,17 @@ Tensor Embedding::positions(int64_t first, int64_t count, DType dtype, Device de
   return cache_.narrow0(first, first + count);
 }
 
-graph::Var Embedding::operator()(const Tensor& ids, int64_t first_position, const Tensor& zero_rows) const {
-  REALMT_CHECK(ids.rank() == 2 && ids.dtype() == DType::kI32, "embedding expects i32 ids [B, T], got {}", ids);
+graph::Var Embedding::operator()(const Tensor& ids, int64_t first_position,
+                                 const Tensor& zero_rows) const {
+  REALMT_CHECK(ids.rank() == 2 && ids.dtype() == DType::kI32,
+               "embedding expects i32 ids [B, T], got {}", ids);
   graph::Var e = graph::embedding(weight(), ids);
   if (options_.scale) e = graph::scale(e, std::sqrt(double(dim_)));
   if (zero_rows.defined()) e = graph::masked_fill(e, zero_rows, 0.0);
   if (options_.positions == Positions::kLearned) {
     const graph::Var& table = (*params_)[options_.position_table];
-    return graph::add(e, graph::embedding(table, learned_rows(first_position, ids.dim(1)).to(device())));
+    return graph::add(
+        e, graph::embedding(table, learned_rows(first_position, ids.dim(1)).to(device())));
   }
   const Tensor pos = positions(first_position, ids.dim(1), dtype(), device());
   return graph::add(e, graph::Var(pos));  // [B, T, D] + [T, D]
@@ -97,9 +104,11 @@ graph::Var Embedding::operator()(const Tensor& ids, int64_t first_position, cons
 
 void Embedding::quantize(const Tensor& w) {
   REALMT_CHECK(!quantized_, "embedding table quantized twice");
-  REALMT_CHECK(w.shape() == Shape({vocab_, dim_}), "embedding table [{}, {}]: a table of that shape to quantize, got {}",
-               vocab_, dim_, w);
-  quantized_ = std::make_shared<const ops::QuantizedWeight>(ops::quantize_rows(w, ops::WeightLayout::kRowsOut));
+  REALMT_CHECK(w.shape() == Shape({vocab_, dim_}),
+               "embedding table [{}, {}]: a table of that shape to quantize, got {}", vocab_, dim_,
+               w);
+  quantized_ = std::make_shared<const ops::QuantizedWeight>(
+      ops::quantize_rows(w, ops::WeightLayout::kRowsOut));
 }
 
 }  // namespace realmt::layers

@@ -1,21 +1,24 @@
 // Token embeddings, scaled by sqrt(D) (optional), plus sinusoidal positions. Three layouts of the
 // sinusoids of position p over the D dimensions (i = 0 .. D/2 - 1):
-//   sinusoidal         (Vaswani et al. 2017, 3.5)  PE(p, 2i) = sin(p w_i), PE(p, 2i+1) = cos(p w_i),
+//   sinusoidal         (Vaswani et al. 2017, 3.5)  PE(p, 2i) = sin(p w_i), PE(p, 2i+1) = cos(p
+//   w_i),
 //                                                  w_i = 10000^(-2i/D)
-//   sinusoidal-halves  (Hugging Face's Marian)     PE(p, i) = sin(p w_i), PE(p, D/2 + i) = cos(p w_i),
+//   sinusoidal-halves  (Hugging Face's Marian)     PE(p, i) = sin(p w_i), PE(p, D/2 + i) = cos(p
+//   w_i),
 //                                                  w_i = 10000^(-2i/D)
-//   sinusoidal-marian  (Marian, tensor2tensor)     PE(p, i) = sin(p w_i), PE(p, D/2 + i) = cos(p w_i),
+//   sinusoidal-marian  (Marian, tensor2tensor)     PE(p, i) = sin(p w_i), PE(p, D/2 + i) = cos(p
+//   w_i),
 //                                                  w_i = 10000^(-i/(D/2 - 1))
 // (the last two differ: an OPUS-MT model converted by Hugging Face's script sees other positions
 // than in Marian). One table [V, D] ("<prefix>.weight") may serve source, target and output
 // projection (tied embeddings); it starts Normal(0, D^-1/2), which the sqrt(D) scale makes unit
-// variance (Normal(0, 1) without the scale). A decoding model may add an int8 copy of the table (per row,
-// ops/quantize.h) for the output projection; lookups keep reading the f32 table, which stays: a
-// lookup costs nothing to keep exact, while a quantized input embedding is the largest single
-// source of int8 error measured (bench/RESULTS.md, "int8 accuracy").
-// Learned positions (Marian's transformer-train-positions) add row p of a trained table [P, D]
-// instead (one table, made by the model and shared by source and target as Marian's "Wpos");
-// a position past the table's last row reads that last row, as Marian does.
+// variance (Normal(0, 1) without the scale). A decoding model may add an int8 copy of the table
+// (per row, ops/quantize.h) for the output projection; lookups keep reading the f32 table, which
+// stays: a lookup costs nothing to keep exact, while a quantized input embedding is the largest
+// single source of int8 error measured (bench/RESULTS.md, "int8 accuracy"). Learned positions
+// (Marian's transformer-train-positions) add row p of a trained table [P, D] instead (one table,
+// made by the model and shared by source and target as Marian's "Wpos"); a position past the
+// table's last row reads that last row, as Marian does.
 #pragma once
 
 #include <memory>
@@ -40,7 +43,7 @@ constexpr auto enum_names(Positions) {
 
 struct EmbeddingOptions {
   Positions positions = Positions::kSinusoidal;
-  bool scale = true;  // token embeddings times sqrt(D)
+  bool scale = true;        // token embeddings times sqrt(D)
   int position_table = -1;  // kLearned: the index of the [P, D] table in the same parameter set
 };
 
@@ -55,7 +58,8 @@ class Embedding {
   // ids i32 [B, T] (positions start at `first_position`, for incremental decoding) -> [B, T, D].
   // zero_rows (u8 [B, T, 1], optional): where it is non-zero the token's embedding is a zero
   // vector (the position is still added; no gradient reaches the table there).
-  graph::Var operator()(const Tensor& ids, int64_t first_position = 0, const Tensor& zero_rows = Tensor()) const;
+  graph::Var operator()(const Tensor& ids, int64_t first_position = 0,
+                        const Tensor& zero_rows = Tensor()) const;
   const graph::Var& weight() const { return (*params_)[weight_]; }
   // Makes the int8 copy (per row) of w, the table as f32 [V, D] (its parameter's value), for the
   // output projection; the f32 table stays for lookups.

@@ -4,9 +4,11 @@
 
 namespace realmt::layers {
 
-FeedForward::FeedForward(graph::ParameterSet& params, const std::string& prefix, int64_t dim, int64_t ffn_dim,
-                         Activation activation)
-    : w1_(params, prefix + ".w1", dim, ffn_dim), w2_(params, prefix + ".w2", ffn_dim, dim), activation_(activation) {}
+FeedForward::FeedForward(graph::ParameterSet& params, const std::string& prefix, int64_t dim,
+                         int64_t ffn_dim, Activation activation)
+    : w1_(params, prefix + ".w1", dim, ffn_dim),
+      w2_(params, prefix + ".w2", ffn_dim, dim),
+      activation_(activation) {}
 
 graph::Var FeedForward::operator()(const graph::Var& x, double dropout, Generator* gen) const {
   ops::BiasActivationOptions o;

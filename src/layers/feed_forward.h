@@ -20,7 +20,8 @@ class FeedForward {
   FeedForward() = default;
   FeedForward(graph::ParameterSet& params, const std::string& prefix, int64_t dim, int64_t ffn_dim,
               Activation activation);
-  FeedForward(Linear w1, Linear w2, Activation activation) : w1_(std::move(w1)), w2_(std::move(w2)), activation_(activation) {}
+  FeedForward(Linear w1, Linear w2, Activation activation)
+      : w1_(std::move(w1)), w2_(std::move(w2)), activation_(activation) {}
   // dropout > 0 needs gen (training); gen == nullptr means no dropout (inference).
   graph::Var operator()(const graph::Var& x, double dropout, Generator* gen) const;
   const Linear& output() const { return w2_; }

@@ -28,7 +28,8 @@ graph::Initializer xavier_uniform(int blocks) {
     std::vector<double> v(w.numel());
     for (int b = 0; b < blocks; ++b)
       for (int64_t r = 0; r < rows; ++r)
-        for (int64_t c = 0; c < width; ++c) v[r * cols + b * width + c] = (2.0 * gen.uniform() - 1.0) * a;
+        for (int64_t c = 0; c < width; ++c)
+          v[r * cols + b * width + c] = (2.0 * gen.uniform() - 1.0) * a;
     upload(w, v);
   };
 }

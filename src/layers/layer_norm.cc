@@ -5,7 +5,8 @@
 
 namespace realmt::layers {
 
-LayerNorm::LayerNorm(graph::ParameterSet& params, const std::string& prefix, int64_t dim, double eps)
+LayerNorm::LayerNorm(graph::ParameterSet& params, const std::string& prefix, int64_t dim,
+                     double eps)
     : params_(&params), eps_(eps) {
   gamma_ = params.add(prefix + ".gamma", {dim}, constant(1.0));
   beta_ = params.add(prefix + ".beta", {dim}, constant(0.0));

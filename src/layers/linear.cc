@@ -6,7 +6,8 @@
 
 namespace realmt::layers {
 
-Linear::Linear(graph::ParameterSet& params, const std::string& prefix, int64_t in, int64_t out, bool bias, int blocks)
+Linear::Linear(graph::ParameterSet& params, const std::string& prefix, int64_t in, int64_t out,
+               bool bias, int blocks)
     : params_(&params), in_(in), out_(out) {
   weight_ = params.add(prefix + ".weight", {in, out}, xavier_uniform(blocks));
   if (bias) bias_ = params.add(prefix + ".bias", {out}, constant(0.0));
@@ -33,7 +34,8 @@ graph::Var Linear::operator()(const graph::Var& x) const {
 graph::Var Linear::project(const graph::Var& x) const {
   REALMT_CHECK(x.dim(-1) == in_, "linear layer expects inputs [..., {}], got {}", in_, x.shape());
   if (quantized_) {
-    REALMT_CHECK(!graph::grad_enabled() || !x.requires_grad(), "an int8-quantized layer only decodes (no gradients)");
+    REALMT_CHECK(!graph::grad_enabled() || !x.requires_grad(),
+                 "an int8-quantized layer only decodes (no gradients)");
     return graph::Var(ops::quantized_matmul(x.value(), *quantized_));
   }
   return graph::linear(x, weight(), graph::Var());
@@ -41,9 +43,10 @@ graph::Var Linear::project(const graph::Var& x) const {
 
 void Linear::quantize(const Tensor& w) {
   REALMT_CHECK(!quantized_, "linear layer quantized twice");
-  REALMT_CHECK(w.shape() == Shape({in_, out_}), "linear layer [{}, {}]: a weight of that shape to quantize, got {}",
-               in_, out_, w);
-  quantized_ = std::make_shared<const ops::QuantizedWeight>(ops::quantize_rows(w, ops::WeightLayout::kColumnsOut));
+  REALMT_CHECK(w.shape() == Shape({in_, out_}),
+               "linear layer [{}, {}]: a weight of that shape to quantize, got {}", in_, out_, w);
+  quantized_ = std::make_shared<const ops::QuantizedWeight>(
+      ops::quantize_rows(w, ops::WeightLayout::kColumnsOut));
 }
 
 }  // namespace realmt::layers

@@ -21,8 +21,8 @@ namespace realmt::layers {
 class Linear {
  public:
   Linear() = default;
-  Linear(graph::ParameterSet& params, const std::string& prefix, int64_t in, int64_t out, bool bias = true,
-         int blocks = 1);
+  Linear(graph::ParameterSet& params, const std::string& prefix, int64_t in, int64_t out,
+         bool bias = true, int blocks = 1);
   // Binds parameters already declared in `params` (a model's layout, models/layout.h): weight
   // [Din, Dout], bias [Dout] or -1 for none.
   Linear(const graph::ParameterSet& params, int weight, int bias);

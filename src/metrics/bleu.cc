@@ -39,8 +39,8 @@ std::optional<double> smooth_default(Smoothing s) {
 }
 
 // The tokens of one (rstripped) line, appended as tokenize_to_tokens does.
-void line_tokens(const BleuOptions& o, std::string_view line, std::string& bytes, std::vector<uint32_t>& ends,
-                 std::string& scratch) {
+void line_tokens(const BleuOptions& o, std::string_view line, std::string& bytes,
+                 std::vector<uint32_t>& ends, std::string& scratch) {
   if (!o.moses) return tokenize_to_tokens(o.tokenizer, line, bytes, ends, scratch);
   const std::string t = o.moses->tokenize(line);
   thread_local std::vector<std::string_view> toks;
@@ -80,7 +80,8 @@ BleuDetail compute_bleu(std::vector<double> correct, std::vector<double> total, 
   d.sys_len = sys_len;
   d.ref_len = ref_len;
   d.bp = 1.0;
-  if (sys_len < ref_len) d.bp = sys_len > 0 ? std::exp(1.0 - static_cast<double>(ref_len) / sys_len) : 0.0;
+  if (sys_len < ref_len)
+    d.bp = sys_len > 0 ? std::exp(1.0 - static_cast<double>(ref_len) / sys_len) : 0.0;
   d.precisions.assign(order, 0.0);
   bool any = false;
   for (double c : correct) any |= c != 0.0;
@@ -122,7 +123,8 @@ Bleu::Bleu(BleuOptions options) : options_(options) {
                options_.max_ngram_order);
   // The SentencePiece model is loaded now (as sacreBLEU does), so a missing one fails at once.
   const TokenizerKind t = options_.tokenizer;
-  if (t == TokenizerKind::kSpm || t == TokenizerKind::kFlores101 || t == TokenizerKind::kFlores200) spm_tokenizer(t);
+  if (t == TokenizerKind::kSpm || t == TokenizerKind::kFlores101 || t == TokenizerKind::kFlores200)
+    spm_tokenizer(t);
 }
 
 std::string Bleu::preprocess(const std::string& line) const {
@@ -157,7 +159,8 @@ void Bleu::set_references(const std::vector<std::vector<std::string>>& refs) {
         line_tokens(options_, py_rstrip(s), st.bytes, st.ends, scratch);
         const auto count = static_cast<uint32_t>(st.ends.size() - 1 - first);
         for (uint32_t j = first; j < first + count; ++j) {
-          st.hashes.push_back(token_hash(std::string_view(st.bytes).substr(st.ends[j], st.ends[j + 1] - st.ends[j])));
+          st.hashes.push_back(token_hash(
+              std::string_view(st.bytes).substr(st.ends[j], st.ends[j + 1] - st.ends[j])));
         }
         ref_tokens_[i * nrefs_ + r] = TokenRange{static_cast<uint32_t>(worker), first, count};
       }
@@ -193,8 +196,8 @@ struct RefTokens {
   uint32_t first, count;
 };
 
-void segment_stats(const std::string& hyp_line, const std::vector<RefTokens>& refs, const BleuOptions& o,
-                   BleuWorkspace& w, double* out) {
+void segment_stats(const std::string& hyp_line, const std::vector<RefTokens>& refs,
+                   const BleuOptions& o, BleuWorkspace& w, double* out) {
   std::string_view s = hyp_line;
   if (o.lowercase) {
     py_lower(s, w.lowered);
@@ -217,7 +220,8 @@ void segment_stats(const std::string& hyp_line, const std::vector<RefTokens>& re
     const RefTokens& r = refs[k - 1];
     auto& sym = w.indexer.symbols(k);
     for (uint32_t j = r.first; j < r.first + r.count; ++j) {
-      sym.push_back(w.interner.id(std::string_view(r.bytes + r.ends[j], r.ends[j + 1] - r.ends[j]), r.hashes[j]));
+      sym.push_back(w.interner.id(std::string_view(r.bytes + r.ends[j], r.ends[j + 1] - r.ends[j]),
+                                  r.hashes[j]));
     }
   }
   const auto hyp_len = static_cast<long long>(w.indexer.symbols(0).size());
@@ -291,7 +295,8 @@ void segment_stats(const std::string& hyp_line, const std::vector<RefTokens>& re
 }  // namespace
 
 CorpusStats Bleu::corpus_stats(const std::vector<std::string>& hyps, int threads) const {
-  REALMT_CHECK(hyps.size() * nrefs_ == ref_tokens_.size(), "System and reference streams have different lengths.");
+  REALMT_CHECK(hyps.size() * nrefs_ == ref_tokens_.size(),
+               "System and reference streams have different lengths.");
   CorpusStats stats;
   stats.num_stats = num_stats();
   stats.values.assign(hyps.size() * stats.num_stats, 0.0);
@@ -319,9 +324,9 @@ BleuDetail Bleu::detail_from_sums(const std::vector<double>& sums) const {
   const size_t n = static_cast<size_t>(options_.max_ngram_order);
   std::vector<double> correct(sums.begin() + 2, sums.begin() + 2 + static_cast<long>(n));
   std::vector<double> total(sums.begin() + 2 + static_cast<long>(n), sums.end());
-  const BleuDetail d = compute_bleu(correct, total, static_cast<long long>(sums[0]),
-                                    static_cast<long long>(sums[1]), options_.smoothing,
-                                    options_.smooth_value, options_.effective_order);
+  const BleuDetail d =
+      compute_bleu(correct, total, static_cast<long long>(sums[0]), static_cast<long long>(sums[1]),
+                   options_.smoothing, options_.smooth_value, options_.effective_order);
   return d;
 }
 
@@ -332,7 +337,8 @@ PyNum Bleu::bootstrap_score(const std::vector<float>& sums) const {
   const auto sys_len = static_cast<long long>(sums[0]);
   const auto ref_len = static_cast<long long>(sums[1]);
   double bp = 1.0;
-  if (sys_len < ref_len) bp = sys_len > 0 ? std::exp(1.0 - static_cast<double>(ref_len) / sys_len) : 0.0;
+  if (sys_len < ref_len)
+    bp = sys_len > 0 ? std::exp(1.0 - static_cast<double>(ref_len) / sys_len) : 0.0;
   std::vector<PyNum> correct(order), total(order), prec(order, PyNum::py(0.0));
   bool any = false;
   for (size_t i = 0; i < order; ++i) {
@@ -341,7 +347,8 @@ PyNum Bleu::bootstrap_score(const std::vector<float>& sums) const {
     any |= sums[2 + i] != 0.0f;
   }
   if (!any) return PyNum::py(0.0);
-  const std::optional<double> sv = options_.smooth_value ? options_.smooth_value : smooth_default(options_.smoothing);
+  const std::optional<double> sv =
+      options_.smooth_value ? options_.smooth_value : smooth_default(options_.smoothing);
   double mteval = 1.0;
   size_t eff = order;
   for (size_t n = 1; n <= order; ++n) {
@@ -367,10 +374,11 @@ PyNum Bleu::bootstrap_score(const std::vector<float>& sums) const {
   return PyNum::py(bp * std::exp(sum / static_cast<double>(eff)));
 }
 
-std::string default_bleu_tokenizer(const std::string& target_language, const std::string& give_one) {
+std::string default_bleu_tokenizer(const std::string& target_language,
+                                   const std::string& give_one) {
   REALMT_CHECK(target_language != "ja" && target_language != "ko",
-               "the {}-mecab tokenizer (chosen for target '{}') is not supported by realmt; {}", target_language,
-               target_language, give_one);
+               "the {}-mecab tokenizer (chosen for target '{}') is not supported by realmt; {}",
+               target_language, target_language, give_one);
   return target_language == "zh" ? "zh" : "13a";
 }
 
@@ -382,12 +390,13 @@ Signature Bleu::signature() const {
     smooth += buf;
   }
   Signature sig;
-  sig.fields = {{"nrefs", "#", nrefs_value(nrefs_)},
-                {"case", "c", options_.lowercase ? "lc" : "mixed"},
-                {"eff", "e", options_.effective_order ? "yes" : "no"},
-                {"tok", "tok", options_.moses ? options_.moses->name() : tokenizer_name(options_.tokenizer)},
-                {"smooth", "s", smooth},
-                {"version", "v", "2.6.0"}};
+  sig.fields = {
+      {"nrefs", "#", nrefs_value(nrefs_)},
+      {"case", "c", options_.lowercase ? "lc" : "mixed"},
+      {"eff", "e", options_.effective_order ? "yes" : "no"},
+      {"tok", "tok", options_.moses ? options_.moses->name() : tokenizer_name(options_.tokenizer)},
+      {"smooth", "s", smooth},
+      {"version", "v", "2.6.0"}};
   return sig;
 }
 

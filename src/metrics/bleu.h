@@ -58,7 +58,9 @@ class Bleu final : public Metric {
   explicit Bleu(BleuOptions options);
   std::string name() const override { return "BLEU"; }
   std::string key() const override { return "BLEU"; }
-  size_t num_stats() const override { return 2 + 2 * static_cast<size_t>(options_.max_ngram_order); }
+  size_t num_stats() const override {
+    return 2 + 2 * static_cast<size_t>(options_.max_ngram_order);
+  }
   void set_references(const std::vector<std::vector<std::string>>& refs) override;
   CorpusStats corpus_stats(const std::vector<std::string>& hyps, int threads) const override;
   Score score_from_sums(const std::vector<double>& sums) const override;

@@ -79,7 +79,8 @@ Chrf::Chrf(ChrfOptions options) : options_(options) {
 }
 
 std::string Chrf::name() const {
-  return "chrF" + std::to_string(options_.beta) + std::string(static_cast<size_t>(options_.word_order), '+');
+  return "chrF" + std::to_string(options_.beta) +
+         std::string(static_cast<size_t>(options_.word_order), '+');
 }
 
 void Chrf::set_references(const std::vector<std::vector<std::string>>& refs) {
@@ -186,7 +187,8 @@ void count_orders(ChrfWorkspace& w, size_t nrefs, int max_order, size_t num_stat
 // fit. A reference n-gram absent from the hypothesis ends that position's walk: no longer n-gram
 // starting there can be in the hypothesis either. Returns false (nothing written) when the keys
 // do not fit.
-bool count_orders_packed(ChrfWorkspace& w, size_t nrefs, int max_order, size_t num_stats, size_t offset) {
+bool count_orders_packed(ChrfWorkspace& w, size_t nrefs, int max_order, size_t num_stats,
+                         size_t offset) {
   NgramPacker& pk = w.packer;
   if (!pk.init(w.indexer.id_bound(), max_order)) return false;
   const auto& hs = w.indexer.symbols(0);

@@ -30,7 +30,9 @@ class Chrf final : public Metric {
   explicit Chrf(ChrfOptions options);
   std::string name() const override;
   std::string key() const override { return "CHRF"; }
-  size_t num_stats() const override { return 3 * static_cast<size_t>(options_.char_order + options_.word_order); }
+  size_t num_stats() const override {
+    return 3 * static_cast<size_t>(options_.char_order + options_.word_order);
+  }
   void set_references(const std::vector<std::vector<std::string>>& refs) override;
   CorpusStats corpus_stats(const std::vector<std::string>& hyps, int threads) const override;
   Score score_from_sums(const std::vector<double>& sums) const override;

@@ -65,7 +65,8 @@ std::optional<Match> Parser::classify(const std::string& arg) const {
   if (const Option* o = exact(arg)) return Match{o, arg, std::nullopt};
   if (arg.size() == 1) return std::nullopt;
   if (const size_t eq = arg.find('='); eq != std::string::npos) {
-    if (const Option* o = exact(arg.substr(0, eq))) return Match{o, arg.substr(0, eq), arg.substr(eq + 1)};
+    if (const Option* o = exact(arg.substr(0, eq)))
+      return Match{o, arg.substr(0, eq), arg.substr(eq + 1)};
   }
   std::vector<Match> found = prefix_matches(arg, false);
   if (found.empty()) found = prefix_matches(arg, true);
@@ -83,10 +84,12 @@ size_t Parser::take_values(const Option& o, const std::vector<std::string>& args
   std::vector<std::string> values;
   size_t next = i + 1;
   const size_t most = o.nargs == Nargs::kOne ? 1 : args.size();
-  while (next < args.size() && values.size() < most && args[next] != "--" && !classify(args[next])) {
+  while (next < args.size() && values.size() < most && args[next] != "--" &&
+         !classify(args[next])) {
     values.push_back(args[next++]);
   }
-  if (o.nargs == Nargs::kOne && values.empty()) error("argument " + o.display() + ": expected one argument");
+  if (o.nargs == Nargs::kOne && values.empty())
+    error("argument " + o.display() + ": expected one argument");
   if (o.nargs == Nargs::kPlus && values.empty()) {
     error("argument " + o.display() + ": expected at least one argument");
   }
@@ -103,7 +106,8 @@ size_t Parser::consume(const Match& m, const std::vector<std::string>& args, siz
       o->apply({});
       return std::string::npos;
     }
-    if (!explicit_arg) return o->nargs == Nargs::kZero ? (o->apply({}), i + 1) : take_values(*o, args, i);
+    if (!explicit_arg)
+      return o->nargs == Nargs::kZero ? (o->apply({}), i + 1) : take_values(*o, args, i);
     if (o->nargs != Nargs::kZero) {
       o->apply({*explicit_arg});  // --tokenize=13a, -w3, -i=hyp: the one value given
       return i + 1;
@@ -113,7 +117,8 @@ size_t Parser::consume(const Match& m, const std::vector<std::string>& args, siz
       error("argument " + o->display() + ": ignored explicit argument " + quoted(*explicit_arg));
     }
     const Option* next = exact(std::string("-") + (*explicit_arg)[0]);
-    if (next == nullptr) error("argument " + o->display() + ": ignored explicit argument " + quoted(*explicit_arg));
+    if (next == nullptr)
+      error("argument " + o->display() + ": ignored explicit argument " + quoted(*explicit_arg));
     o->apply({});
     name = std::string("-") + (*explicit_arg)[0];
     explicit_arg = explicit_arg->size() > 1 ? std::optional(explicit_arg->substr(1)) : std::nullopt;
@@ -136,7 +141,8 @@ std::vector<std::string> Parser::parse(const std::vector<std::string>& args) con
       // A run of free words; after "--" every word is one.
       const bool rest = args[i] == "--";
       std::vector<std::string> run;
-      for (i += rest ? 1 : 0; i < args.size() && (rest || (args[i] != "--" && !classify(args[i]))); ++i) {
+      for (i += rest ? 1 : 0; i < args.size() && (rest || (args[i] != "--" && !classify(args[i])));
+           ++i) {
         run.push_back(args[i]);
       }
       auto& into = positionals_taken ? extras : positionals;

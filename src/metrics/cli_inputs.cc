@@ -39,13 +39,16 @@ std::string python_list(const std::vector<std::string>& names) {
 [[noreturn]] void unknown_test_set(const std::string& name) {
   const std::string cache = sacrebleu_cache_dir();
   std::string hint = "realmt-bleu reads test sets from the cache " + cache +
-                     " ($SACREBLEU, else ~/.sacrebleu) and never downloads: fill it with sacreBLEU (sacrebleu -t " +
+                     " ($SACREBLEU, else ~/.sacrebleu) and never downloads: fill it with sacreBLEU "
+                     "(sacrebleu -t " +
                      name + " -l SRC-TRG --echo src downloads it)";
   if (find_test_set(name) != nullptr) {
-    hint += ", with realmt-data testsets --from DIR (the WMT SGM or plain-text files under DIR) or "
-            "tools/prepare-wmt14-enfr --out DIR";
+    hint +=
+        ", with realmt-data testsets --from DIR (the WMT SGM or plain-text files under DIR) or "
+        "tools/prepare-wmt14-enfr --out DIR";
   }
-  fatal(1, "Unknown test set '" + name + "'\nPlease run with --list to see the available test sets.\n" + hint + ".");
+  fatal(1, "Unknown test set '" + name +
+               "'\nPlease run with --list to see the available test sets.\n" + hint + ".");
 }
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -61,7 +64,8 @@ std::vector<std::string> split_commas(const std::string& s) {
 
 void check_language_pair(const CachedTestSet& t, const std::string& pair) {
   if (t.fields.count(pair) != 0) return;
-  std::string msg = "No such language pair '" + pair + "'\nAvailable language pairs for '" + t.name + "' are:";
+  std::string msg =
+      "No such language pair '" + pair + "'\nAvailable language pairs for '" + t.name + "' are:";
   for (const auto& p : t.pairs()) msg += "\n > " + p;
   fatal(1, msg);
 }
@@ -70,17 +74,22 @@ void check_language_pair(const CachedTestSet& t, const std::string& pair) {
 
 std::vector<CachedTestSet> selected_test_sets(const CliOptions& o) {
   if (o.num_refs != 1 && (o.test_set || o.refs.size() > 1)) {
-    fatal(1, "The --num-refs argument allows you to provide any number of tab-delimited references in a single "
-             "file.\nYou can only use it with externally provided references, however (i.e., not with `-t`),\n"
-             "and you cannot then provide multiple reference files.");
+    fatal(1,
+          "The --num-refs argument allows you to provide any number of tab-delimited references in "
+          "a single "
+          "file.\nYou can only use it with externally provided references, however (i.e., not with "
+          "`-t`),\n"
+          "and you cannot then provide multiple reference files.");
   }
   std::vector<CachedTestSet> sets;
   const std::string cache = sacrebleu_cache_dir();
   if (!o.test_set) {
     if (o.refs.empty()) {
-      fatal(1, "If manual references given, make sure to provide them before the -i/--input argument to avoid "
-               "confusion.\nOtherwise, I need a predefined test set (-t) from the following list:\n" +
-                   python_list(cached_test_set_names(cache)));
+      fatal(1,
+            "If manual references given, make sure to provide them before the -i/--input argument "
+            "to avoid "
+            "confusion.\nOtherwise, I need a predefined test set (-t) from the following list:\n" +
+                python_list(cached_test_set_names(cache)));
     }
     return sets;
   }
@@ -89,34 +98,43 @@ std::vector<CachedTestSet> selected_test_sets(const CliOptions& o) {
     if (!set) unknown_test_set(name);
     sets.push_back(std::move(*set));
   }
-  if (!o.refs.empty()) fatal(1, "I need exactly one of (a) a predefined test set (-t) or (b) a list of references");
-  if (!o.language_pair) fatal(1, "I need a language pair (-l). Use --list to see available language pairs for this test set.");
+  if (!o.refs.empty())
+    fatal(1, "I need exactly one of (a) a predefined test set (-t) or (b) a list of references");
+  if (!o.language_pair)
+    fatal(1,
+          "I need a language pair (-l). Use --list to see available language pairs for this test "
+          "set.");
   for (const CachedTestSet& t : sets) check_language_pair(t, *o.language_pair);
   return sets;
 }
 
 // The -t sets' references, concatenated set after set (sacreBLEU's concat_ref_files).
-std::vector<std::vector<std::string>> read_test_set_references(const CliOptions& o,
-                                                               const std::vector<CachedTestSet>& sets) {
+std::vector<std::vector<std::string>> read_test_set_references(
+    const CliOptions& o, const std::vector<CachedTestSet>& sets) {
   const std::string& pair = *o.language_pair;
-  std::vector<std::vector<std::string>> refs(std::max<size_t>(sets[0].reference_fields(pair).size(), 1));
+  std::vector<std::vector<std::string>> refs(
+      std::max<size_t>(sets[0].reference_fields(pair).size(), 1));
   for (const CachedTestSet& t : sets) {
     const auto fields = t.reference_fields(pair);
-    if (fields.empty()) log::warn("realmt-bleu: No references found for test set {}/{}.", t.name, pair);
+    if (fields.empty())
+      log::warn("realmt-bleu: No references found for test set {}/{}.", t.name, pair);
     if (fields.size() > refs.size()) {
-      fatal(1, format("test set {}/{} has {} references, the first test set of -t {}", t.name, pair, fields.size(),
-                      refs.size()));
+      fatal(1, format("test set {}/{} has {} references, the first test set of -t {}", t.name, pair,
+                      fields.size(), refs.size()));
     }
     for (size_t r = 0; r < fields.size(); ++r) {
-      for (const auto& line : read_lines_file(t.file(pair, fields[r]))) refs[r].emplace_back(py_rstrip(line));
+      for (const auto& line : read_lines_file(t.file(pair, fields[r])))
+        refs[r].emplace_back(py_rstrip(line));
     }
   }
   return refs;
 }
 
-std::vector<std::vector<std::string>> read_references(const CliOptions& o, const std::vector<CachedTestSet>& sets) {
+std::vector<std::vector<std::string>> read_references(const CliOptions& o,
+                                                      const std::vector<CachedTestSet>& sets) {
   if (!sets.empty()) return read_test_set_references(o, sets);
-  std::vector<std::vector<std::string>> refs(std::max<size_t>(o.refs.size(), static_cast<size_t>(std::max(o.num_refs, 1))));
+  std::vector<std::vector<std::string>> refs(
+      std::max<size_t>(o.refs.size(), static_cast<size_t>(std::max(o.num_refs, 1))));
   for (size_t f = 0; f < o.refs.size(); ++f) {
     const auto lines = read_lines_file(o.refs[f]);
     for (size_t l = 0; l < lines.size(); ++l) {
@@ -127,7 +145,8 @@ std::vector<std::vector<std::string>> read_references(const CliOptions& o, const
       }
       auto fields = split_tabs(line, static_cast<size_t>(o.num_refs - 1));
       if (fields.size() != static_cast<size_t>(o.num_refs)) {
-        fatal(17, format("FATAL: line {}: expected {} fields, but found {}.", l + 1, o.num_refs, fields.size()));
+        fatal(17, format("FATAL: line {}: expected {} fields, but found {}.", l + 1, o.num_refs,
+                         fields.size()));
       }
       for (size_t r = 0; r < fields.size(); ++r) refs[r].push_back(fields[r]);
     }
@@ -147,7 +166,8 @@ Systems read_systems(const CliOptions& o, std::istream& in, bool paired) {
     for (size_t l = 1; l < lines.size(); ++l) {
       const auto fields = split_tabs(py_rstrip(lines[l]), std::string::npos);
       if (fields.size() != first.size()) {
-        fatal(17, "FATAL: the number of tab-delimited fields in the input stream differ across lines.");
+        fatal(17,
+              "FATAL: the number of tab-delimited fields in the input stream differ across lines.");
       }
       for (size_t k = 0; k < fields.size(); ++k) s.hyps[k].emplace_back(py_rstrip(fields[k]));
     }
@@ -161,7 +181,9 @@ Systems read_systems(const CliOptions& o, std::istream& in, bool paired) {
   for (const auto& fname : *o.inputs) {
     if (std::find(s.names.begin(), s.names.end(), fname) != s.names.end()) {
       if (paired && fname == s.names[0]) continue;  // the baseline given again
-      fatal(1, "'" + fname + "' already used to name a system. Make sure to have a different basename for each system.");
+      fatal(1, "'" + fname +
+                   "' already used to name a system. Make sure to have a different basename for "
+                   "each system.");
     }
     std::vector<std::string> lines = read_lines_file(fname);
     for (auto& l : lines) l = std::string(py_rstrip(l));
@@ -188,12 +210,15 @@ void list_test_sets(const CliOptions& o, std::ostream& out) {
     }
     return;
   }
-  out << (o.language_pair ? "The available test sets for " + *o.language_pair + " are:\n" : "The available test sets are:\n");
+  out << (o.language_pair ? "The available test sets for " + *o.language_pair + " are:\n"
+                          : "The available test sets are:\n");
   for (const auto& name : cached_test_set_names(cache)) {
-    if (o.language_pair && find_cached_test_set(cache, name)->fields.count(*o.language_pair) == 0) continue;
+    if (o.language_pair && find_cached_test_set(cache, name)->fields.count(*o.language_pair) == 0)
+      continue;
     const TestSet* known = find_test_set(name);
     const std::string description = known != nullptr ? known->description : "(in the cache)";
-    out << name << std::string(name.size() < 30 ? 30 - name.size() : 0, ' ') << ": " << description << "\n";
+    out << name << std::string(name.size() < 30 ? 30 - name.size() : 0, ' ') << ": " << description
+        << "\n";
   }
 }
 
@@ -215,20 +240,23 @@ std::vector<std::string> echo_fields(const CliOptions& o, const CachedTestSet& t
   }
   const bool has_ref = std::find(all.begin(), all.end(), "ref") != all.end();
   for (auto& f : fields) {
-    if (f == "ref" && !has_ref && !any_ref.empty()) f = *std::min_element(any_ref.begin(), any_ref.end());
+    if (f == "ref" && !has_ref && !any_ref.empty())
+      f = *std::min_element(any_ref.begin(), any_ref.end());
     if (std::find(all.begin(), all.end(), f) != all.end()) continue;
     std::string avail;
     for (const auto& a : all) avail += (avail.empty() ? "" : ", ") + a;
-    fatal(1, "No such field " + f + " in test set " + t.name + " for language pair " + pair + ".\navailable fields for " +
-                 t.name + "/" + pair + ": " + avail);
+    fatal(1, "No such field " + f + " in test set " + t.name + " for language pair " + pair +
+                 ".\navailable fields for " + t.name + "/" + pair + ": " + avail);
   }
   return fields;
 }
 
 }  // namespace
 
-void echo_test_sets(const CliOptions& o, const std::vector<CachedTestSet>& sets, std::ostream& out) {
-  if (!o.language_pair || sets.empty()) fatal(1, "--echo requires a test set (--t) and a language pair (-l)");
+void echo_test_sets(const CliOptions& o, const std::vector<CachedTestSet>& sets,
+                    std::ostream& out) {
+  if (!o.language_pair || sets.empty())
+    fatal(1, "--echo requires a test set (--t) and a language pair (-l)");
   for (const CachedTestSet& t : sets) {
     std::vector<std::vector<std::string>> columns;
     size_t rows = std::string::npos;

@@ -25,7 +25,8 @@ struct Systems {
 // set or pair, exit 1); empty without -t.
 std::vector<CachedTestSet> selected_test_sets(const CliOptions& o);
 // One vector of lines per reference: the -t sets' reference fields, or the reference files.
-std::vector<std::vector<std::string>> read_references(const CliOptions& o, const std::vector<CachedTestSet>& sets);
+std::vector<std::vector<std::string>> read_references(const CliOptions& o,
+                                                      const std::vector<CachedTestSet>& sets);
 // The -i files, or the tab-separated columns of `in`; `paired` names the first the baseline.
 Systems read_systems(const CliOptions& o, std::istream& in, bool paired);
 // --list: sacreBLEU's layout, over the test sets in the cache.

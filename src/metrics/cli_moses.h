@@ -17,7 +17,8 @@ namespace realmt::metrics {
 bool is_moses_tokenizer(const std::string& name);
 // The pipeline that -tok `name` (a moses tokenizer) and the options ask for; throws with what
 // is missing or inconsistent (no -l, no --moses-prefixes, -lc).
-std::shared_ptr<const MosesBleuTokenizer> make_moses_tokenizer(const CliOptions& o, const std::string& name);
+std::shared_ptr<const MosesBleuTokenizer> make_moses_tokenizer(const CliOptions& o,
+                                                               const std::string& name);
 // Throws when a Moses-only option is given without a moses tokenizer, or --multi-bleu with
 // more than BLEU, several systems, sentence level or statistical tests.
 void check_moses_options(const CliOptions& o, size_t num_systems);

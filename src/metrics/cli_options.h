@@ -11,38 +11,42 @@
 
 namespace realmt::metrics {
 
-enum class OutputFormat { kJson, kText, kLatex };  // latex: booktabs tables (several systems), else text
+enum class OutputFormat {
+  kJson,
+  kText,
+  kLatex
+};  // latex: booktabs tables (several systems), else text
 
 struct CliOptions {
-  std::vector<std::string> refs;                 // positional reference files
+  std::vector<std::string> refs;                   // positional reference files
   std::optional<std::vector<std::string>> inputs;  // -i files; nullopt = stdin
-  int num_refs = 1;                              // -nr: tab-separated references in one file
-  std::vector<std::string> metrics{"bleu"};      // -m, in the order given
-  bool sentence_level = false;                   // -sl
-  std::optional<std::string> language_pair;      // -l: the test set's pair; selects the BLEU tokenizer
-  std::optional<std::string> test_set;           // -t: known test sets (test_sets.h), comma-separated
+  int num_refs = 1;                                // -nr: tab-separated references in one file
+  std::vector<std::string> metrics{"bleu"};        // -m, in the order given
+  bool sentence_level = false;                     // -sl
+  std::optional<std::string> language_pair;  // -l: the test set's pair; selects the BLEU tokenizer
+  std::optional<std::string> test_set;       // -t: known test sets (test_sets.h), comma-separated
   std::optional<std::vector<std::string>> echo;  // --echo FIELD...: print the test set's fields
   bool list = false;                             // --list
-  std::optional<std::string> tokenize;           // -tok (sacreBLEU's choices, and realmt's moses, moses-a)
-  std::string smooth_method = "exp";             // -s
-  std::optional<double> smooth_value;            // -sv
-  bool bleu_lowercase = false;                   // -lc
-  ChrfOptions chrf;                              // -cc -cw --chrf-beta --chrf-*
-  TerOptions ter;                                // --ter-*
-  bool confidence = false;                       // -ci
-  int confidence_n = 1000;                       // -cin
-  bool paired_bs = false, paired_ar = false;     // -pbs / -par
-  int paired_bs_n = 1000, paired_ar_n = 10000;   // -pbsn / -parn
-  int threads = 2;                               // --threads (realmt): segment workers
-  bool compound_split = false;                   // --compound-split (realmt, cli_moses.h)
-  std::string moses_prefixes;                    // --moses-prefixes DIR (realmt)
-  bool multi_bleu = false;                       // --multi-bleu (realmt)
+  std::optional<std::string> tokenize;  // -tok (sacreBLEU's choices, and realmt's moses, moses-a)
+  std::string smooth_method = "exp";    // -s
+  std::optional<double> smooth_value;   // -sv
+  bool bleu_lowercase = false;          // -lc
+  ChrfOptions chrf;                     // -cc -cw --chrf-beta --chrf-*
+  TerOptions ter;                       // --ter-*
+  bool confidence = false;              // -ci
+  int confidence_n = 1000;              // -cin
+  bool paired_bs = false, paired_ar = false;    // -pbs / -par
+  int paired_bs_n = 1000, paired_ar_n = 10000;  // -pbsn / -parn
+  int threads = 2;                              // --threads (realmt): segment workers
+  bool compound_split = false;                  // --compound-split (realmt, cli_moses.h)
+  std::string moses_prefixes;                   // --moses-prefixes DIR (realmt)
+  bool multi_bleu = false;                      // --multi-bleu (realmt)
   bool quiet = false, short_sig = false, score_only = false;  // -q -sh -b
-  int width = 1;                                 // -w
-  OutputFormat format = OutputFormat::kJson;     // -f (or SACREBLEU_FORMAT)
+  int width = 1;                                              // -w
+  OutputFormat format = OutputFormat::kJson;                  // -f (or SACREBLEU_FORMAT)
   bool version = false, help = false;
-  std::string log_file;                          // --log (realmt's, as every program's): also append the log here
-  std::string log_level = "info";                // --log-level (realmt's; Marian's names)
+  std::string log_file;            // --log (realmt's, as every program's): also append the log here
+  std::string log_level = "info";  // --log-level (realmt's; Marian's names)
 };
 
 // Thrown for usage errors and sacreBLEU's fatal conditions; the main prints it and exits.

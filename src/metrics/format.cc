@@ -44,7 +44,8 @@ std::string py_repr(double x) {
     } else if (static_cast<size_t>(exp) + 1 >= digits.size()) {
       out = digits + std::string(static_cast<size_t>(exp) + 1 - digits.size(), '0') + ".0";
     } else {
-      out = digits.substr(0, static_cast<size_t>(exp) + 1) + "." + digits.substr(static_cast<size_t>(exp) + 1);
+      out = digits.substr(0, static_cast<size_t>(exp) + 1) + "." +
+            digits.substr(static_cast<size_t>(exp) + 1);
     }
     return sign + out;
   }
@@ -55,7 +56,9 @@ std::string py_repr(double x) {
   return sign + mant + ebuf;
 }
 
-std::string json_rounded(double x, int width) { return py_repr(std::strtod(fixed(x, width).c_str(), nullptr)); }
+std::string json_rounded(double x, int width) {
+  return py_repr(std::strtod(fixed(x, width).c_str(), nullptr));
+}
 
 std::string json_string(std::string_view s, bool ensure_ascii) {
   std::string out = "\"";

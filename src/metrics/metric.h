@@ -60,7 +60,9 @@ class Metric {
   // Score from float32-summed statistics the way sacreBLEU's bootstrap computes it (NumPy >= 2).
   virtual PyNum bootstrap_score(const std::vector<float>& sums) const = 0;
   // Score from int64 sums, as approximate randomization computes it (NumPy int64 arrays).
-  virtual Score score_from_int_sums(const std::vector<double>& sums) const { return score_from_sums(sums); }
+  virtual Score score_from_int_sums(const std::vector<double>& sums) const {
+    return score_from_sums(sums);
+  }
   virtual Signature signature() const = 0;
 
   // Corpus score: element-wise sum (Python sum_of_lists order), then score_from_sums.

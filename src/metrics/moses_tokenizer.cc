@@ -17,11 +17,19 @@ namespace {
 
 using U32 = std::u32string;
 
-bool is_space(char32_t c) { return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_WHITE_SPACE) != 0; }
-bool is_alpha(char32_t c) { return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_ALPHABETIC) != 0; }
-bool is_alnum(char32_t c) { return is_alpha(c) || u_charType(static_cast<UChar32>(c)) == U_DECIMAL_DIGIT_NUMBER; }
+bool is_space(char32_t c) {
+  return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_WHITE_SPACE) != 0;
+}
+bool is_alpha(char32_t c) {
+  return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_ALPHABETIC) != 0;
+}
+bool is_alnum(char32_t c) {
+  return is_alpha(c) || u_charType(static_cast<UChar32>(c)) == U_DECIMAL_DIGIT_NUMBER;
+}
 bool is_number(char32_t c) { return (U_GET_GC_MASK(static_cast<UChar32>(c)) & U_GC_N_MASK) != 0; }
-bool is_lower(char32_t c) { return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_LOWERCASE) != 0; }
+bool is_lower(char32_t c) {
+  return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_LOWERCASE) != 0;
+}
 bool is_ll(char32_t c) { return u_charType(static_cast<UChar32>(c)) == U_LOWERCASE_LETTER; }
 
 U32 decode(std::string_view s) {
@@ -157,11 +165,13 @@ NonbreakingPrefixes parse_nonbreaking_prefixes(std::istream& in) {
 NonbreakingPrefixes load_nonbreaking_prefixes(const std::string& dir, const std::string& lang) {
   const std::string path = dir + "/nonbreaking_prefix." + lang;
   std::ifstream f(path);
-  REALMT_CHECK(f.good(),
-               "Moses tokenizer: cannot read {} (the nonbreaking_prefixes folder of a Moses checkout, "
-               "scripts/share/nonbreaking_prefixes, or of the mosestokenizer pip package; tools/moses-scripts "
-               "fetches one)",
-               path);
+  REALMT_CHECK(
+      f.good(),
+      "Moses tokenizer: cannot read {} (the nonbreaking_prefixes folder of a Moses checkout, "
+      "scripts/share/nonbreaking_prefixes, or of the mosestokenizer pip package; "
+      "tools/moses-scripts "
+      "fetches one)",
+      path);
   return parse_nonbreaking_prefixes(f);
 }
 
@@ -194,12 +204,18 @@ U32 normalize_spaces(const U32& t) {
 // Separate out all "other" special characters (with the Finnish, Swedish, tdt and Catalan
 // exceptions for ':', '\'' and the middle dot).
 U32 separate_specials(const U32& t, const std::string& lang) {
-  auto plain = [](char32_t c) { return is_alnum(c) || is_space(c) || c == U'.' || c == U'\'' || c == U'`' || c == U',' || c == U'-'; };
+  auto plain = [](char32_t c) {
+    return is_alnum(c) || is_space(c) || c == U'.' || c == U'\'' || c == U'`' || c == U',' ||
+           c == U'-';
+  };
   if (lang == "fi" || lang == "sv")
-    return pad_unless_lower_follows(pad_class(t, [&](char32_t c) { return !plain(c) && c != U':'; }), U':');
-  if (lang == "tdt") return pad_unless_lower_follows(pad_class(t, [&](char32_t c) { return !plain(c); }), U'\'');
+    return pad_unless_lower_follows(
+        pad_class(t, [&](char32_t c) { return !plain(c) && c != U':'; }), U':');
+  if (lang == "tdt")
+    return pad_unless_lower_follows(pad_class(t, [&](char32_t c) { return !plain(c); }), U'\'');
   if (lang == "ca")
-    return pad_unless_lower_follows(pad_class(t, [&](char32_t c) { return !plain(c) && c != U'\u00B7'; }), U'\u00B7');
+    return pad_unless_lower_follows(
+        pad_class(t, [&](char32_t c) { return !plain(c) && c != U'\u00B7'; }), U'\u00B7');
   return pad_class(t, [&](char32_t c) { return !plain(c); });
 }
 
@@ -251,10 +267,12 @@ U32 split_apostrophes(U32 t, const std::string& lang) {
   auto not_alpha = [](char32_t c) { return !is_alpha(c); };
   if (lang == "en") {
     t = apostrophe_rule(t, not_alpha, not_alpha, U" ' ");
-    t = apostrophe_rule(t, [](char32_t c) { return !is_alpha(c) && !is_number(c); }, alpha, U" ' ");
+    t = apostrophe_rule(
+        t, [](char32_t c) { return !is_alpha(c) && !is_number(c); }, alpha, U" ' ");
     t = apostrophe_rule(t, alpha, not_alpha, U" ' ");
     t = apostrophe_rule(t, alpha, alpha, U" '");
-    return apostrophe_rule(t, is_number, [](char32_t c) { return c == U's'; }, U" '");
+    return apostrophe_rule(
+        t, is_number, [](char32_t c) { return c == U's'; }, U" '");
   }
   if (lang == "fr" || lang == "it" || lang == "ga" || lang == "ca") {
     t = apostrophe_rule(t, not_alpha, not_alpha, U" ' ");
@@ -293,10 +311,11 @@ U32 split_final_dots(const U32& t, const NonbreakingPrefixes& prefixes, bool fin
       bool has_alpha = false;
       for (char32_t c : pre) has_alpha = has_alpha || is_alpha(c);
       const bool next_lower = !last && !words[i + 1].empty() && is_lower(words[i + 1][0]);
-      const bool next_digit = !last && !words[i + 1].empty() && words[i + 1][0] >= U'0' && words[i + 1][0] <= U'9';
-      const bool keep = !(last && final_dot_rules) &&
-                        ((pre.find(U'.') != U32::npos && has_alpha) || kind == 1 || next_lower ||
-                         (kind == 2 && next_digit));
+      const bool next_digit =
+          !last && !words[i + 1].empty() && words[i + 1][0] >= U'0' && words[i + 1][0] <= U'9';
+      const bool keep =
+          !(last && final_dot_rules) && ((pre.find(U'.') != U32::npos && has_alpha) || kind == 1 ||
+                                         next_lower || (kind == 2 && next_digit));
       if (!keep) word = pre + U" .";
     }
     joined += word;
@@ -324,7 +343,8 @@ void escape_xml(std::string& out) {
 }  // namespace
 
 std::string MosesTokenizer::tokenize(std::string_view line) const {
-  REALMT_CHECK(find_invalid_utf8(line) == std::string_view::npos, "Moses tokenizer: the line is not valid UTF-8");
+  REALMT_CHECK(find_invalid_utf8(line) == std::string_view::npos,
+               "Moses tokenizer: the line is not valid UTF-8");
   U32 t = decode(line);
   bool blank = true;
   for (char32_t c : t) blank = blank && is_space(c);
@@ -334,7 +354,8 @@ std::string MosesTokenizer::tokenize(std::string_view line) const {
   std::string bytes = encode(t);
   protect_dots(bytes);
   t = split_commas(decode(bytes), options_.final_dot_rules);
-  t = split_final_dots(split_apostrophes(std::move(t), options_.lang), prefixes_, options_.final_dot_rules);
+  t = split_final_dots(split_apostrophes(std::move(t), options_.lang), prefixes_,
+                       options_.final_dot_rules);
   std::string out = encode(t);
   restore_dots(out);
   if (options_.escape) escape_xml(out);

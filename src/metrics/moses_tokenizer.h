@@ -50,10 +50,10 @@ NonbreakingPrefixes parse_nonbreaking_prefixes(std::istream& in);
 NonbreakingPrefixes load_nonbreaking_prefixes(const std::string& dir, const std::string& lang);
 
 struct MosesTokenizerOptions {
-  std::string lang = "en";       // -l
-  bool aggressive = false;       // -a: split hyphens between letters/digits as @-@
-  bool escape = true;            // false: -no-escape
-  bool final_dot_rules = true;   // mosesdecoder master's end-of-line rules (above)
+  std::string lang = "en";      // -l
+  bool aggressive = false;      // -a: split hyphens between letters/digits as @-@
+  bool escape = true;           // false: -no-escape
+  bool final_dot_rules = true;  // mosesdecoder master's end-of-line rules (above)
 };
 
 class MosesTokenizer {

@@ -39,7 +39,9 @@ void DenseIdMap::clear() {
 }
 
 // Fibonacci hashing: the top bits of key * 2^64/phi index the table.
-static inline uint64_t slot_of(uint64_t key, int shift) { return (key * 0x9E3779B97F4A7C15ULL) >> shift; }
+static inline uint64_t slot_of(uint64_t key, int shift) {
+  return (key * 0x9E3779B97F4A7C15ULL) >> shift;
+}
 
 void DenseIdMap::grow() {
   const size_t cap = slots_.empty() ? 1024 : slots_.size() * 2;
@@ -135,7 +137,8 @@ void NgramIndexer::next_order() {
     // n-gram at i of order n+1 = (n-gram at i of order n, symbol at i+n)
     const size_t count = ids.size() - 1;
     for (size_t i = 0; i < count; ++i) {
-      ids[i] = map_.id((static_cast<uint64_t>(ids[i]) << 32) | sym[i + static_cast<size_t>(order_)]);
+      ids[i] =
+          map_.id((static_cast<uint64_t>(ids[i]) << 32) | sym[i + static_cast<size_t>(order_)]);
     }
     ids.resize(count);
   }

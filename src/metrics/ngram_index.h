@@ -57,8 +57,8 @@ inline uint64_t token_hash(std::string_view token) {
   } else if (n > 0) {
     a = (static_cast<uint64_t>(p[0]) << 16) | (static_cast<uint64_t>(p[n >> 1]) << 8) | p[n - 1];
   }
-  const unsigned __int128 m = static_cast<unsigned __int128>(a ^ 0xa0761d6478bd642fULL) *
-                              (b ^ 0xe7037ed1a0b428dbULL ^ n);
+  const unsigned __int128 m =
+      static_cast<unsigned __int128>(a ^ 0xa0761d6478bd642fULL) * (b ^ 0xe7037ed1a0b428dbULL ^ n);
   return static_cast<uint64_t>(m) ^ static_cast<uint64_t>(m >> 64);
 }
 

@@ -6,7 +6,8 @@ namespace realmt::metrics {
 
 namespace {
 // numpy/random/bit_generator.pyx SeedSequence constants.
-constexpr uint32_t kInitA = 0x43b0d7e5, kMultA = 0x931e8875, kInitB = 0x8b51f9dd, kMultB = 0x58f38ded;
+constexpr uint32_t kInitA = 0x43b0d7e5, kMultA = 0x931e8875, kInitB = 0x8b51f9dd,
+                   kMultB = 0x58f38ded;
 constexpr uint32_t kMixL = 0xca01f9dd, kMixR = 0x4973f715;
 constexpr int kPoolSize = 4;
 
@@ -33,7 +34,8 @@ std::vector<uint64_t> NumpyRng::seed_sequence_state(uint64_t seed) {
     return v ^ (v >> 16);
   };
   uint32_t pool[kPoolSize];
-  for (int i = 0; i < kPoolSize; ++i) pool[i] = hashmix(i < static_cast<int>(entropy.size()) ? entropy[i] : 0);
+  for (int i = 0; i < kPoolSize; ++i)
+    pool[i] = hashmix(i < static_cast<int>(entropy.size()) ? entropy[i] : 0);
   for (int src = 0; src < kPoolSize; ++src) {
     for (int dst = 0; dst < kPoolSize; ++dst) {
       if (src != dst) pool[dst] = mix(pool[dst], hashmix(pool[src]));
@@ -52,7 +54,8 @@ std::vector<uint64_t> NumpyRng::seed_sequence_state(uint64_t seed) {
     words[i] = v ^ (v >> 16);
   }
   std::vector<uint64_t> out(4);
-  for (int k = 0; k < 4; ++k) out[k] = words[2 * k] | (static_cast<uint64_t>(words[2 * k + 1]) << 32);
+  for (int k = 0; k < 4; ++k)
+    out[k] = words[2 * k] | (static_cast<uint64_t>(words[2 * k + 1]) << 32);
   return out;
 }
 

@@ -12,7 +12,8 @@ namespace realmt::metrics {
 // fn(begin, end, worker) is called once per chunk; the first exception is rethrown.
 template <typename Fn>
 void parallel_for(size_t n, int threads, Fn&& fn) {
-  const size_t workers = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(threads, 1)), n / 64 + 1));
+  const size_t workers =
+      std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(threads, 1)), n / 64 + 1));
   if (workers == 1) {
     fn(size_t{0}, n, 0);
     return;

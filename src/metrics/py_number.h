@@ -15,15 +15,15 @@ struct PyNum {
   static PyNum np32(float x) { return {static_cast<double>(x), true}; }
 };
 
-#define REALMT_PYNUM_OP(op)                                                                     \
-  inline PyNum operator op(PyNum a, PyNum b) {                                                  \
-    if (a.f32 || b.f32) {                                                                       \
-      volatile float r = static_cast<float>(a.v) op static_cast<float>(b.v);                    \
-      return PyNum::np32(r);                                                                    \
-    }                                                                                           \
-    return PyNum::py(a.v op b.v);                                                               \
-  }                                                                                             \
-  inline PyNum operator op(PyNum a, double b) { return a op PyNum::py(b); }                     \
+#define REALMT_PYNUM_OP(op)                                                  \
+  inline PyNum operator op(PyNum a, PyNum b) {                               \
+    if (a.f32 || b.f32) {                                                    \
+      volatile float r = static_cast<float>(a.v) op static_cast<float>(b.v); \
+      return PyNum::np32(r);                                                 \
+    }                                                                        \
+    return PyNum::py(a.v op b.v);                                            \
+  }                                                                          \
+  inline PyNum operator op(PyNum a, double b) { return a op PyNum::py(b); }  \
   inline PyNum operator op(double a, PyNum b) { return PyNum::py(a) op b; }
 REALMT_PYNUM_OP(+)
 REALMT_PYNUM_OP(-)

@@ -6,9 +6,11 @@
 
 namespace realmt::metrics {
 
-std::string format_score(const ScoreLine& s, int width, bool score_only, const std::string& signature, bool json) {
-  std::string json_out = "{\n \"name\": " + json_string(s.name, false) + ",\n \"score\": " +
-                         json_rounded(s.score, width) + ",\n \"signature\": " + json_string(signature, false);
+std::string format_score(const ScoreLine& s, int width, bool score_only,
+                         const std::string& signature, bool json) {
+  std::string json_out = "{\n \"name\": " + json_string(s.name, false) +
+                         ",\n \"score\": " + json_rounded(s.score, width) +
+                         ",\n \"signature\": " + json_string(signature, false);
   std::string sc = fixed(s.score, width);
   if (s.ci && s.ci->mean > 0) {
     const std::string mean = fixed(s.ci->mean, width), var = fixed(s.ci->ci, width);
@@ -35,7 +37,8 @@ std::string format_score(const ScoreLine& s, int width, bool score_only, const s
                 json_string(colon == std::string::npos ? "" : field.substr(colon + 1), false);
     pos = bar + 1;
   }
-  if (!s.implementation.empty()) json_out += ",\n \"implementation\": " + json_string(s.implementation, false);
+  if (!s.implementation.empty())
+    json_out += ",\n \"implementation\": " + json_string(s.implementation, false);
   return json_out + "\n}";
 }
 
@@ -44,7 +47,8 @@ std::string single_results(const std::vector<std::string>& results, bool json) {
   if (json) {
     if (results.size() > 1) {
       out = "[\n";
-      for (size_t i = 0; i < results.size(); ++i) out += results[i] + (i + 1 < results.size() ? ",\n" : "\n");
+      for (size_t i = 0; i < results.size(); ++i)
+        out += results[i] + (i + 1 < results.size() ? ",\n" : "\n");
       return out + "]\n";
     }
     return results[0] + "\n";
@@ -98,7 +102,8 @@ std::string repeat(const std::string& unit, size_t n) {
 }
 
 // tabulate(..., tablefmt='fancy_grid', colalign=('right',), stralign='center').
-std::string fancy_grid(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows) {
+std::string fancy_grid(const std::vector<std::string>& headers,
+                       const std::vector<std::vector<std::string>>& rows) {
   const size_t ncol = headers.size();
   std::vector<size_t> width(ncol);
   for (size_t c = 0; c < ncol; ++c) {
@@ -130,12 +135,14 @@ std::string fancy_grid(const std::vector<std::string>& headers, const std::vecto
     }
     return s;
   };
-  std::string out = rule("\xE2\x95\x92", "\xE2\x95\xA4", "\xE2\x95\x95", "\xE2\x95\x90");  // ╒ ╤ ╕ ═
+  std::string out =
+      rule("\xE2\x95\x92", "\xE2\x95\xA4", "\xE2\x95\x95", "\xE2\x95\x90");  // ╒ ╤ ╕ ═
   out += line(headers);
   out += rule("\xE2\x95\x9E", "\xE2\x95\xAA", "\xE2\x95\xA1", "\xE2\x95\x90");  // ╞ ╪ ╡ ═
   for (size_t r = 0; r < rows.size(); ++r) {
     out += line(rows[r]);
-    if (r + 1 < rows.size()) out += rule("\xE2\x94\x9C", "\xE2\x94\xBC", "\xE2\x94\xA4", "\xE2\x94\x80");  // ├ ┼ ┤ ─
+    if (r + 1 < rows.size())
+      out += rule("\xE2\x94\x9C", "\xE2\x94\xBC", "\xE2\x94\xA4", "\xE2\x94\x80");  // ├ ┼ ┤ ─
   }
   out += rule("\xE2\x95\x98", "\xE2\x95\xA7", "\xE2\x95\x9B", "\xE2\x95\x90");  // ╘ ╧ ╛ ═
   out.pop_back();
@@ -147,7 +154,13 @@ std::string latex_escape(const std::string& s) {
   std::string out;
   for (const char c : s) {
     switch (c) {
-      case '&': case '%': case '$': case '#': case '_': case '{': case '}': out += std::string("\\") + c; break;
+      case '&':
+      case '%':
+      case '$':
+      case '#':
+      case '_':
+      case '{':
+      case '}': out += std::string("\\") + c; break;
       case '^': out += "\\^{}"; break;
       case '~': out += "\\textasciitilde{}"; break;
       case '\\': out += "\\textbackslash{}"; break;
@@ -161,7 +174,8 @@ std::string latex_escape(const std::string& s) {
 
 // tabulate(..., tablefmt='latex_booktabs', colalign=('right',), stralign='center'): the widths
 // are fancy_grid's (cells one line each here), escaping comes after the padding.
-std::string latex_booktabs(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows) {
+std::string latex_booktabs(const std::vector<std::string>& headers,
+                           const std::vector<std::vector<std::string>>& rows) {
   const size_t ncol = headers.size();
   std::vector<size_t> width(ncol);
   for (size_t c = 0; c < ncol; ++c) {
@@ -170,11 +184,13 @@ std::string latex_booktabs(const std::vector<std::string>& headers, const std::v
   }
   auto line = [&](const std::vector<std::string>& cells) {
     std::string s;
-    for (size_t c = 0; c < ncol; ++c) s += (c ? "&" : "") + latex_escape(" " + pad(cells[c], width[c], c == 0) + " ");
+    for (size_t c = 0; c < ncol; ++c)
+      s += (c ? "&" : "") + latex_escape(" " + pad(cells[c], width[c], c == 0) + " ");
     s += "\\\\";
     return s.substr(0, s.find_last_not_of(' ') + 1) + "\n";
   };
-  std::string out = "\\begin{tabular}{r" + std::string(ncol - 1, 'c') + "}\n\\toprule\n" + line(headers) + "\\midrule\n";
+  std::string out = "\\begin{tabular}{r" + std::string(ncol - 1, 'c') + "}\n\\toprule\n" +
+                    line(headers) + "\\midrule\n";
   for (const auto& row : rows) out += line(row);
   return out + "\\bottomrule\n\\end{tabular}";
 }
@@ -183,14 +199,17 @@ std::string json_opt(const std::optional<double>& v) { return v ? py_repr(*v) : 
 
 const char* kPairedText =
     "   the p-value is roughly the probability of the absolute score difference (delta)\n"
-    "   or higher occurring due to chance, under the assumption that the null hypothesis is correct.\n"
+    "   or higher occurring due to chance, under the assumption that the null hypothesis is "
+    "correct.\n"
     "\n"
     " - Assuming a significance threshold of 0.05, the null hypothesis can be rejected\n"
-    "   for p-values < 0.05 (marked with \"*\"). This means that the delta is unlikely to be attributed\n"
+    "   for p-values < 0.05 (marked with \"*\"). This means that the delta is unlikely to be "
+    "attributed\n"
     "   to chance, hence the system is significantly \"different\" than the baseline.\n"
     "   Otherwise, the p-values are highlighted in red.\n"
     "\n"
-    " - NOTE: Significance does not tell whether a system is \"better\" than the baseline but rather\n"
+    " - NOTE: Significance does not tell whether a system is \"better\" than the baseline but "
+    "rather\n"
     "   emphasizes the \"difference\" of the systems in terms of the replicability of the delta.\n"
     "\n";
 
@@ -210,9 +229,10 @@ std::string results_table(const TableRequest& r) {
           continue;
         }
         const PairedResult& p = col.paired[i];
-        out += "{\n            \"score\": " + py_repr(p.score) + ",\n            \"p_value\": " + json_opt(p.p_value) +
-               ",\n            \"mean\": " + json_opt(p.mean) + ",\n            \"ci\": " + json_opt(p.ci) +
-               "\n        }";
+        out += "{\n            \"score\": " + py_repr(p.score) +
+               ",\n            \"p_value\": " + json_opt(p.p_value) +
+               ",\n            \"mean\": " + json_opt(p.mean) +
+               ",\n            \"ci\": " + json_opt(p.ci) + "\n        }";
       }
       out += "\n    }";
     }
@@ -234,24 +254,31 @@ std::string results_table(const TableRequest& r) {
         is_bootstrap = true;
         cell += " (" + fixed(*p.mean, r.width) + " \xC2\xB1 " + fixed(*p.ci, r.width) + ")";
       }
-      if (p.p_value) cell += (r.latex ? " (p = " : "\n(p = ") + fixed(*p.p_value, 4) + ")" + (*p.p_value > 0.05 ? "" : "*");
+      if (p.p_value)
+        cell += (r.latex ? " (p = " : "\n(p = ") + fixed(*p.p_value, 4) + ")" +
+                (*p.p_value > 0.05 ? "" : "*");
       rows[i].push_back(cell);
     }
     headers.push_back(is_bootstrap ? col.name + " (\xCE\xBC \xC2\xB1 95% CI)" : col.name);
   }
   std::string out = (r.latex ? latex_booktabs(headers, rows) : fancy_grid(headers, rows)) + "\n\n";
   if (paired) {
-    const std::string msg = std::string("Paired ") + (r.paired_bs ? "bootstrap resampling" : "approximate randomization") +
-                            " test with " + std::to_string(r.paired_n) + (r.paired_bs ? " resampling trials" : " trials");
+    const std::string msg = std::string("Paired ") +
+                            (r.paired_bs ? "bootstrap resampling" : "approximate randomization") +
+                            " test with " + std::to_string(r.paired_n) +
+                            (r.paired_bs ? " resampling trials" : " trials");
     const std::string dashes(msg.size(), '-');
     out += dashes + "\n" + msg + "\n" + dashes + "\n";
     // sacreBLEU names the baseline only when it is labelled "Baseline: <file>" (-i input).
-    const std::string base = !r.systems.empty() && r.systems[0].rfind("Baseline:", 0) == 0 ? r.systems[0] : "";
+    const std::string base =
+        !r.systems.empty() && r.systems[0].rfind("Baseline:", 0) == 0 ? r.systems[0] : "";
     out += " - Each system is pairwise compared to " + base + ".\n";
-    out += r.paired_bs ? "   Actual system score / bootstrap estimated true mean / 95% CI are provided for each metric.\n"
+    out += r.paired_bs ? "   Actual system score / bootstrap estimated true mean / 95% CI are "
+                         "provided for each metric.\n"
                        : "   Actual system score is provided for each metric.\n";
-    out += "\n - Null hypothesis: the system and the baseline translations are essentially\n"
-           "   generated by the same underlying process. For a given system and the baseline,\n";
+    out +=
+        "\n - Null hypothesis: the system and the baseline translations are essentially\n"
+        "   generated by the same underlying process. For a given system and the baseline,\n";
     out += kPairedText;
   }
   out += "-----------------\nMetric signatures\n-----------------\n";

@@ -21,7 +21,8 @@ std::optional<uint64_t> seed_from_env(std::string* label) {
   }
   char* end = nullptr;
   const long long v = std::strtoll(s.c_str(), &end, 10);
-  REALMT_CHECK(end && *end == '\0' && v >= 0, "SACREBLEU_SEED must be a non-negative integer or 'none', got '{}'", s);
+  REALMT_CHECK(end && *end == '\0' && v >= 0,
+               "SACREBLEU_SEED must be a non-negative integer or 'none', got '{}'", s);
   if (label) *label = std::to_string(v);
   return static_cast<uint64_t>(v);
 }
@@ -43,8 +44,9 @@ T pairwise(const T* a, size_t n) {
     for (; i < n - (n % 8); i += 8) {
       for (int j = 0; j < 8; ++j) r[j] = static_cast<T>(r[j] + a[i + j]);
     }
-    T res = static_cast<T>(static_cast<T>(static_cast<T>(r[0] + r[1]) + static_cast<T>(r[2] + r[3])) +
-                           static_cast<T>(static_cast<T>(r[4] + r[5]) + static_cast<T>(r[6] + r[7])));
+    T res =
+        static_cast<T>(static_cast<T>(static_cast<T>(r[0] + r[1]) + static_cast<T>(r[2] + r[3])) +
+                       static_cast<T>(static_cast<T>(r[4] + r[5]) + static_cast<T>(r[6] + r[7])));
     for (; i < n; ++i) res = static_cast<T>(res + a[i]);
     return res;
   }
@@ -73,7 +75,8 @@ double numpy_pairwise_sum(const std::vector<double>& values, bool f32) {
   return pairwise(values.data(), values.size());
 }
 
-std::vector<PyNum> bootstrap_scores(const Metric& metric, const CorpusStats& stats, size_t n, uint64_t seed) {
+std::vector<PyNum> bootstrap_scores(const Metric& metric, const CorpusStats& stats, size_t n,
+                                    uint64_t seed) {
   const size_t N = stats.num_segments(), k = stats.num_stats;
   REALMT_CHECK(N > 0, "bootstrap resampling needs at least one segment");
   NumpyRng rng(seed);
@@ -122,13 +125,15 @@ Confidence estimate_ci_numpy(const std::vector<PyNum>& scores) {
   c.ci = cast(0.5 * cast(s[hi] - s[lo], f32), f32);
   // np.mean: pairwise sum in the array's type, divided by the count in that type.
   const double sum = numpy_pairwise_sum(s, f32);
-  c.mean = f32 ? static_cast<double>(static_cast<float>(sum) / static_cast<float>(n)) : sum / static_cast<double>(n);
+  c.mean = f32 ? static_cast<double>(static_cast<float>(sum) / static_cast<float>(n))
+               : sum / static_cast<double>(n);
   return c;
 }
 
-PairedResult paired_bootstrap(const Metric& metric, const CorpusStats& baseline, const CorpusStats& system,
-                              size_t n, uint64_t seed) {
-  REALMT_CHECK(baseline.num_segments() == system.num_segments(), "paired test: systems differ in length");
+PairedResult paired_bootstrap(const Metric& metric, const CorpusStats& baseline,
+                              const CorpusStats& system, size_t n, uint64_t seed) {
+  REALMT_CHECK(baseline.num_segments() == system.num_segments(),
+               "paired test: systems differ in length");
   const double bl_score = metric.corpus_score(baseline).score;
   PairedResult res;
   res.score = metric.corpus_score(system).score;
@@ -142,7 +147,8 @@ PairedResult paired_bootstrap(const Metric& metric, const CorpusStats& baseline,
   std::vector<double> diffs(n);
   for (size_t r = 0; r < n; ++r) diffs[r] = cast(std::fabs(cast(sys[r].v - bl[r].v, f32)), f32);
   double mean = numpy_pairwise_sum(diffs, f32);
-  mean = f32 ? static_cast<double>(static_cast<float>(mean) / static_cast<float>(n)) : mean / static_cast<double>(n);
+  mean = f32 ? static_cast<double>(static_cast<float>(mean) / static_cast<float>(n))
+             : mean / static_cast<double>(n);
   // The comparison with the Python-float difference casts it to the array's type.
   const double real_diff = cast(std::fabs(bl_score - res.score), f32);
   size_t count = 0;

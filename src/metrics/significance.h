@@ -22,7 +22,8 @@ struct Confidence {
 };
 
 // Scores of n bootstrap resamples of the segments (rng.choice(N, (n, N)) from default_rng(seed)).
-std::vector<PyNum> bootstrap_scores(const Metric& metric, const CorpusStats& stats, size_t n, uint64_t seed);
+std::vector<PyNum> bootstrap_scores(const Metric& metric, const CorpusStats& stats, size_t n,
+                                    uint64_t seed);
 
 // Score.estimate_ci (single-system -ci): Python sorted(), statistics.mean (exact).
 Confidence estimate_ci_python(const std::vector<PyNum>& scores);
@@ -38,8 +39,8 @@ struct PairedResult {
 
 // Paired bootstrap resampling of `system` against `baseline` (both statistics of one metric).
 // baseline_score and system score are the corpus scores.
-PairedResult paired_bootstrap(const Metric& metric, const CorpusStats& baseline, const CorpusStats& system,
-                              size_t n, uint64_t seed);
+PairedResult paired_bootstrap(const Metric& metric, const CorpusStats& baseline,
+                              const CorpusStats& system, size_t n, uint64_t seed);
 // Paired approximate randomization (no confidence interval, as the CLI).
 PairedResult paired_approximate_randomization(const Metric& metric, const CorpusStats& baseline,
                                               const CorpusStats& system, size_t n, uint64_t seed);

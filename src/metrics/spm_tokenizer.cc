@@ -14,9 +14,10 @@ namespace realmt::metrics {
 
 SpmModelFile spm_model_file(TokenizerKind kind) {
   // sacreBLEU's SPM_MODELS: the file is the URL's basename under SACREBLEU_DIR/models.
-  if (kind == TokenizerKind::kFlores200) return {"flores200sacrebleuspm", "https://tinyurl.com/flores200sacrebleuspm"};
-  REALMT_CHECK(kind == TokenizerKind::kSpm || kind == TokenizerKind::kFlores101, "{} is not a SentencePiece tokenizer",
-               tokenizer_name(kind));
+  if (kind == TokenizerKind::kFlores200)
+    return {"flores200sacrebleuspm", "https://tinyurl.com/flores200sacrebleuspm"};
+  REALMT_CHECK(kind == TokenizerKind::kSpm || kind == TokenizerKind::kFlores101,
+               "{} is not a SentencePiece tokenizer", tokenizer_name(kind));
   return {"sacrebleu_tokenizer_spm.model",
           "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model"};
 }

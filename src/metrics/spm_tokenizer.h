@@ -1,8 +1,9 @@
-// sacreBLEU's SentencePiece tokenizers (tokenizers/tokenizer_spm.py): " ".join(EncodeAsPieces(line))
-// with the model sacreBLEU uses for each, read from $SACREBLEU/models (default ~/.sacrebleu/models),
-// where sacreBLEU downloads it: spm and flores101 share sacrebleu_tokenizer_spm.model, flores200
-// reads flores200sacrebleuspm. realmt-bleu downloads nothing: a missing model is an error naming
-// the file and the URL (tools/fetch-sacrebleu-models fetches them).
+// sacreBLEU's SentencePiece tokenizers (tokenizers/tokenizer_spm.py): "
+// ".join(EncodeAsPieces(line)) with the model sacreBLEU uses for each, read from $SACREBLEU/models
+// (default ~/.sacrebleu/models), where sacreBLEU downloads it: spm and flores101 share
+// sacrebleu_tokenizer_spm.model, flores200 reads flores200sacrebleuspm. realmt-bleu downloads
+// nothing: a missing model is an error naming the file and the URL (tools/fetch-sacrebleu-models
+// fetches them).
 #pragma once
 
 #include <memory>

@@ -27,9 +27,11 @@ bool matrix_fits(size_t hyp_words, size_t ref_words) {
 }
 
 std::string too_long_message(size_t hyp_words, size_t ref_words) {
-  return format("TER of a {}-word hypothesis against a {}-word reference needs a {} x {} edit-distance matrix, "
-                "more than the {} cells (1.2 GB) realmt-bleu allows; is this line a whole document?",
-                hyp_words, ref_words, hyp_words + 1, ref_words + 1, kMaxCells);
+  return format(
+      "TER of a {}-word hypothesis against a {}-word reference needs a {} x {} edit-distance "
+      "matrix, "
+      "more than the {} cells (1.2 GB) realmt-bleu allows; is this line a whole document?",
+      hyp_words, ref_words, hyp_words + 1, ref_words + 1, kMaxCells);
 }
 
 enum Op : char { kNop = ' ', kSub = 's', kIns = 'i', kDel = 'd', kUndef = 'x' };
@@ -49,7 +51,8 @@ class BeamEditDistance {
       cost_[j] = static_cast<long long>(j);
       ops_[j] = kIns;
     }
-    for (size_t i = 1; i <= I_; ++i) row(hyp, i, &cost_[(i - 1) * (J_ + 1)], &cost_[i * (J_ + 1)], &ops_[i * (J_ + 1)]);
+    for (size_t i = 1; i <= I_; ++i)
+      row(hyp, i, &cost_[(i - 1) * (J_ + 1)], &cost_[i * (J_ + 1)], &ops_[i * (J_ + 1)]);
     return cost_[I_ * (J_ + 1) + J_];
   }
 
@@ -92,10 +95,12 @@ class BeamEditDistance {
   void setup(size_t I) {
     I_ = I;
     ratio_ = I ? static_cast<double>(J_) / static_cast<double>(I) : 1.0;
-    beam_ = kBeamWidth < ratio_ / 2 ? static_cast<long long>(std::ceil(ratio_ / 2 + kBeamWidth)) : kBeamWidth;
+    beam_ = kBeamWidth < ratio_ / 2 ? static_cast<long long>(std::ceil(ratio_ / 2 + kBeamWidth))
+                                    : kBeamWidth;
   }
 
-  void row(const std::vector<uint32_t>& hyp, size_t i, const long long* prev, long long* cur, char* ops) const {
+  void row(const std::vector<uint32_t>& hyp, size_t i, const long long* prev, long long* cur,
+           char* ops) const {
     const auto diag = static_cast<long long>(std::floor(static_cast<double>(i) * ratio_));
     const long long lo = std::max(0LL, diag - beam_);
     long long hi = std::min(static_cast<long long>(J_) + 1, diag + beam_);
@@ -111,9 +116,18 @@ class BeamEditDistance {
       long long c = kInf;
       char op = kUndef;
       const long long d = prev[j - 1] + (same ? 0 : 1);
-      if (c > d) { c = d; op = same ? kNop : kSub; }
-      if (c > prev[j] + 1) { c = prev[j] + 1; op = kDel; }
-      if (c > cur[j - 1] + 1) { c = cur[j - 1] + 1; op = kIns; }
+      if (c > d) {
+        c = d;
+        op = same ? kNop : kSub;
+      }
+      if (c > prev[j] + 1) {
+        c = prev[j] + 1;
+        op = kDel;
+      }
+      if (c > cur[j - 1] + 1) {
+        c = cur[j - 1] + 1;
+        op = kIns;
+      }
       cur[j] = c;
       ops[j] = op;
     }
@@ -129,7 +143,8 @@ class BeamEditDistance {
 };
 
 // Python's words[a:b] with clamping.
-void append_slice(std::vector<uint32_t>& out, const std::vector<uint32_t>& w, long long a, long long b) {
+void append_slice(std::vector<uint32_t>& out, const std::vector<uint32_t>& w, long long a,
+                  long long b) {
   const auto n = static_cast<long long>(w.size());
   a = std::clamp(a, 0LL, n);
   b = std::clamp(b, 0LL, n);
@@ -173,7 +188,8 @@ std::pair<long long, long long> translation_edit_rate(const std::vector<uint32_t
                                                       const std::vector<uint32_t>& ref) {
   const auto J = static_cast<long long>(ref.size());
   if (J == 0) return {static_cast<long long>(hyp_in.size()), 0};
-  REALMT_CHECK(matrix_fits(hyp_in.size(), ref.size()), "{}", too_long_message(hyp_in.size(), ref.size()));
+  REALMT_CHECK(matrix_fits(hyp_in.size(), ref.size()), "{}",
+               too_long_message(hyp_in.size(), ref.size()));
   BeamEditDistance ed(ref);
   std::vector<uint32_t> h = hyp_in, shifted, best_words;
   const auto I = static_cast<long long>(h.size());
@@ -214,8 +230,10 @@ std::pair<long long, long long> translation_edit_rate(const std::vector<uint32_t
           if (h[static_cast<size_t>(sh + len - 1)] != ref[static_cast<size_t>(sr + len - 1)]) break;
           // candidate (sh, sr, len)
           bool hyp_ok = false, ref_ok = false;
-          for (long long k = sh; k < std::min(sh + len, I); ++k) hyp_ok |= hyp_err[static_cast<size_t>(k)] != 0;
-          for (long long k = sr; k < std::min(sr + len, J); ++k) ref_ok |= ref_err[static_cast<size_t>(k)] != 0;
+          for (long long k = sh; k < std::min(sh + len, I); ++k)
+            hyp_ok |= hyp_err[static_cast<size_t>(k)] != 0;
+          for (long long k = sr; k < std::min(sr + len, J); ++k)
+            ref_ok |= ref_err[static_cast<size_t>(k)] != 0;
           const long long a = align[static_cast<size_t>(sr)];
           if (hyp_ok && ref_ok && !(sh <= a && a < sh + len)) {
             long long prev_idx = -1;
@@ -224,7 +242,8 @@ std::pair<long long, long long> translation_edit_rate(const std::vector<uint32_t
               if (idx == prev_idx) continue;
               prev_idx = idx;
               perform_shift(h, sh, len, idx, shifted);
-              const long long d = ed.with_prefix(shifted, static_cast<size_t>(std::max(0LL, std::min(sh, idx))));
+              const long long d =
+                  ed.with_prefix(shifted, static_cast<size_t>(std::max(0LL, std::min(sh, idx))));
               const Candidate c{pre - d, len, -sh, -idx};
               ++checked;
               if (!have_best || c > best) {
@@ -279,7 +298,8 @@ CorpusStats Ter::corpus_stats(const std::vector<std::string>& hyps, int threads)
     TokenInterner interner;
     std::vector<std::string_view> words;
     std::vector<uint32_t> hyp_ids, ref_ids;
-    for (size_t i = static_cast<size_t>(worker); i < hyps.size(); i += static_cast<size_t>(workers)) {
+    for (size_t i = static_cast<size_t>(worker); i < hyps.size();
+         i += static_cast<size_t>(workers)) {
       const std::string hyp = ter_tokenize(py_rstrip(hyps[i]), options_);
       interner.clear();
       words.clear();
@@ -293,8 +313,8 @@ CorpusStats Ter::corpus_stats(const std::vector<std::string>& hyps, int threads)
         py_split(ref, words);
         ref_ids.clear();
         for (auto t : words) ref_ids.push_back(interner.id(t));
-        REALMT_CHECK(ref_ids.empty() || matrix_fits(hyp_ids.size(), ref_ids.size()), "line {}: {}", i + 1,
-                     too_long_message(hyp_ids.size(), ref_ids.size()));
+        REALMT_CHECK(ref_ids.empty() || matrix_fits(hyp_ids.size(), ref_ids.size()), "line {}: {}",
+                     i + 1, too_long_message(hyp_ids.size(), ref_ids.size()));
         const auto [edits, len] = translation_edit_rate(hyp_ids, ref_ids);
         ref_lengths += static_cast<double>(len);
         best = std::min(best, edits);

@@ -25,23 +25,28 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
 }
 
 constexpr bool is_r1(char32_t c) {
-  return (c >= 0x20 && c <= 0x26) || (c >= 0x28 && c <= 0x2B) || c == 0x2F || (c >= 0x3A && c <= 0x40) ||
-         (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
+  return (c >= 0x20 && c <= 0x26) || (c >= 0x28 && c <= 0x2B) || c == 0x2F ||
+         (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
 }
 constexpr bool is_digit(char32_t c) { return c >= '0' && c <= '9'; }
 constexpr bool is_dot_comma(char32_t c) { return c == '.' || c == ','; }
 
 bool is_asian_punct(char32_t c) {
-  return c == 0x3001 || c == 0x3002 || (c >= 0x3008 && c <= 0x3011) || (c >= 0x3014 && c <= 0x301F) ||
-         (c >= 0xFF61 && c <= 0xFF65) || c == 0x30FB;
+  return c == 0x3001 || c == 0x3002 || (c >= 0x3008 && c <= 0x3011) ||
+         (c >= 0x3014 && c <= 0x301F) || (c >= 0xFF61 && c <= 0xFF65) || c == 0x30FB;
 }
 bool is_full_width_punct(char32_t c) {
   switch (c) {
-    case 0xFF0E: case 0xFF0C: case 0xFF1F: case 0xFF1A: case 0xFF1B: case 0xFF01: case 0xFF02:
-    case 0xFF08: case 0xFF09:
-      return true;
-    default:
-      return false;
+    case 0xFF0E:
+    case 0xFF0C:
+    case 0xFF1F:
+    case 0xFF1A:
+    case 0xFF1B:
+    case 0xFF01:
+    case 0xFF02:
+    case 0xFF08:
+    case 0xFF09: return true;
+    default: return false;
   }
 }
 
@@ -98,12 +103,13 @@ std::u32string normalize_general_and_western(std::string& s8) {
 }
 
 std::u32string normalize_asian(const std::u32string& s0) {
-  std::u32string s = pad_class(s0, [](char32_t c) {
-    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF);
-  });
-  s = pad_class(s, [](char32_t c) { return (c >= 0x31C0 && c <= 0x31EF) || (c >= 0x2E80 && c <= 0x2EFF); });
+  std::u32string s = pad_class(
+      s0, [](char32_t c) { return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF); });
+  s = pad_class(
+      s, [](char32_t c) { return (c >= 0x31C0 && c <= 0x31EF) || (c >= 0x2E80 && c <= 0x2EFF); });
   s = pad_class(s, [](char32_t c) {
-    return (c >= 0x3300 && c <= 0x33FF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F);
+    return (c >= 0x3300 && c <= 0x33FF) || (c >= 0xF900 && c <= 0xFAFF) ||
+           (c >= 0xFE30 && c <= 0xFE4F);
   });
   s = pad_class(s, [](char32_t c) { return c >= 0x3200 && c <= 0x3F22; });
   // The three kana patterns are anchored with '^' and never match after the leading pad space.
@@ -136,8 +142,8 @@ std::string ter_tokenize(std::string_view line, const TerOptions& o) {
     }
     std::u32string t;
     for (char32_t c : s) {
-      const bool punct = c == '.' || c == ',' || c == '?' || c == ':' || c == ';' || c == '!' || c == '"' ||
-                         c == '(' || c == ')';
+      const bool punct = c == '.' || c == ',' || c == '?' || c == ':' || c == ';' || c == '!' ||
+                         c == '"' || c == '(' || c == ')';
       if (punct) continue;
       if (o.asian_support && (is_asian_punct(c) || is_full_width_punct(c))) continue;
       t += c;

@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// basename -> path of every regular file under the dirs (the first dir, then sorted path order, wins).
+// basename -> path of every regular file under the dirs (the first dir, then sorted path order,
+// wins).
 std::map<std::string, std::string> index_files(const std::vector<std::string>& dirs) {
   REALMT_CHECK(!dirs.empty(), "testsets: no folder to search (--from)");
   std::map<std::string, std::string> by_name;
@@ -24,7 +25,8 @@ std::map<std::string, std::string> index_files(const std::vector<std::string>& d
     REALMT_CHECK(fs::is_directory(dir), "testsets: --from {} is not a directory", dir);
     std::vector<std::string> paths;
     std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+    for (auto it = fs::recursive_directory_iterator(
+             dir, fs::directory_options::skip_permission_denied, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (it->is_regular_file(ec)) paths.push_back(it->path().string());
     }
@@ -81,10 +83,12 @@ void write_lines(const std::string& path, const std::vector<std::string>& lines)
 
 }  // namespace
 
-TestSetCacheReport fill_test_set_cache(const std::vector<std::string>& from_dirs, const std::string& cache_dir,
+TestSetCacheReport fill_test_set_cache(const std::vector<std::string>& from_dirs,
+                                       const std::string& cache_dir,
                                        const std::vector<std::string>& sets) {
   for (const auto& name : sets) {
-    REALMT_CHECK(find_test_set(name) != nullptr, "testsets: unknown test set '{}' (see realmt-bleu --list)", name);
+    REALMT_CHECK(find_test_set(name) != nullptr,
+                 "testsets: unknown test set '{}' (see realmt-bleu --list)", name);
   }
   const auto files = index_files(from_dirs);
   auto find = [&](const std::string& name) -> std::optional<std::string> {
@@ -96,13 +100,15 @@ TestSetCacheReport fill_test_set_cache(const std::vector<std::string>& from_dirs
   for (const TestSet& t : known_test_sets()) {
     if (!sets.empty() && std::find(sets.begin(), sets.end(), t.name) == sets.end()) continue;
     for (const TestSetPair& p : t.pairs) {
-      const std::string src_lang = p.pair.substr(0, p.pair.find('-')), trg_lang = p.pair.substr(p.pair.find('-') + 1);
+      const std::string src_lang = p.pair.substr(0, p.pair.find('-')),
+                        trg_lang = p.pair.substr(p.pair.find('-') + 1);
       FilledTestSet done{t.name, p.pair, "", "", false, 0};
       Fields fields;
       if (auto s = find(p.src_sgm), r = find(p.ref_sgm); s && r) {
         done.src = *s, done.ref = *r, done.sgm = true;
         fields = from_sgm(*s, *r);
-      } else if (auto s2 = find(p.plain + "." + src_lang), r2 = find(p.plain + "." + trg_lang); s2 && r2) {
+      } else if (auto s2 = find(p.plain + "." + src_lang), r2 = find(p.plain + "." + trg_lang);
+                 s2 && r2) {
         done.src = *s2, done.ref = *r2;
         fields = from_plain(*s2, *r2);
       } else {
@@ -110,8 +116,8 @@ TestSetCacheReport fill_test_set_cache(const std::vector<std::string>& from_dirs
         continue;
       }
       REALMT_CHECK(fields.src.size() == fields.ref.size() && !fields.src.empty(),
-                   "testsets: {} {}: {} has {} segments, {} has {}", t.name, p.pair, done.src, fields.src.size(),
-                   done.ref, fields.ref.size());
+                   "testsets: {} {}: {} has {} segments, {} has {}", t.name, p.pair, done.src,
+                   fields.src.size(), done.ref, fields.ref.size());
       done.segments = fields.src.size();
       write_lines(test_set_file(cache_dir, t, p.pair, "src"), fields.src);
       write_lines(test_set_file(cache_dir, t, p.pair, "ref"), fields.ref);
@@ -121,8 +127,10 @@ TestSetCacheReport fill_test_set_cache(const std::vector<std::string>& from_dirs
         for (const auto& [name, values] : meta) {
           const std::string path = test_set_file(cache_dir, t, p.pair, name);
           // From plain text there are none: older ones (from SGM) would no longer line up.
-          if (done.sgm) write_lines(path, *values);
-          else fs::remove(path);
+          if (done.sgm)
+            write_lines(path, *values);
+          else
+            fs::remove(path);
         }
       }
       report.filled.push_back(done);

@@ -22,8 +22,10 @@ TestSet multi_way(const std::string& name, const std::string& year_set, const st
 
 TestSet wmt14(const std::string& name, const std::string& description, const std::string& url) {
   TestSet t{name, description, url, true, {}};
-  t.pairs.push_back({"en-fr", "newstest2014-fren-src.en.sgm", "newstest2014-fren-ref.fr.sgm", "newstest2014"});
-  t.pairs.push_back({"fr-en", "newstest2014-fren-src.fr.sgm", "newstest2014-fren-ref.en.sgm", "newstest2014"});
+  t.pairs.push_back(
+      {"en-fr", "newstest2014-fren-src.en.sgm", "newstest2014-fren-ref.fr.sgm", "newstest2014"});
+  t.pairs.push_back(
+      {"fr-en", "newstest2014-fren-src.fr.sgm", "newstest2014-fren-ref.en.sgm", "newstest2014"});
   return t;
 }
 
@@ -45,7 +47,8 @@ std::vector<std::string> TestSet::fields() const {
 const std::vector<TestSet>& known_test_sets() {
   // newstest2014 en-fr has one version: the "filtered" (wmt14) and "full" sets coincide.
   static const std::vector<TestSet> all = {
-      wmt14("wmt14/full", "Evaluation data released after official evaluation for further research.",
+      wmt14("wmt14/full",
+            "Evaluation data released after official evaluation for further research.",
             "https://statmt.org/wmt14/test-full.tgz"),
       wmt14("wmt14", "Official evaluation data.", "https://statmt.org/wmt14/test-filtered.tgz"),
       multi_way("wmt13", "newstest2013", "newstest2013", "https://statmt.org/wmt13/test.tgz", true),
@@ -53,7 +56,8 @@ const std::vector<TestSet>& known_test_sets() {
       multi_way("wmt11", "newstest2011", "newstest2011", "https://statmt.org/wmt11/test.tgz", true),
       multi_way("wmt10", "newstest2010", "newstest2010", "https://statmt.org/wmt10/test.tgz", true),
       multi_way("wmt09", "newstest2009", "newstest2009", "https://statmt.org/wmt09/test.tgz", true),
-      multi_way("wmt08", "newstest2008", "news-test2008", "https://statmt.org/wmt08/test.tgz", false),
+      multi_way("wmt08", "newstest2008", "news-test2008", "https://statmt.org/wmt08/test.tgz",
+                false),
   };
   return all;
 }
@@ -124,7 +128,8 @@ bool safe_set_name(const std::string& name) {
 }
 
 // The translators sacreBLEU 2.6.0 scores against in its 2021+ XML sets ("" is the field "ref").
-std::optional<std::vector<std::string>> xml_translators(const std::string& set, const std::string& pair) {
+std::optional<std::vector<std::string>> xml_translators(const std::string& set,
+                                                        const std::string& pair) {
   using V = std::vector<std::string>;
   if (set == "wmt24") return V{"refA"};
   if (set == "wmt23") return pair == "en-he" || pair == "he-en" ? V{"refB"} : V{"refA"};
@@ -132,10 +137,9 @@ std::optional<std::vector<std::string>> xml_translators(const std::string& set, 
     if (pair == "cs-en" || pair == "en-cs") return V{"B"};
     return pair == "liv-en" || pair == "ru-sah" ? V{""} : V{"A"};
   }
-  static const std::map<std::string, V> wmt21 = {{"wmt21", {"A"}},       {"wmt21/systems", {"A"}},
-                                                  {"wmt21/B", {"B"}},     {"wmt21/AB", {"A", "B"}},
-                                                  {"wmt21/C", {"C"}},     {"wmt21/AC", {"A", "C"}},
-                                                  {"wmt21/D", {"D"}},     {"wmt21/dev", {"A", ""}}};
+  static const std::map<std::string, V> wmt21 = {
+      {"wmt21", {"A"}},   {"wmt21/systems", {"A"}}, {"wmt21/B", {"B"}}, {"wmt21/AB", {"A", "B"}},
+      {"wmt21/C", {"C"}}, {"wmt21/AC", {"A", "C"}}, {"wmt21/D", {"D"}}, {"wmt21/dev", {"A", ""}}};
   if (const auto it = wmt21.find(set); it != wmt21.end()) return it->second;
   return std::nullopt;
 }
@@ -162,12 +166,14 @@ std::vector<std::string> CachedTestSet::reference_fields(const std::string& pair
   for (const auto& f : it->second) {
     if (field_rank(f) != 1) continue;
     const std::string translator = f == "ref" ? "" : f.substr(4);
-    if (!chosen || std::find(chosen->begin(), chosen->end(), translator) != chosen->end()) refs.push_back(f);
+    if (!chosen || std::find(chosen->begin(), chosen->end(), translator) != chosen->end())
+      refs.push_back(f);
   }
   return refs;
 }
 
-std::optional<CachedTestSet> find_cached_test_set(const std::string& cache, const std::string& name) {
+std::optional<CachedTestSet> find_cached_test_set(const std::string& cache,
+                                                  const std::string& name) {
   if (!safe_set_name(name)) return std::nullopt;
   CachedTestSet set{name, cache + "/" + name, {}};
   const std::string stem = file_stem(name);
@@ -175,8 +181,8 @@ std::optional<CachedTestSet> find_cached_test_set(const std::string& cache, cons
   for (fs::directory_iterator it(set.dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string file = it->path().filename().string();
     const size_t dot = file.find('.', stem.size());
-    if (!file.starts_with(stem) || dot == std::string::npos || dot == stem.size() || dot + 1 == file.size() ||
-        !it->is_regular_file(ec)) {
+    if (!file.starts_with(stem) || dot == std::string::npos || dot == stem.size() ||
+        dot + 1 == file.size() || !it->is_regular_file(ec)) {
       continue;
     }
     std::string field = file.substr(dot + 1);

@@ -2,9 +2,9 @@
 // $SACREBLEU or ~/.sacrebleu, the layout sacreBLEU 2.6.0 writes after a download. realmt-bleu -t
 // reads any set and pair found there (CachedTestSet); the WMT English-French news test sets
 // 2008-2014 are also known by their source files (TestSet), so that realmt-data testsets can fill
-// the cache without sacreBLEU. The cache text is what sacreBLEU writes from the official SGM files (each <seg>
-// line's text with whitespace stripped and runs of Python whitespace collapsed to one space),
-// so a cache filled by either tool serves both.
+// the cache without sacreBLEU. The cache text is what sacreBLEU writes from the official SGM files
+// (each <seg> line's text with whitespace stripped and runs of Python whitespace collapsed to one
+// space), so a cache filled by either tool serves both.
 #pragma once
 
 #include <map>
@@ -17,7 +17,8 @@ namespace realmt::metrics {
 
 struct TestSetPair {
   std::string pair;     // "en-fr"
-  std::string src_sgm;  // basename of the source SGM in the WMT archive (the docid/genre/origlang come from it)
+  std::string src_sgm;  // basename of the source SGM in the WMT archive (the docid/genre/origlang
+                        // come from it)
   std::string ref_sgm;  // basename of the reference SGM
   std::string plain;    // basename of the plain-text release: PLAIN.<lang> (e.g. newstest2014.en)
 };
@@ -25,7 +26,8 @@ struct TestSetPair {
 struct TestSet {
   std::string name;         // sacreBLEU's name: "wmt14", "wmt14/full"
   std::string description;  // sacreBLEU's description (printed by --list)
-  std::string url;          // the archive sacreBLEU downloads (tools/prepare-wmt14-enfr fetches the same files)
+  std::string
+      url;  // the archive sacreBLEU downloads (tools/prepare-wmt14-enfr fetches the same files)
   bool document_fields = true;  // docid, genre and origlang fields (all but wmt08)
   std::vector<TestSetPair> pairs;
 
@@ -54,7 +56,8 @@ struct CachedTestSet {
 };
 
 // The set `name` under `cache`: nullopt when no file of it is there.
-std::optional<CachedTestSet> find_cached_test_set(const std::string& cache, const std::string& name);
+std::optional<CachedTestSet> find_cached_test_set(const std::string& cache,
+                                                  const std::string& name);
 // The names of every set in the cache (folders holding such files), sorted.
 std::vector<std::string> cached_test_set_names(const std::string& cache);
 

@@ -10,7 +10,8 @@
 
 namespace realmt::metrics {
 
-std::vector<std::string> split_lines(const std::string& text, bool universal, const std::string& name) {
+std::vector<std::string> split_lines(const std::string& text, bool universal,
+                                     const std::string& name) {
   const size_t bad = find_invalid_utf8(text);
   if (bad != std::string::npos) {
     size_t line = 1, col = 1;
@@ -22,8 +23,10 @@ std::vector<std::string> split_lines(const std::string& text, bool universal, co
         ++col;
       }
     }
-    REALMT_FAIL("{}: invalid UTF-8 at line {}, byte {} of the line (byte offset {}); convert the file to UTF-8",
-                name, line, col, bad);
+    REALMT_FAIL(
+        "{}: invalid UTF-8 at line {}, byte {} of the line (byte offset {}); convert the file to "
+        "UTF-8",
+        name, line, col, bad);
   }
   std::vector<std::string> lines;
   size_t start = 0;
@@ -44,8 +47,8 @@ std::vector<std::string> split_lines(const std::string& text, bool universal, co
 std::vector<std::string> read_lines_file(const std::string& path) {
   // A directory opens as a stream on Linux, and its "size" is nonsense (std::bad_alloc).
   std::error_code ec;
-  REALMT_CHECK(!std::filesystem::is_directory(path, ec), "cannot read '{}': it is a directory, not a text file",
-               path);
+  REALMT_CHECK(!std::filesystem::is_directory(path, ec),
+               "cannot read '{}': it is a directory, not a text file", path);
   std::ifstream in(path, std::ios::binary);
   REALMT_CHECK(in.good(), "cannot open '{}': no such file or not readable", path);
   in.seekg(0, std::ios::end);

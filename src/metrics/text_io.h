@@ -14,6 +14,7 @@ std::vector<std::string> read_lines_file(const std::string& path);
 // Lines of a stream read with universal newlines; `name` is used in error messages.
 std::vector<std::string> read_lines_universal(std::istream& in, const std::string& name);
 // Lines of in-memory text; universal selects stdin's newline handling.
-std::vector<std::string> split_lines(const std::string& text, bool universal, const std::string& name);
+std::vector<std::string> split_lines(const std::string& text, bool universal,
+                                     const std::string& name);
 
 }  // namespace realmt::metrics

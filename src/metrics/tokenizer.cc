@@ -19,8 +19,11 @@ TokenizerKind parse_tokenizer(std::string_view name) {
   if (name == "spm") return TokenizerKind::kSpm;
   if (name == "flores101") return TokenizerKind::kFlores101;
   if (name == "flores200") return TokenizerKind::kFlores200;
-  REALMT_FAIL("unknown BLEU tokenizer '{}' (supported: 13a, intl, zh, char, none, spm, flores101, flores200; "
-              "not ja-mecab, ko-mecab, spBLEU-1K)", name);
+  REALMT_FAIL(
+      "unknown BLEU tokenizer '{}' (supported: 13a, intl, zh, char, none, spm, flores101, "
+      "flores200; "
+      "not ja-mecab, ko-mecab, spBLEU-1K)",
+      name);
 }
 
 const char* tokenizer_name(TokenizerKind kind) {
@@ -41,8 +44,8 @@ namespace {
 
 // R1's class: U+0020-0026, 0028-002B, 002F, 003A-0040, 005B-0060, 007B-007E.
 constexpr bool is_r1(unsigned char c) {
-  return (c >= 0x20 && c <= 0x26) || (c >= 0x28 && c <= 0x2B) || c == 0x2F || (c >= 0x3A && c <= 0x40) ||
-         (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
+  return (c >= 0x20 && c <= 0x26) || (c >= 0x28 && c <= 0x2B) || c == 0x2F ||
+         (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
 }
 constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -101,7 +104,8 @@ void apply_13a_rules(std::string_view in, std::string& out, std::string& scratch
   }
   size_t n = static_cast<size_t>(w - a.data());
   std::string& b = out;
-  const bool has_dot_comma = std::string_view(a.data(), n).find_first_of(".,") != std::string_view::npos;
+  const bool has_dot_comma =
+      std::string_view(a.data(), n).find_first_of(".,") != std::string_view::npos;
   if (has_dot_comma) {
     b.resize(n * 2 + 8);
     w = b.data();
@@ -169,10 +173,12 @@ void apply_13a_rules(std::string_view in, std::string& out, std::string& scratch
 }
 
 bool is_zh_split_char(char32_t c) {
-  return (c >= 0x2001 && c <= 0x2A6D) || (c >= 0x2E80 && c <= 0x2FDF) || (c >= 0x2FF0 && c <= 0x303F) ||
-         (c >= 0x3100 && c <= 0x312F) || (c >= 0x31A0 && c <= 0x31EF) || (c >= 0x3200 && c <= 0x4DB5) ||
-         (c >= 0x4E00 && c <= 0x9FBB) || (c >= 0xF900 && c <= 0xFA2D) || (c >= 0xFA30 && c <= 0xFA6A) ||
-         (c >= 0xFA70 && c <= 0xFAD9) || (c >= 0xFE10 && c <= 0xFE1F) || (c >= 0xFE30 && c <= 0xFE4F) ||
+  return (c >= 0x2001 && c <= 0x2A6D) || (c >= 0x2E80 && c <= 0x2FDF) ||
+         (c >= 0x2FF0 && c <= 0x303F) || (c >= 0x3100 && c <= 0x312F) ||
+         (c >= 0x31A0 && c <= 0x31EF) || (c >= 0x3200 && c <= 0x4DB5) ||
+         (c >= 0x4E00 && c <= 0x9FBB) || (c >= 0xF900 && c <= 0xFA2D) ||
+         (c >= 0xFA30 && c <= 0xFA6A) || (c >= 0xFA70 && c <= 0xFAD9) ||
+         (c >= 0xFE10 && c <= 0xFE1F) || (c >= 0xFE30 && c <= 0xFE4F) ||
          (c >= 0xFF00 && c <= 0xFFEF);
 }
 
@@ -199,7 +205,9 @@ void tokenize_13a(std::string_view line, std::string& out, std::string& scratch,
   apply_13a_rules(padded, out, scratch, collapse);
 }
 
-bool gc_in(char32_t c, uint32_t mask) { return (U_GET_GC_MASK(static_cast<UChar32>(c)) & mask) != 0; }
+bool gc_in(char32_t c, uint32_t mask) {
+  return (U_GET_GC_MASK(static_cast<UChar32>(c)) & mask) != 0;
+}
 
 // intl: I1 (\P{N})(\p{P}) -> "\1 \2 ", I2 (\p{P})(\P{N}) -> " \1 \2", I3 (\p{S}) -> " \1 ".
 void tokenize_intl(std::string_view line, std::string& out, std::string& scratch) {
@@ -290,7 +298,9 @@ namespace {
 // held character they only extend the current token and leave r2_can_ = true, r4_can_ = false.
 enum : uint8_t { kPlain = 0, kPlainLead = 1, kSpace = 2, kSpecial = 3 };
 
-constexpr bool is_ascii_py_space(unsigned char c) { return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20); }
+constexpr bool is_ascii_py_space(unsigned char c) {
+  return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
+}
 
 struct Fused13aTable {
   uint8_t v[256];
@@ -477,7 +487,8 @@ void pre_13a(std::string_view line, std::string& s) {
   }
 }
 
-void tokens_13a(std::string_view line, std::string& bytes, std::vector<uint32_t>& ends, std::string& scratch) {
+void tokens_13a(std::string_view line, std::string& bytes, std::vector<uint32_t>& ends,
+                std::string& scratch) {
   const size_t old_size = bytes.size();
   const size_t old_ends = ends.size();
   // The tokens hold only non-space input bytes; the pre-rules never lengthen the line.
@@ -498,8 +509,8 @@ void tokens_13a(std::string_view line, std::string& bytes, std::vector<uint32_t>
 
 }  // namespace
 
-void tokenize_to_tokens(TokenizerKind kind, std::string_view line, std::string& bytes, std::vector<uint32_t>& ends,
-                        std::string& scratch) {
+void tokenize_to_tokens(TokenizerKind kind, std::string_view line, std::string& bytes,
+                        std::vector<uint32_t>& ends, std::string& scratch) {
   if (kind == TokenizerKind::k13a) {
     tokens_13a(line, bytes, ends, scratch);
     return;
@@ -515,7 +526,8 @@ void tokenize_to_tokens(TokenizerKind kind, std::string_view line, std::string& 
   }
 }
 
-void tokenize(TokenizerKind kind, std::string_view line, std::string& out, std::string& scratch, bool collapse) {
+void tokenize(TokenizerKind kind, std::string_view line, std::string& out, std::string& scratch,
+              bool collapse) {
   switch (kind) {
     case TokenizerKind::k13a: tokenize_13a(line, out, scratch, collapse); return;
     case TokenizerKind::kIntl: tokenize_intl(line, out, scratch); return;

@@ -26,17 +26,19 @@ void tokenize(TokenizerKind kind, std::string_view line, std::string& out, std::
               bool collapse = true);
 
 // The 13a "post-tokenizer" R1-R4 followed by whitespace collapsing (shared with zh).
-void apply_13a_rules(std::string_view in, std::string& out, std::string& scratch, bool collapse = true);
+void apply_13a_rules(std::string_view in, std::string& out, std::string& scratch,
+                     bool collapse = true);
 
 // The tokens of tokenize(kind, line).split() without building the tokenized string: the token
 // bytes are appended back to back to `bytes` and each token's end offset (into `bytes`) to
 // `ends`. 13a runs as one fused pass (same tokens as apply_13a_rules + Python split(), byte for
 // byte); the other tokenizers tokenize and split. scratch is reused working memory.
-void tokenize_to_tokens(TokenizerKind kind, std::string_view line, std::string& bytes, std::vector<uint32_t>& ends,
-                        std::string& scratch);
+void tokenize_to_tokens(TokenizerKind kind, std::string_view line, std::string& bytes,
+                        std::vector<uint32_t>& ends, std::string& scratch);
 
 // The zh tokenizer's "Chinese character" test, with the ranges sacreBLEU 2.x really applies: its
-// table's two 5-digit escapes read as two characters each, so two ranges differ from the written ones.
+// table's two 5-digit escapes read as two characters each, so two ranges differ from the written
+// ones.
 bool is_zh_split_char(char32_t c);
 
 }  // namespace realmt::metrics

@@ -12,11 +12,15 @@ namespace realmt::metrics {
 bool is_py_space(char32_t c) {
   if (c < 0x80) return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
   switch (c) {
-    case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029: case 0x202F: case 0x205F:
-    case 0x3000:
-      return true;
-    default:
-      return c >= 0x2000 && c <= 0x200A;
+    case 0x85:
+    case 0xA0:
+    case 0x1680:
+    case 0x2028:
+    case 0x2029:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000: return true;
+    default: return c >= 0x2000 && c <= 0x200A;
   }
 }
 
@@ -127,12 +131,13 @@ void py_lower(std::string_view s, std::string& out) {
     REALMT_CHECK(U_SUCCESS(status), "ICU ucasemap_open failed: {}", u_errorName(status));
   }
   out.resize(s.size() * 3 + 16);
-  int32_t n = ucasemap_utf8ToLower(map.get(), out.data(), static_cast<int32_t>(out.size()), s.data(),
-                                   static_cast<int32_t>(s.size()), &status);
+  int32_t n = ucasemap_utf8ToLower(map.get(), out.data(), static_cast<int32_t>(out.size()),
+                                   s.data(), static_cast<int32_t>(s.size()), &status);
   if (status == U_BUFFER_OVERFLOW_ERROR) {
     status = U_ZERO_ERROR;
     out.resize(static_cast<size_t>(n));
-    n = ucasemap_utf8ToLower(map.get(), out.data(), n, s.data(), static_cast<int32_t>(s.size()), &status);
+    n = ucasemap_utf8ToLower(map.get(), out.data(), n, s.data(), static_cast<int32_t>(s.size()),
+                             &status);
   }
   REALMT_CHECK(U_SUCCESS(status), "ICU lower-casing failed: {}", u_errorName(status));
   out.resize(static_cast<size_t>(n));

@@ -30,7 +30,10 @@ inline size_t py_space_len(const char* p, const char* end) {
 // Decodes the code point at s[i] (valid UTF-8 assumed) and advances i.
 inline char32_t next_code_point(std::string_view s, size_t& i) {
   const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) { ++i; return b0; }
+  if (b0 < 0x80) {
+    ++i;
+    return b0;
+  }
   if (b0 < 0xE0) {
     char32_t c = ((b0 & 0x1Fu) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3Fu);
     i += 2;

@@ -44,11 +44,12 @@ void AdminProfiler::record(int stack, const Tensor& scaled_input, const Tensor& 
 }
 
 std::string AdminProfiler::table() const {
-  std::string out = "sub-layer                                   omega    Var(x*omega)    Var(f(x))\n";
+  std::string out =
+      "sub-layer                                   omega    Var(x*omega)    Var(f(x))\n";
   char line[256];
   for (const Row& r : rows_) {
-    std::snprintf(line, sizeof line, "%-40s %9.4f %15.6g %12.6g\n", r.omega.c_str(), r.value, r.var_input,
-                  r.var_branch);
+    std::snprintf(line, sizeof line, "%-40s %9.4f %15.6g %12.6g\n", r.omega.c_str(), r.value,
+                  r.var_input, r.var_branch);
     out += line;
   }
   return out;

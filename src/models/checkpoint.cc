@@ -29,15 +29,19 @@ struct Target {
   std::function<void(const Tensor&)> sink;
 };
 
-Target slot_target(std::string name, const Tensor& slot) { return {std::move(name), slot, slot.shape(), slot.dtype(), {}}; }
+Target slot_target(std::string name, const Tensor& slot) {
+  return {std::move(name), slot, slot.shape(), slot.dtype(), {}};
+}
 
 void list_names(std::ostringstream& os, const char* what, const std::vector<std::string>& names,
                 const std::vector<std::string>& others, const char* other_kind) {
   for (size_t i = 0; i < names.size() && i < kMaxListed; ++i) {
     os << "\n  " << what << " '" << names[i] << "'";
-    if (!others.empty()) os << " (closest " << other_kind << ": '" << closest_name(names[i], others) << "')";
+    if (!others.empty())
+      os << " (closest " << other_kind << ": '" << closest_name(names[i], others) << "')";
   }
-  if (names.size() > kMaxListed) os << "\n  ... and " << names.size() - kMaxListed << " more " << what;
+  if (names.size() > kMaxListed)
+    os << "\n  ... and " << names.size() - kMaxListed << " more " << what;
 }
 
 // Views of every slot on the host, from one device-to-host copy of the arena.
@@ -47,8 +51,9 @@ std::vector<Tensor> host_slots(const Arena& arena) {
   for (int i = 0; i < arena.size(); ++i) {
     const Tensor& s = arena[i];
     REALMT_ASSERT(s.shares_storage_with(arena.flat()));
-    out.emplace_back(host.storage(), host.byte_offset() + (s.byte_offset() - arena.flat().byte_offset()),
-                     s.shape(), s.dtype());
+    out.emplace_back(host.storage(),
+                     host.byte_offset() + (s.byte_offset() - arena.flat().byte_offset()), s.shape(),
+                     s.dtype());
   }
   return out;
 }
@@ -66,7 +71,9 @@ uint32_t crc32_update(uint32_t crc, const void* data, size_t bytes) {
   return static_cast<uint32_t>(c);
 }
 
-uint32_t crc32_of(const Tensor& host) { return crc32_update(static_cast<uint32_t>(crc32_z(0L, Z_NULL, 0)), host.raw(), host.nbytes()); }
+uint32_t crc32_of(const Tensor& host) {
+  return crc32_update(static_cast<uint32_t>(crc32_z(0L, Z_NULL, 0)), host.raw(), host.nbytes());
+}
 
 std::string hex8(uint32_t v) {
   char buf[9];
@@ -76,8 +83,8 @@ std::string hex8(uint32_t v) {
 
 // Bit patterns with an all-ones exponent are NaN or Inf, in every floating format.
 template <typename Bits>
-void count_non_finite(const void* data, int64_t n, int64_t first_index, Bits exponent_mask, int64_t& count,
-                      int64_t& first) {
+void count_non_finite(const void* data, int64_t n, int64_t first_index, Bits exponent_mask,
+                      int64_t& count, int64_t& first) {
   const Bits* p = static_cast<const Bits*>(data);
   int64_t c = 0;
   for (int64_t i = 0; i < n; ++i) c += (p[i] & exponent_mask) == exponent_mask;
@@ -94,12 +101,16 @@ void count_non_finite(const void* data, int64_t n, int64_t first_index, Bits exp
 
 // Adds to `count` the NaN and Inf among n elements of `dtype` at `data` (none for integer dtypes),
 // the elements numbered from first_index; `first` gets the first one found.
-void non_finite(DType dtype, const void* data, int64_t n, int64_t first_index, int64_t& count, int64_t& first) {
+void non_finite(DType dtype, const void* data, int64_t n, int64_t first_index, int64_t& count,
+                int64_t& first) {
   switch (dtype) {
-    case DType::kF32: return count_non_finite<uint32_t>(data, n, first_index, 0x7f800000u, count, first);
-    case DType::kF64: return count_non_finite<uint64_t>(data, n, first_index, 0x7ff0000000000000ull, count, first);
+    case DType::kF32:
+      return count_non_finite<uint32_t>(data, n, first_index, 0x7f800000u, count, first);
+    case DType::kF64:
+      return count_non_finite<uint64_t>(data, n, first_index, 0x7ff0000000000000ull, count, first);
     case DType::kF16: return count_non_finite<uint16_t>(data, n, first_index, 0x7c00, count, first);
-    case DType::kBF16: return count_non_finite<uint16_t>(data, n, first_index, 0x7f80, count, first);
+    case DType::kBF16:
+      return count_non_finite<uint16_t>(data, n, first_index, 0x7f80, count, first);
     default: return;
   }
 }
@@ -137,7 +148,8 @@ Tensor widen_to_f32(const Tensor& src) {
   return out;
 }
 
-Metadata load_targets(const std::string& path, const std::vector<Target>& targets, const LoadOptions& options) {
+Metadata load_targets(const std::string& path, const std::vector<Target>& targets,
+                      const LoadOptions& options) {
   // The header now, the tensors one at a time below: never the whole data buffer in memory.
   const SafetensorsFile file = load_safetensors_header(path);
   verify_checkpoint(file);
@@ -172,17 +184,19 @@ Metadata load_targets(const std::string& path, const std::vector<Target>& target
     const bool widen = options.widen_half_to_f32 && t.dtype == DType::kF32 &&
                        (e.dtype == DType::kBF16 || e.dtype == DType::kF16);
     if (e.shape != t.shape) {
-      problems.push_back(format("tensor '{}': shape {} expected, {} found", t.name, t.shape.str(), e.shape.str()));
+      problems.push_back(
+          format("tensor '{}': shape {} expected, {} found", t.name, t.shape.str(), e.shape.str()));
     } else if (e.dtype != t.dtype && !widen) {
-      problems.push_back(format("tensor '{}': dtype {} expected, {} found", t.name, safetensors_dtype_name(t.dtype),
-                                safetensors_dtype_name(e.dtype)));
+      problems.push_back(format("tensor '{}': dtype {} expected, {} found", t.name,
+                                safetensors_dtype_name(t.dtype), safetensors_dtype_name(e.dtype)));
     }
   }
   if (!problems.empty()) {
     std::ostringstream os;
     os << path << ": " << problems.size() << " tensor(s) do not match the parameters";
     for (size_t i = 0; i < problems.size() && i < kMaxListed; ++i) os << "\n  " << problems[i];
-    if (problems.size() > kMaxListed) os << "\n  ... and " << problems.size() - kMaxListed << " more";
+    if (problems.size() > kMaxListed)
+      os << "\n  ... and " << problems.size() - kMaxListed << " more";
     REALMT_FAIL("{}", os.str());
   }
 
@@ -204,29 +218,33 @@ Metadata load_targets(const std::string& path, const std::vector<Target>& target
   return file.metadata;
 }
 
-std::vector<Target> arena_targets(const std::vector<NamedArena>& arenas, const std::vector<std::string>& names) {
+std::vector<Target> arena_targets(const std::vector<NamedArena>& arenas,
+                                  const std::vector<std::string>& names) {
   std::vector<Target> targets;
   for (const NamedArena& a : arenas) {
-    REALMT_CHECK(a.arena.size() == static_cast<int>(names.size()), "arena '{}' has {} slots for {} names",
-                 a.prefix, a.arena.size(), names.size());
-    for (int i = 0; i < a.arena.size(); ++i) targets.push_back(slot_target(a.prefix + "." + names[i], a.arena[i]));
+    REALMT_CHECK(a.arena.size() == static_cast<int>(names.size()),
+                 "arena '{}' has {} slots for {} names", a.prefix, a.arena.size(), names.size());
+    for (int i = 0; i < a.arena.size(); ++i)
+      targets.push_back(slot_target(a.prefix + "." + names[i], a.arena[i]));
   }
   return targets;
 }
 
 }  // namespace
 
-void save_parameters(const std::string& path, const graph::ParameterSet& params, const Metadata& metadata) {
+void save_parameters(const std::string& path, const graph::ParameterSet& params,
+                     const Metadata& metadata) {
   REALMT_CHECK(params.allocated(), "{}: cannot save parameters that are not allocated", path);
-  REALMT_CHECK(!params.any_released(), "{}: a quantized decoding model cannot be saved (load the f32 checkpoint)",
-               path);
+  REALMT_CHECK(!params.any_released(),
+               "{}: a quantized decoding model cannot be saved (load the f32 checkpoint)", path);
   const std::vector<Tensor> slots = host_slots(params.values());
   std::vector<std::pair<std::string, Tensor>> tensors;
   for (int i = 0; i < params.size(); ++i) tensors.emplace_back(params.names()[i], slots[i]);
   save_checkpoint(path, tensors, metadata);
 }
 
-Metadata load_parameters(const std::string& path, graph::ParameterSet& params, const LoadOptions& options) {
+Metadata load_parameters(const std::string& path, graph::ParameterSet& params,
+                         const LoadOptions& options) {
   REALMT_CHECK(params.allocated(), "{}: allocate the parameters before loading into them", path);
   std::vector<Target> targets;
   for (int i = 0; i < params.size(); ++i) {
@@ -235,8 +253,8 @@ Metadata load_parameters(const std::string& path, graph::ParameterSet& params, c
       targets.push_back(slot_target(name, params.values()[i]));
       continue;
     }
-    REALMT_CHECK(options.released != nullptr, "{}: parameter '{}' was released and nothing receives its value",
-                 path, name);
+    REALMT_CHECK(options.released != nullptr,
+                 "{}: parameter '{}' was released and nothing receives its value", path, name);
     targets.push_back({name, Tensor(), params.shapes()[i], params.values().dtype(),
                        [&options, i](const Tensor& value) { options.released(i, value); }});
   }
@@ -247,10 +265,12 @@ void save_arenas(const std::string& path, const std::vector<NamedArena>& arenas,
                  const std::vector<std::string>& names, const Metadata& metadata) {
   std::vector<std::pair<std::string, Tensor>> tensors;
   for (const NamedArena& a : arenas) {
-    REALMT_CHECK(a.arena.size() == static_cast<int>(names.size()), "{}: arena '{}' has {} slots for {} names",
-                 path, a.prefix, a.arena.size(), names.size());
+    REALMT_CHECK(a.arena.size() == static_cast<int>(names.size()),
+                 "{}: arena '{}' has {} slots for {} names", path, a.prefix, a.arena.size(),
+                 names.size());
     const std::vector<Tensor> slots = host_slots(a.arena);
-    for (size_t i = 0; i < names.size(); ++i) tensors.emplace_back(a.prefix + "." + names[i], slots[i]);
+    for (size_t i = 0; i < names.size(); ++i)
+      tensors.emplace_back(a.prefix + "." + names[i], slots[i]);
   }
   save_checkpoint(path, tensors, metadata);
 }
@@ -263,8 +283,8 @@ Metadata load_arenas(const std::string& path, const std::vector<NamedArena>& are
 void check_checkpoint_format(const std::string& path, const Metadata& metadata) {
   const auto fmt = metadata.find(kFormatKey);
   REALMT_CHECK(fmt == metadata.end() || fmt->second == kFormatVersion,
-               "{}: checkpoint format '{}'; this realmt reads format {} (a newer realmt wrote it?)", path,
-               fmt == metadata.end() ? "" : fmt->second, kFormatVersion);
+               "{}: checkpoint format '{}'; this realmt reads format {} (a newer realmt wrote it?)",
+               path, fmt == metadata.end() ? "" : fmt->second, kFormatVersion);
 }
 
 void verify_checkpoint(const SafetensorsFile& file) {
@@ -274,9 +294,10 @@ void verify_checkpoint(const SafetensorsFile& file) {
   if (sums != file.metadata.end()) {
     std::istringstream in(sums->second);
     for (std::string word; in >> word;) expected.push_back(word);
-    REALMT_CHECK(expected.size() == file.names.size(),
-                 "{}: metadata '{}' lists {} checksums for {} tensors: the header was edited or damaged", file.path,
-                 kChecksumKey, expected.size(), file.names.size());
+    REALMT_CHECK(
+        expected.size() == file.names.size(),
+        "{}: metadata '{}' lists {} checksums for {} tensors: the header was edited or damaged",
+        file.path, kChecksumKey, expected.size(), file.names.size());
   }
   for (size_t i = 0; i < file.names.size(); ++i) {
     // One pass over each tensor's bytes: its checksum and its NaN and Inf together.
@@ -289,7 +310,8 @@ void verify_checkpoint(const SafetensorsFile& file) {
     scan_tensor(file, name, [&](const void* bytes, size_t n, uint64_t offset) {
       crc = crc32_update(crc, bytes, n);
       const int64_t before = bad;
-      non_finite(e.dtype, bytes, static_cast<int64_t>(n / element), static_cast<int64_t>(offset / element), bad, first);
+      non_finite(e.dtype, bytes, static_cast<int64_t>(n / element),
+                 static_cast<int64_t>(offset / element), bad, first);
       if (before == 0 && bad > 0) {
         visit_dtype(e.dtype, [&](auto tag) {
           using T = decltype(tag);
@@ -302,23 +324,27 @@ void verify_checkpoint(const SafetensorsFile& file) {
     if (!expected.empty()) {
       const std::string got = hex8(crc);
       REALMT_CHECK(got == expected[i],
-                   "{}: tensor '{}' is damaged: its bytes have CRC-32 {}, the checkpoint recorded {} (a bad disk, "
+                   "{}: tensor '{}' is damaged: its bytes have CRC-32 {}, the checkpoint recorded "
+                   "{} (a bad disk, "
                    "an incomplete copy or an edit); copy the file again or use another checkpoint",
                    file.path, name, got, expected[i]);
     }
     REALMT_CHECK(bad == 0,
-                 "{}: tensor '{}' holds {} non-finite value(s) ({} at element {} of {}); a model with NaN or Inf "
-                 "weights cannot be used: its training diverged or the file was damaged; use an earlier checkpoint",
+                 "{}: tensor '{}' holds {} non-finite value(s) ({} at element {} of {}); a model "
+                 "with NaN or Inf "
+                 "weights cannot be used: its training diverged or the file was damaged; use an "
+                 "earlier checkpoint",
                  file.path, name, bad, value, first, e.shape.numel());
   }
 }
 
-void save_checkpoint(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
+void save_checkpoint(const std::string& path,
+                     const std::vector<std::pair<std::string, Tensor>>& tensors,
                      Metadata metadata) {
   std::string sums;
   for (const auto& [name, t] : tensors) {
-    REALMT_CHECK(t.device().is_cpu(), "{}: tensor '{}' must be on the host to be saved as a checkpoint", path,
-                 name);
+    REALMT_CHECK(t.device().is_cpu(),
+                 "{}: tensor '{}' must be on the host to be saved as a checkpoint", path, name);
     if (!sums.empty()) sums += ' ';  // (not "" + std::string: GCC 12's -Wrestrict false positive)
     sums += hex8(crc32_of(t));
   }

@@ -74,7 +74,8 @@ struct LoadOptions {
 
 // Writes every parameter's value under its name, plus metadata (kFormatKey is added).
 // The parameters must be allocated; they may live on any device.
-void save_parameters(const std::string& path, const graph::ParameterSet& params, const Metadata& metadata = {});
+void save_parameters(const std::string& path, const graph::ParameterSet& params,
+                     const Metadata& metadata = {});
 
 // Copies the file's tensors into the allocated parameter slots (any device). The file must
 // hold exactly the set's names (missing and unexpected names are listed, each with its
@@ -82,7 +83,8 @@ void save_parameters(const std::string& path, const graph::ParameterSet& params,
 // every check passes (verify_checkpoint's included). The file is read a tensor at a time, never
 // whole: a host slot takes its bytes straight from the file, any other destination goes through
 // one host tensor. Returns the file's metadata.
-Metadata load_parameters(const std::string& path, graph::ParameterSet& params, const LoadOptions& options = {});
+Metadata load_parameters(const std::string& path, graph::ParameterSet& params,
+                         const LoadOptions& options = {});
 
 // One arena of parameter-shaped state (e.g. Adam's first moments) and its name prefix.
 struct NamedArena {
@@ -110,7 +112,7 @@ void check_checkpoint_format(const std::string& path, const Metadata& metadata);
 void verify_checkpoint(const SafetensorsFile& file);
 
 // Writes host tensors as a realmt checkpoint: the metadata plus kFormatKey and kChecksumKey.
-void save_checkpoint(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
-                     Metadata metadata);
+void save_checkpoint(const std::string& path,
+                     const std::vector<std::pair<std::string, Tensor>>& tensors, Metadata metadata);
 
 }  // namespace realmt::models

@@ -51,7 +51,8 @@ void parse_field(const std::string& text, VocabTable& value, const FieldSite& si
 // The one reader of a vocabulary table: the table under `key` in a checkpoint's metadata, or
 // nullopt when the file has none. Malformed text (not JSON, not an array, a piece that is not a
 // string) is an error naming `path` and `key`.
-std::optional<VocabTable> read_vocab_table(const Metadata& metadata, const std::string& key, const std::string& path);
+std::optional<VocabTable> read_vocab_table(const Metadata& metadata, const std::string& key,
+                                           const std::string& path);
 
 class RecordWriter {
  public:
@@ -147,7 +148,8 @@ void write_record(const R& record, Metadata& out) {
 }
 
 template <class R>
-R read_record(const Metadata& in, const std::string& path, const std::string& what, const std::string& missing_hint) {
+R read_record(const Metadata& in, const std::string& path, const std::string& what,
+              const std::string& missing_hint) {
   R record{};
   RecordReader r(in, path, what, missing_hint);
   record.fields(r);
@@ -158,13 +160,14 @@ R read_record(const Metadata& in, const std::string& path, const std::string& wh
 // are added by the save functions). Written by realmt-train, realmt-init, realmt-average and
 // realmt-convert; each sets what it knows.
 struct ModelMetadata {
-  std::string config;                         // kConfigKey: the model config as YAML
-  std::optional<std::string> vocab;           // kVocabKey: the vocabulary's fingerprint
-  std::optional<int64_t> updates;             // "realmt.updates": realmt-train's update count
-  std::optional<int64_t> averaged;            // "realmt.averaged": realmt-average's input count
-  std::optional<VocabTable> vocab_table;      // kVocabTableKey: a converted model's source ids
+  std::string config;                            // kConfigKey: the model config as YAML
+  std::optional<std::string> vocab;              // kVocabKey: the vocabulary's fingerprint
+  std::optional<int64_t> updates;                // "realmt.updates": realmt-train's update count
+  std::optional<int64_t> averaged;               // "realmt.averaged": realmt-average's input count
+  std::optional<VocabTable> vocab_table;         // kVocabTableKey: a converted model's source ids
   std::optional<VocabTable> vocab_table_target;  // kVocabTargetTableKey: its target ids
-  std::optional<std::string> converted_from;  // kConvertedFromKey: where a converted model came from
+  std::optional<std::string>
+      converted_from;  // kConvertedFromKey: where a converted model came from
 
   template <class V>
   void fields(V& v) {

@@ -73,7 +73,8 @@ std::string Layout::name(const Role& r) {
     return std::string(part_name(r.part)) + std::string(field_suffix(r.field));
   }
   std::string s = r.stack == Stack::kEncoder ? "encoder" : "decoder";
-  if (r.layer < 0) return s + ".final_norm" + std::string(field_suffix(r.field));  // Pre-LN's last norm
+  if (r.layer < 0)
+    return s + ".final_norm" + std::string(field_suffix(r.field));  // Pre-LN's last norm
   s += ".layers." + std::to_string(r.layer) + "." + std::string(sublayer_name(r.sublayer));
   return s + "." + std::string(part_name(r.part)) + std::string(field_suffix(r.field));
 }
@@ -111,10 +112,12 @@ void Layout::add_sublayer(const ModelConfig& c, const Role& sub, int sublayers_i
     case Sublayer::kNone: REALMT_ASSERT(false);
   }
   add_norm(sub, d);
-  // ADMIN's omegas start at the closed form of their stack, or at 1 until a profiling pass sets them.
+  // ADMIN's omegas start at the closed form of their stack, or at 1 until a profiling pass sets
+  // them.
   if (c.norm == Norm::kPost && c.admin_init != AdminInit::kNone) {
     const bool closed = c.admin_init == AdminInit::kClosedForm;
-    add(sub.with(Part::kOmega, Field::kValue), {d}, constant(closed ? admin_closed_form_omega(sublayers_in_stack) : 1.0));
+    add(sub.with(Part::kOmega, Field::kValue), {d},
+        constant(closed ? admin_closed_form_omega(sublayers_in_stack) : 1.0));
   }
 }
 
@@ -124,7 +127,8 @@ Layout::Layout(const ModelConfig& c) : enc_depth_(c.enc_depth), dec_depth_(c.dec
   // table for both sides, Marian's Wpos) draw as unscaled embeddings would.
   const InitSpec table = normal(c.scale_embeddings ? 1.0 / std::sqrt(double(d)) : 1.0);
   if (c.positions == layers::Positions::kLearned)
-    add({.part = Part::kPositions, .field = Field::kValue}, {c.learned_positions, d}, normal(1.0 / std::sqrt(double(d))));
+    add({.part = Part::kPositions, .field = Field::kValue}, {c.learned_positions, d},
+        normal(1.0 / std::sqrt(double(d))));
   add({.part = Part::kEmbeddings}, {vt, d}, table);
   if (!c.source_target_tied()) add({.part = Part::kSourceEmbeddings}, {c.vocab_size, d}, table);
   for (const Stack st : {Stack::kEncoder, Stack::kDecoder}) {

@@ -26,21 +26,27 @@ enum class Stack { kNone, kEncoder, kDecoder };
 // kNone: a model-level part (tables, positions, output bias) or a stack's final norm.
 enum class Sublayer { kNone, kSelfAttn, kCrossAttn, kFfn };
 enum class Part {
-  kPositions,        // learned position table [P, D], both sides
-  kEmbeddings,       // the target side's table [V_t, D] (and the source's and output's when tied)
-  kSourceEmbeddings, // untied source table [V, D]
-  kOutput,           // untied output layer [V_t, D]
-  kOutputBias,       // logits bias [V_t]
-  kQkv,              // self-attention Q|K|V [D, 3D]
-  kQ,                // cross-attention Q [D, D]
-  kKv,               // cross-attention K|V [D, 2D] (the source side)
-  kO,                // attention output [D, D]
-  kW1,               // feed-forward in [D, F]
-  kW2,               // feed-forward out [F, D]
-  kNorm,             // a sub-layer's norm (Post-LN: after it; Pre-LN: before it), or a stack's final norm
-  kOmega,            // ADMIN's residual scale [D] (Post-LN with admin-init other than none)
+  kPositions,         // learned position table [P, D], both sides
+  kEmbeddings,        // the target side's table [V_t, D] (and the source's and output's when tied)
+  kSourceEmbeddings,  // untied source table [V, D]
+  kOutput,            // untied output layer [V_t, D]
+  kOutputBias,        // logits bias [V_t]
+  kQkv,               // self-attention Q|K|V [D, 3D]
+  kQ,                 // cross-attention Q [D, D]
+  kKv,                // cross-attention K|V [D, 2D] (the source side)
+  kO,                 // attention output [D, D]
+  kW1,                // feed-forward in [D, F]
+  kW2,                // feed-forward out [F, D]
+  kNorm,   // a sub-layer's norm (Post-LN: after it; Pre-LN: before it), or a stack's final norm
+  kOmega,  // ADMIN's residual scale [D] (Post-LN with admin-init other than none)
 };
-enum class Field { kWeight, kBias, kGamma, kBeta, kValue };  // kValue: a bare tensor (positions, omega)
+enum class Field {
+  kWeight,
+  kBias,
+  kGamma,
+  kBeta,
+  kValue
+};  // kValue: a bare tensor (positions, omega)
 
 std::string_view part_name(Part p);
 std::string_view sublayer_name(Sublayer s);
@@ -78,7 +84,8 @@ class Layout {
   explicit Layout(const ModelConfig& config);
 
   const std::vector<LayoutEntry>& entries() const& { return entries_; }
-  // Of a temporary (`for (auto& e : Layout(c).entries())`): the entries themselves, which outlive it.
+  // Of a temporary (`for (auto& e : Layout(c).entries())`): the entries themselves, which outlive
+  // it.
   std::vector<LayoutEntry> entries() && { return std::move(entries_); }
   int size() const { return static_cast<int>(entries_.size()); }
   // The entry's index (= the model's parameter index), or -1 when the config has no such part.

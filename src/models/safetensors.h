@@ -44,7 +44,8 @@ std::string existing_checkpoint_file(const std::string& path);
 // (common/atomic_file.h). Tensors may live on any device; they are copied to the host one
 // at a time. Names must be unique and not "__metadata__". The header gets "__metadata__"
 // only when metadata is non-empty.
-void save_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,
+void save_safetensors(const std::string& path,
+                      const std::vector<std::pair<std::string, Tensor>>& tensors,
                       const std::map<std::string, std::string>& metadata = {});
 
 // Where one tensor sits in a file.
@@ -89,8 +90,10 @@ struct SafetensorsFile {
   uint64_t data_bytes() const { return data_ ? data_->bytes() : 0; }
 
  private:
-  friend SafetensorsFile load_safetensors(const std::string& path, const SafetensorsReadOptions& options);
-  friend SafetensorsFile load_safetensors_header(const std::string& path, const SafetensorsReadOptions& options);
+  friend SafetensorsFile load_safetensors(const std::string& path,
+                                          const SafetensorsReadOptions& options);
+  friend SafetensorsFile load_safetensors_header(const std::string& path,
+                                                 const SafetensorsReadOptions& options);
   std::unordered_map<std::string, SafetensorsEntry> entries_;
   std::shared_ptr<Storage> data_;        // the data buffer, host memory (load_safetensors)
   std::shared_ptr<const InputFile> in_;  // the open file (load_safetensors_header)
@@ -103,11 +106,13 @@ struct SafetensorsFile {
 // data_offsets inside the buffer holding exactly numel * element size bytes), and that the
 // entries tile the data buffer. Any violation is a realmt::Error naming the file and, where
 // there is one, the tensor and the field.
-SafetensorsFile load_safetensors(const std::string& path, const SafetensorsReadOptions& options = {});
+SafetensorsFile load_safetensors(const std::string& path,
+                                 const SafetensorsReadOptions& options = {});
 
 // The same checks of the header alone (names, entries, metadata), without reading the data
 // buffer: for metadata and config look-ups, and for reading tensors one at a time (read()).
 // get() on the result throws.
-SafetensorsFile load_safetensors_header(const std::string& path, const SafetensorsReadOptions& options = {});
+SafetensorsFile load_safetensors_header(const std::string& path,
+                                        const SafetensorsReadOptions& options = {});
 
 }  // namespace realmt::models

@@ -42,8 +42,10 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
   // The norm each epilogue applies: Post-LN its own sub-layer's; Pre-LN the next sub-layer's
   // (the norm of its input), the final norm after the last.
   std::vector<const layers::LayerNorm*> own[2];
-  for (const EncoderLayer& l : encoder_) own[0].insert(own[0].end(), {&l.self_attn_norm, &l.ffn_norm});
-  for (const DecoderLayer& l : decoder_) own[1].insert(own[1].end(), {&l.self_attn_norm, &l.cross_attn_norm, &l.ffn_norm});
+  for (const EncoderLayer& l : encoder_)
+    own[0].insert(own[0].end(), {&l.self_attn_norm, &l.ffn_norm});
+  for (const DecoderLayer& l : decoder_)
+    own[1].insert(own[1].end(), {&l.self_attn_norm, &l.cross_attn_norm, &l.ffn_norm});
   const layers::LayerNorm* finals[2] = {&enc_final_norm_, &dec_final_norm_};
   for (int st = 0; st < 2; ++st) {
     if (post_norm_) {
@@ -59,25 +61,33 @@ Transformer::Transformer(const ModelConfig& config) : config_(config) {
 void Transformer::bind(const Layout& layout) {
   using layers::AttentionKind;
   auto linear = [&](const Role& sub, Part part) {
-    return layers::Linear(params_, layout.index(sub.with(part, Field::kWeight)), layout.find(sub.with(part, Field::kBias)));
+    return layers::Linear(params_, layout.index(sub.with(part, Field::kWeight)),
+                          layout.find(sub.with(part, Field::kBias)));
   };
   auto norm = [&](const Role& where) {
     return layers::LayerNorm(params_, layout.index(where.with(Part::kNorm, Field::kGamma)),
-                             layout.index(where.with(Part::kNorm, Field::kBeta)), config_.layer_norm_eps);
+                             layout.index(where.with(Part::kNorm, Field::kBeta)),
+                             config_.layer_norm_eps);
   };
-  auto omega = [&](const Role& sub) { return layout.find(sub.with(Part::kOmega, Field::kValue)); };  // -1: no ADMIN
+  auto omega = [&](const Role& sub) {
+    return layout.find(sub.with(Part::kOmega, Field::kValue));
+  };  // -1: no ADMIN
   auto self_attention = [&](const Role& sub) {
     return layers::MultiHeadAttention(AttentionKind::kSelf, config_.heads,
                                       {.qkv = linear(sub, Part::kQkv), .o = linear(sub, Part::kO)});
   };
   auto ffn = [&](const Role& sub) {
-    return layers::FeedForward(linear(sub, Part::kW1), linear(sub, Part::kW2), config_.ffn_activation);
+    return layers::FeedForward(linear(sub, Part::kW1), linear(sub, Part::kW2),
+                               config_.ffn_activation);
   };
   // Tables: "embeddings" is the target side's (and the source's and the output layer's when tied).
-  const layers::EmbeddingOptions eo{.positions = config_.positions,
-                                    .scale = config_.scale_embeddings,
-                                    .position_table = layout.find({.part = Part::kPositions, .field = Field::kValue})};
-  auto table = [&](Part part) { return layers::Embedding(params_, layout.index({.part = part}), eo); };
+  const layers::EmbeddingOptions eo{
+      .positions = config_.positions,
+      .scale = config_.scale_embeddings,
+      .position_table = layout.find({.part = Part::kPositions, .field = Field::kValue})};
+  auto table = [&](Part part) {
+    return layers::Embedding(params_, layout.index({.part = part}), eo);
+  };
   embedding_ = table(Part::kEmbeddings);
   if (!config_.source_target_tied()) source_embedding_ = table(Part::kSourceEmbeddings);
   if (!config_.target_output_tied()) output_table_ = table(Part::kOutput);
@@ -127,10 +137,11 @@ Transformer::Stream Transformer::start_stream(const Var& embedded, int stack) co
   return {embedded, (*norm_before_[stack])(embedded)};
 }
 
-Transformer::Stream Transformer::epilogue(const Stream& s, const Var& y, const Var& bias, int omega, int stack,
-                                          int index, const ForwardContext& ctx) const {
+Transformer::Stream Transformer::epilogue(const Stream& s, const Var& y, const Var& bias, int omega,
+                                          int stack, int index, const ForwardContext& ctx) const {
   const layers::LayerNorm& norm = *norms_after_[stack][index];
-  graph::ResidualNormInputs in{.x = s.x, .y = y, .bias = bias, .gamma = norm.gamma(), .beta = norm.beta()};
+  graph::ResidualNormInputs in{
+      .x = s.x, .y = y, .bias = bias, .gamma = norm.gamma(), .beta = norm.beta()};
   if (admin_) in.omega = params_[omega];
   ops::ResidualNormOptions o;
   o.eps = config_.layer_norm_eps;
@@ -178,20 +189,25 @@ Tensor Transformer::start_rows(const Tensor& ids) const {
   const Tensor h = ids.to(Device::cpu());
   const int32_t* p = h.data<int32_t>();
   std::vector<uint8_t> m(static_cast<size_t>(h.numel()));
-  for (int64_t i = 0; i < h.numel(); ++i) m[static_cast<size_t>(i)] = p[i] == config_.decoder_start_id ? 1 : 0;
+  for (int64_t i = 0; i < h.numel(); ++i)
+    m[static_cast<size_t>(i)] = p[i] == config_.decoder_start_id ? 1 : 0;
   return Tensor::from_vector(m, {ids.dim(0), ids.dim(1), 1}).to(embedding_.device());
 }
 
 Encoded Transformer::encode(const Tensor& src, const ForwardContext& ctx) const {
-  REALMT_CHECK(src.rank() == 2 && src.dtype() == DType::kI32, "encode expects i32 ids [B, S], got {}", src);
+  REALMT_CHECK(src.rank() == 2 && src.dtype() == DType::kI32,
+               "encode expects i32 ids [B, S], got {}", src);
   Encoded enc;
   enc.mask = padding_mask(src);
   Stream s = start_stream(embed(source_table(), src.to(device()), 0, ctx), 0);
   Var chain;  // encoder self-attention residual scores
   for (int i = 0; i < config_.enc_depth; ++i) {
     const EncoderLayer& l = encoder_[i];
-    const layers::AttentionStep st{
-        .mode = enc_mode_, .layer = i + 1, .prev_scores = chain, .dropout = config_.dropout_attention, .gen = ctx.gen};
+    const layers::AttentionStep st{.mode = enc_mode_,
+                                   .layer = i + 1,
+                                   .prev_scores = chain,
+                                   .dropout = config_.dropout_attention,
+                                   .gen = ctx.gen};
     layers::AttentionResult a = l.self_attn.self_attend(s.in, enc.mask, false, st);
     if (ctx.attention) ctx.attention->observe(AttentionChain::kEncoder, i, a.probs);
     chain = a.scores;
@@ -216,8 +232,9 @@ Var Transformer::run_decoder(const Var& embedded, const Encoded& enc, const Forw
                                           .dropout = config_.dropout_attention,
                                           .gen = ctx.gen};
     const Var cache_kv = config_.decoder_cache_unnormed ? s.x : Var();
-    layers::AttentionResult a = cache ? l.self_attn.self_attend_cached(s.in, cache->self, self_step, cache_kv)
-                                      : l.self_attn.self_attend(s.in, Tensor(), true, self_step);
+    layers::AttentionResult a =
+        cache ? l.self_attn.self_attend_cached(s.in, cache->self, self_step, cache_kv)
+              : l.self_attn.self_attend(s.in, Tensor(), true, self_step);
     if (ctx.attention) ctx.attention->observe(AttentionChain::kDecoderSelf, i, a.probs);
     self_chain = a.scores;
     s = epilogue(s, a.out, l.self_attn.output().bias(), l.self_omega, 1, 3 * i, ctx);
@@ -226,7 +243,8 @@ Var Transformer::run_decoder(const Var& embedded, const Encoded& enc, const Forw
                                            .prev_scores = cross_chain,
                                            .dropout = config_.dropout_attention,
                                            .gen = ctx.gen};
-    const Var kv = cache ? Var(cache->cross_kv.narrow0(0, state->rows)) : l.cross_attn.source_kv(enc.out);
+    const Var kv =
+        cache ? Var(cache->cross_kv.narrow0(0, state->rows)) : l.cross_attn.source_kv(enc.out);
     layers::AttentionResult c = l.cross_attn.cross_attend(s.in, kv, enc.mask, cross_step);
     if (cache) cache->cross_probs = c.probs;
     if (ctx.attention) ctx.attention->observe(AttentionChain::kCross, i, c.probs);
@@ -239,9 +257,10 @@ Var Transformer::run_decoder(const Var& embedded, const Encoded& enc, const Forw
 }
 
 Var Transformer::decode(const Encoded& enc, const Tensor& tgt_in, const ForwardContext& ctx) const {
-  REALMT_CHECK(tgt_in.rank() == 2 && tgt_in.dtype() == DType::kI32, "decode expects i32 ids [B, T], got {}",
-               tgt_in);
-  return run_decoder(embed(embedding_, tgt_in.to(device()), 0, ctx, start_rows(tgt_in)), enc, ctx, nullptr);
+  REALMT_CHECK(tgt_in.rank() == 2 && tgt_in.dtype() == DType::kI32,
+               "decode expects i32 ids [B, T], got {}", tgt_in);
+  return run_decoder(embed(embedding_, tgt_in.to(device()), 0, ctx, start_rows(tgt_in)), enc, ctx,
+                     nullptr);
 }
 
 Var Transformer::logits(const Var& hidden) const {
@@ -252,11 +271,12 @@ Var Transformer::logits(const Var& hidden) const {
   return output_bias_ >= 0 ? graph::add(z, params_[output_bias_]) : z;
 }
 
-LossOutput Transformer::loss(const Tensor& src, const Tensor& tgt_in, const Tensor& tgt_out, double label_smoothing,
-                             const ForwardContext& ctx) const {
-  REALMT_CHECK(tgt_in.shape() == tgt_out.shape(), "decoder input {} and output {} differ in shape", tgt_in.shape(),
-               tgt_out.shape());
-  REALMT_CHECK(!quantized_, "an int8-quantized model only decodes and scores by steps; it has no training loss");
+LossOutput Transformer::loss(const Tensor& src, const Tensor& tgt_in, const Tensor& tgt_out,
+                             double label_smoothing, const ForwardContext& ctx) const {
+  REALMT_CHECK(tgt_in.shape() == tgt_out.shape(), "decoder input {} and output {} differ in shape",
+               tgt_in.shape(), tgt_out.shape());
+  REALMT_CHECK(!quantized_,
+               "an int8-quantized model only decodes and scores by steps; it has no training loss");
   const Encoded enc = encode(src, ctx);
   const Var h = graph::reshape(decode(enc, tgt_in, ctx), {-1, config_.dim_emb});
   const Tensor targets = tgt_out.reshape({-1}).to(h.device());
@@ -324,16 +344,19 @@ Tensor Transformer::log_probs(const Tensor& h, const OutputSubset* subset) const
   // Logits of the subset's rows [N, C], log-softmax over them, then scattered into [N, V]
   // (index_select's backward: zeros elsewhere) and -inf added outside the subset.
   const ops::OutputWeight& w = subset->weight;
-  Tensor z = w.quantized.defined() ? ops::quantized_matmul(h, w.quantized) : ops::matmul(h, w.weight, {.trans_b = true});
+  Tensor z = w.quantized.defined() ? ops::quantized_matmul(h, w.quantized)
+                                   : ops::matmul(h, w.weight, {.trans_b = true});
   if (w.bias.defined()) z = ops::add(z, w.bias.reshape({1, w.bias.numel()}));
   if (z.dtype() != DType::kF32) z = ops::cast(z, DType::kF32);
-  const Tensor lp = ops::index_select_backward(ops::log_softmax(z), {h.dim(0), V}, 1, subset->ids_device);
+  const Tensor lp =
+      ops::index_select_backward(ops::log_softmax(z), {h.dim(0), V}, 1, subset->ids_device);
   return ops::add(lp, subset->outside.reshape({1, V}));
 }
 
 int64_t OutputSubset::position(int32_t id) const {
   const auto it = std::lower_bound(ids.begin(), ids.end(), id);
-  REALMT_CHECK(it != ids.end() && *it == id, "output subset: id {} is not among its {} ids", id, ids.size());
+  REALMT_CHECK(it != ids.end() && *it == id, "output subset: id {} is not among its {} ids", id,
+               ids.size());
   return it - ids.begin();
 }
 
@@ -342,7 +365,8 @@ OutputSubset Transformer::output_subset(std::vector<int32_t> ids) const {
   REALMT_CHECK(!ids.empty(), "output subset: no target id");
   for (size_t i = 0; i < ids.size(); ++i)
     REALMT_CHECK(ids[i] >= 0 && ids[i] < V && (i == 0 || ids[i] > ids[i - 1]),
-                 "output subset: ids must be ascending, unique and < {} (id {} at {})", V, ids[i], i);
+                 "output subset: ids must be ascending, unique and < {} (id {} at {})", V, ids[i],
+                 i);
   OutputSubset s;
   s.ids = std::move(ids);
   const Device dev = device();
@@ -351,7 +375,9 @@ OutputSubset Transformer::output_subset(std::vector<int32_t> ids) const {
   for (int32_t id : s.ids) outside[static_cast<size_t>(id)] = 0.0f;
   s.outside = Tensor::from_vector(outside, {V}).to(dev);
   const ops::OutputWeight full = output_weight();
-  auto rows = [&](const Tensor& t) { return t.defined() ? ops::index_select(t, 0, s.ids_device) : Tensor(); };
+  auto rows = [&](const Tensor& t) {
+    return t.defined() ? ops::index_select(t, 0, s.ids_device) : Tensor();
+  };
   s.weight.weight = rows(full.weight);
   s.weight.bias = rows(full.bias);
   if (full.quantized.defined()) {
@@ -372,24 +398,30 @@ ops::OutputWeight Transformer::output_weight() const {
 }
 
 ops::LinearTopkResult Transformer::output_topk(const Tensor& h, const Tensor& token_bias,
-                                               const ops::LinearTopkOptions& o, const OutputSubset* subset) const {
+                                               const ops::LinearTopkOptions& o,
+                                               const OutputSubset* subset) const {
   if (!subset) return ops::linear_log_softmax_topk(h, output_weight(), token_bias, o);
   // The same op over the subset's rows: positions in the subset, mapped back to ids after.
   ops::LinearTopkOptions sub = o;
   const int64_t C = static_cast<int64_t>(subset->ids.size());
   sub.k = std::min(o.k, C);
   if (o.also_token >= 0) sub.also_token = subset->position(static_cast<int32_t>(o.also_token));
-  const Tensor bias = token_bias.defined() ? ops::index_select(token_bias, 0, subset->ids_device) : Tensor();
+  const Tensor bias =
+      token_bias.defined() ? ops::index_select(token_bias, 0, subset->ids_device) : Tensor();
   ops::LinearTopkResult r = ops::linear_log_softmax_topk(h, subset->weight, bias, sub);
   const Shape shape = r.indices.shape();
-  r.indices = ops::index_select(subset->ids_device, 0, r.indices.reshape({r.indices.numel()})).reshape(shape);
+  r.indices = ops::index_select(subset->ids_device, 0, r.indices.reshape({r.indices.numel()}))
+                  .reshape(shape);
   return r;
 }
 
-void Transformer::reorder(DecoderState& s, const std::vector<int32_t>& rows, bool same_sources) const {
+void Transformer::reorder(DecoderState& s, const std::vector<int32_t>& rows,
+                          bool same_sources) const {
   const int64_t n = static_cast<int64_t>(rows.size());
-  REALMT_CHECK(n <= s.mask.dim(0), "reorder: {} rows for a state allocated for {}", n, s.mask.dim(0));
-  REALMT_CHECK(!same_sources || n == s.rows, "reorder: a beam move keeps the row count ({}), got {}", s.rows, n);
+  REALMT_CHECK(n <= s.mask.dim(0), "reorder: {} rows for a state allocated for {}", n,
+               s.mask.dim(0));
+  REALMT_CHECK(!same_sources || n == s.rows,
+               "reorder: a beam move keeps the row count ({}), got {}", s.rows, n);
   for (DecoderLayerCache& c : s.layers) {
     if (c.self.k.defined()) {
       ops::gather_rows_(c.self.k, rows, c.self.length, s.scratch);
@@ -408,7 +440,8 @@ std::vector<Transformer::Int8Weight> Transformer::int8_weights() {
   // layer's exact rescoring of its best candidates reads them either way; the output layer
   // multiplies by the int8 copy. Untied embedding tables are only looked up: they stay f32.
   layers::Embedding* table = config_.target_output_tied() ? &embedding_ : &output_table_;
-  std::vector<Int8Weight> out{{table->weight_index(), false, [table](const Tensor& w) { table->quantize(w); }}};
+  std::vector<Int8Weight> out{
+      {table->weight_index(), false, [table](const Tensor& w) { table->quantize(w); }}};
   auto take = [&](std::vector<layers::Linear*> linears) {
     for (layers::Linear* l : linears)
       out.push_back({l->weight_index(), true, [l](const Tensor& w) { l->quantize(w); }});
@@ -427,9 +460,11 @@ std::vector<Transformer::Int8Weight> Transformer::int8_weights() {
 
 void Transformer::quantize() {
   REALMT_CHECK(!quantized_, "model quantized twice");
-  REALMT_CHECK(!params_.has_gradients(),
-               "int8 quantization is for decoding models: allocate the parameters without gradients");
-  REALMT_CHECK(embedding_.dtype() == DType::kF32, "int8 inference needs an f32 model, not {}", embedding_.dtype());
+  REALMT_CHECK(
+      !params_.has_gradients(),
+      "int8 quantization is for decoding models: allocate the parameters without gradients");
+  REALMT_CHECK(embedding_.dtype() == DType::kF32, "int8 inference needs an f32 model, not {}",
+               embedding_.dtype());
   // Weights released by allocate_int8 were quantized as they were read (quantize_weight).
   std::vector<int> released;
   for (const Int8Weight& w : int8_weights()) {
@@ -452,10 +487,12 @@ void Transformer::allocate_int8(Device device) {
 }
 
 void Transformer::quantize_weight(int index, const Tensor& w) {
-  REALMT_CHECK(index >= 0 && index < params_.size(), "quantize_weight: parameter index {} out of range ({} parameters)",
-               index, params_.size());
+  REALMT_CHECK(index >= 0 && index < params_.size(),
+               "quantize_weight: parameter index {} out of range ({} parameters)", index,
+               params_.size());
   REALMT_CHECK(!quantized_ && params_.allocated() && params_.released(index),
-               "quantize_weight: parameter '{}' is not one that int8 keeps quantized only, in a model made by "
+               "quantize_weight: parameter '{}' is not one that int8 keeps quantized only, in a "
+               "model made by "
                "allocate_int8 and not yet finished by quantize()",
                params_.names()[index]);
   for (const Int8Weight& q : int8_weights())

@@ -46,8 +46,8 @@ class AttentionObserver {
 
 // How a forward pass runs.
 struct ForwardContext {
-  Generator* gen = nullptr;          // dropout on when set (training mode)
-  AdminProfiler* profiler = nullptr;  // ADMIN profiling pass: sets omegas on the way
+  Generator* gen = nullptr;                // dropout on when set (training mode)
+  AdminProfiler* profiler = nullptr;       // ADMIN profiling pass: sets omegas on the way
   AttentionObserver* attention = nullptr;  // encode/decode report each layer's probabilities
 };
 
@@ -70,7 +70,7 @@ struct DecoderLayerCache {
 
 // How start() sizes the state.
 struct DecoderStart {
-  int64_t max_rows = 0;          // hypotheses the state holds at most (0: the source's rows)
+  int64_t max_rows = 0;           // hypotheses the state holds at most (0: the source's rows)
   int64_t initial_capacity = 16;  // target positions the key/value caches hold before doubling
 };
 
@@ -107,18 +107,21 @@ class Transformer {
   const graph::ParameterSet& params() const { return params_; }
 
   // Gradients::kNo for a decoding model (no gradient arena: half the memory).
-  void allocate(Device device, DType dtype = DType::kF32, graph::Gradients gradients = graph::Gradients::kYes);
+  void allocate(Device device, DType dtype = DType::kF32,
+                graph::Gradients gradients = graph::Gradients::kYes);
   // Random initialisation; omegas per admin_init (profile leaves 1 until realmt-init profiles).
   void init(uint64_t seed);
 
   Encoded encode(const Tensor& src, const ForwardContext& ctx) const;
-  graph::Var decode(const Encoded& enc, const Tensor& tgt_in, const ForwardContext& ctx) const;  // [B, T, D]
-  graph::Var logits(const graph::Var& hidden) const;  // [..., D] -> [..., V] (tied output projection)
+  graph::Var decode(const Encoded& enc, const Tensor& tgt_in,
+                    const ForwardContext& ctx) const;  // [B, T, D]
+  graph::Var logits(
+      const graph::Var& hidden) const;  // [..., D] -> [..., V] (tied output projection)
   // tgt_in = <s> y_1 .. y_{T-1}, tgt_out = y_1 .. y_T (</s> last), both padded with the pad id
   // (<s>: the config's decoder-start-id, </s> its eos-id).
   // The loss is f32 when the weights are bf16/f16 (summed in f32), else the weights' dtype.
-  LossOutput loss(const Tensor& src, const Tensor& tgt_in, const Tensor& tgt_out, double label_smoothing,
-                  const ForwardContext& ctx) const;
+  LossOutput loss(const Tensor& src, const Tensor& tgt_in, const Tensor& tgt_out,
+                  double label_smoothing, const ForwardContext& ctx) const;
 
   // Incremental decoding (no gradients): start from an encoding (its B rows are the first
   // hypotheses), feed the last tokens [N] to get the decoder's output [N, D] (step_hidden) or
@@ -137,7 +140,8 @@ class Transformer {
   // gives -inf to the other ids, output_topk's indices and also_token are vocabulary ids as
   // without one (token_bias stays [V]).
   Tensor log_probs(const Tensor& h, const OutputSubset* subset = nullptr) const;
-  ops::LinearTopkResult output_topk(const Tensor& h, const Tensor& token_bias, const ops::LinearTopkOptions& o,
+  ops::LinearTopkResult output_topk(const Tensor& h, const Tensor& token_bias,
+                                    const ops::LinearTopkOptions& o,
                                     const OutputSubset* subset = nullptr) const;
   // The subset of target ids `ids` (ascending, unique, each < target_vocab) for the two above.
   OutputSubset output_subset(std::vector<int32_t> ids) const;
@@ -167,7 +171,8 @@ class Transformer {
   // A weight int8 inference keeps quantized: its parameter index and its layer's quantize().
   struct Int8Weight {
     int index;
-    bool release;  // the f32 value goes (every linear weight) or stays (the embedding table: lookups)
+    bool release;  // the f32 value goes (every linear weight) or stays (the embedding table:
+                   // lookups)
     std::function<void(const Tensor&)> quantize;
   };
   std::vector<Int8Weight> int8_weights();
@@ -194,8 +199,8 @@ class Transformer {
   Stream start_stream(const graph::Var& embedded, int stack) const;
   // The epilogue of sub-layer `index` of a stack (0 encoder, 1 decoder): branch output y (its
   // output bias not yet added), ADMIN omega, dropout, residual and the norm after it.
-  Stream epilogue(const Stream& s, const graph::Var& y, const graph::Var& bias, int omega, int stack, int index,
-                  const ForwardContext& ctx) const;
+  Stream epilogue(const Stream& s, const graph::Var& y, const graph::Var& bias, int omega,
+                  int stack, int index, const ForwardContext& ctx) const;
   // The decoder stack, for training and scoring (state == nullptr: the whole target at once,
   // causal) and for incremental decoding (state: new positions, their keys/values cached).
   graph::Var run_decoder(const graph::Var& embedded, const Encoded& enc, const ForwardContext& ctx,
@@ -207,7 +212,9 @@ class Transformer {
   const layers::Embedding& source_table() const {
     return config_.source_target_tied() ? embedding_ : source_embedding_;
   }
-  const layers::Embedding& output_table() const { return config_.target_output_tied() ? embedding_ : output_table_; }
+  const layers::Embedding& output_table() const {
+    return config_.target_output_tied() ? embedding_ : output_table_;
+  }
   Tensor padding_mask(const Tensor& ids) const;
   // decoder_start_zero: u8 [B, T, 1], 1 where ids hold the decoder start id; else undefined.
   Tensor start_rows(const Tensor& ids) const;

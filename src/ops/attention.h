@@ -32,7 +32,7 @@ namespace realmt::ops {
 struct AttentionOperand {
   Tensor base;
   int64_t offset = 0, stride_b = 0, stride_t = 0, stride_h = 0;  // in elements
-  int64_t batch = 0, length = 0, head_dim = 0;                    // B, T and Dh of the operand
+  int64_t batch = 0, length = 0, head_dim = 0;                   // B, T and Dh of the operand
 
   // Columns [col, col + heads*head_dim) of [B, T, C] activations (packed projections).
   static AttentionOperand packed(const Tensor& x, int64_t col, int64_t heads, int64_t head_dim);
@@ -59,8 +59,9 @@ struct AttentionResult {
   Tensor scores;  // [B, H, Tq, Tk] or undefined
 };
 
-AttentionResult attention(const AttentionOperand& q, const AttentionOperand& k, const AttentionOperand& v,
-                          const Tensor& key_mask, const Tensor& prev, const AttentionOptions& o);
+AttentionResult attention(const AttentionOperand& q, const AttentionOperand& k,
+                          const AttentionOperand& v, const Tensor& key_mask, const Tensor& prev,
+                          const AttentionOptions& o);
 
 // The tensors written by the backward pass (operands over gradient buffers; dprev optional).
 struct AttentionGradTargets {
@@ -70,7 +71,8 @@ struct AttentionGradTargets {
 // dscores: gradient of S from the next layer, or undefined (zero). probs from the forward pass.
 void attention_backward(const Tensor& dctx, const Tensor& dscores, const AttentionOperand& q,
                         const AttentionOperand& k, const AttentionOperand& v, const Tensor& probs,
-                        const Tensor& key_mask, const AttentionOptions& o, AttentionGradTargets& out);
+                        const Tensor& key_mask, const AttentionOptions& o,
+                        AttentionGradTargets& out);
 
 // Everything a kernel needs, checked.
 struct AttentionArgs {
@@ -80,8 +82,9 @@ struct AttentionArgs {
   int64_t batch, tq, tk, head_dim;
 };
 using AttentionKernel = void(const AttentionArgs& a, AttentionResult& out);
-using AttentionBackwardKernel = void(const AttentionArgs& a, const Tensor& dctx, const Tensor& dscores,
-                                     const Tensor& probs, AttentionGradTargets& out);
+using AttentionBackwardKernel = void(const AttentionArgs& a, const Tensor& dctx,
+                                     const Tensor& dscores, const Tensor& probs,
+                                     AttentionGradTargets& out);
 REALMT_KERNEL_SLOT(attention_kernel, AttentionKernel);
 REALMT_KERNEL_SLOT(attention_backward_kernel, AttentionBackwardKernel);
 

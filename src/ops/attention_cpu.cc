@@ -19,8 +19,10 @@ namespace {
 
 template <typename T>
 T exp_t(T x) {
-  if constexpr (std::is_same_v<T, float>) return fast_exp_masked(x);
-  else return std::exp(x);
+  if constexpr (std::is_same_v<T, float>)
+    return fast_exp_masked(x);
+  else
+    return std::exp(x);
 }
 
 template <typename T>
@@ -50,7 +52,8 @@ void transpose_rows(const T* x, int64_t stride, int64_t rows, int64_t cols, T* o
 
 // s[j] = scale * sum_e q[e] xt[e][j] for j < n (xt [Dh, stride], stride >= n).
 template <typename T>
-void scores_from_transposed(const T* q, const T* xt, int64_t dh, int64_t stride, int64_t n, T scale, T* s) {
+void scores_from_transposed(const T* q, const T* xt, int64_t dh, int64_t stride, int64_t n, T scale,
+                            T* s) {
   std::fill(s, s + n, T(0));
   for (int64_t e = 0; e < dh; ++e) {
     const T qe = q[e];
@@ -161,8 +164,8 @@ void forward(const AttentionArgs& a, AttentionResult& r) {
 }
 
 template <typename T>
-void backward(const AttentionArgs& a, const Tensor& dctx_t, const Tensor& dscores_t, const Tensor& probs_t,
-              AttentionGradTargets& out) {
+void backward(const AttentionArgs& a, const Tensor& dctx_t, const Tensor& dscores_t,
+              const Tensor& probs_t, AttentionGradTargets& out) {
   const int64_t H = a.o.heads, Dh = a.head_dim, Tq = a.tq, Tk = a.tk;
   const T* dctx = dctx_t.data<T>();
   const T* dscores = dscores_t.defined() ? dscores_t.data<T>() : nullptr;
@@ -248,8 +251,8 @@ void attention_cpu(const AttentionArgs& a, AttentionResult& r) {
   visit_float(a.q.base.dtype(), "attention", [&](auto tag) { forward<decltype(tag)>(a, r); });
 }
 
-void attention_backward_cpu(const AttentionArgs& a, const Tensor& dctx, const Tensor& dscores, const Tensor& probs,
-                            AttentionGradTargets& out) {
+void attention_backward_cpu(const AttentionArgs& a, const Tensor& dctx, const Tensor& dscores,
+                            const Tensor& probs, AttentionGradTargets& out) {
   visit_float(a.q.base.dtype(), "attention_backward",
               [&](auto tag) { backward<decltype(tag)>(a, dctx, dscores, probs, out); });
 }

@@ -20,8 +20,10 @@ constexpr double kGeluSigmoidScale = 1.702;
 
 template <typename T>
 T exp_t(T x) {
-  if constexpr (std::is_same_v<T, float>) return fast_exp(x);
-  else return std::exp(x);
+  if constexpr (std::is_same_v<T, float>)
+    return fast_exp(x);
+  else
+    return std::exp(x);
 }
 
 template <typename T>
@@ -42,7 +44,8 @@ T act_grad(Activation a, T x) {
   switch (a) {
     case Activation::kRelu: return x > T(0) ? T(1) : T(0);
     case Activation::kGelu:
-      return T(0.5) * (T(1) + std::erf(x * T(kInvSqrt2))) + x * T(kInvSqrt2Pi) * exp_t<T>(T(-0.5) * x * x);
+      return T(0.5) * (T(1) + std::erf(x * T(kInvSqrt2))) +
+             x * T(kInvSqrt2Pi) * exp_t<T>(T(-0.5) * x * x);
     case Activation::kSwish: {
       const T s = T(1) / (T(1) + exp_t<T>(-x));
       return s + x * s * (T(1) - s);
@@ -71,7 +74,8 @@ void forward_rows(const Tensor& y, const Tensor& bias, const BiasActivationOptio
     for (int64_t r = lo; r < hi; ++r) {
       const T* yr = py + r * f;
       T* hr = ph + r * f;
-      if (drop) dropout_keep_flags(o.seed, o.offset + static_cast<uint64_t>(r * f), f, threshold, keep);
+      if (drop)
+        dropout_keep_flags(o.seed, o.offset + static_cast<uint64_t>(r * f), f, threshold, keep);
 #pragma omp simd
       for (int64_t j = 0; j < f; ++j) {
         const T v = act<T>(kAct, yr[j] + (pb ? pb[j] : T(0)));
@@ -101,37 +105,40 @@ void backward_rows(const Tensor& dh, const Tensor& h, const Tensor& y, const Ten
   const bool sums = out.dbias.defined();
   Tensor partial = sums ? Tensor::empty({blocks, f}, y.dtype(), y.device()) : Tensor();
   T* pp = sums ? partial.data<T>() : nullptr;
-  parallel_for(blocks, kBlock * (kAct == Activation::kRelu ? 4 * f : 30 * f), [&](int64_t lo, int64_t hi) {
-    thread_local std::vector<uint8_t> keep_buf;
-    keep_buf.resize(f);
-    uint8_t* keep = keep_buf.data();
-    for (int64_t blk = lo; blk < hi; ++blk) {
-      T* sb = pp ? pp + blk * f : nullptr;
-      if (sb) std::fill(sb, sb + f, T(0));
-      const int64_t r_end = std::min(rows, (blk + 1) * kBlock);
-      for (int64_t r = blk * kBlock; r < r_end; ++r) {
-        const T* g = pdh + r * f;
-        T* d = pdy + r * f;
-        if constexpr (kAct == Activation::kRelu) {
-          const T* hr = ph + r * f;
-          const T s = drop ? keep_scale : T(1);
+  parallel_for(blocks, kBlock * (kAct == Activation::kRelu ? 4 * f : 30 * f),
+               [&](int64_t lo, int64_t hi) {
+                 thread_local std::vector<uint8_t> keep_buf;
+                 keep_buf.resize(f);
+                 uint8_t* keep = keep_buf.data();
+                 for (int64_t blk = lo; blk < hi; ++blk) {
+                   T* sb = pp ? pp + blk * f : nullptr;
+                   if (sb) std::fill(sb, sb + f, T(0));
+                   const int64_t r_end = std::min(rows, (blk + 1) * kBlock);
+                   for (int64_t r = blk * kBlock; r < r_end; ++r) {
+                     const T* g = pdh + r * f;
+                     T* d = pdy + r * f;
+                     if constexpr (kAct == Activation::kRelu) {
+                       const T* hr = ph + r * f;
+                       const T s = drop ? keep_scale : T(1);
 #pragma omp simd
-          for (int64_t j = 0; j < f; ++j) d[j] = hr[j] > T(0) ? g[j] * s : T(0);
-        } else {
-          const T* yr = py + r * f;
-          if (drop) dropout_keep_flags(o.seed, o.offset + static_cast<uint64_t>(r * f), f, threshold, keep);
+                       for (int64_t j = 0; j < f; ++j) d[j] = hr[j] > T(0) ? g[j] * s : T(0);
+                     } else {
+                       const T* yr = py + r * f;
+                       if (drop)
+                         dropout_keep_flags(o.seed, o.offset + static_cast<uint64_t>(r * f), f,
+                                            threshold, keep);
 #pragma omp simd
-          for (int64_t j = 0; j < f; ++j) {
-            const T gj = drop ? (keep[j] ? g[j] * keep_scale : T(0)) : g[j];
-            d[j] = gj * act_grad<T>(kAct, yr[j] + (pb ? pb[j] : T(0)));
-          }
-        }
-        if (sb)
+                       for (int64_t j = 0; j < f; ++j) {
+                         const T gj = drop ? (keep[j] ? g[j] * keep_scale : T(0)) : g[j];
+                         d[j] = gj * act_grad<T>(kAct, yr[j] + (pb ? pb[j] : T(0)));
+                       }
+                     }
+                     if (sb)
 #pragma omp simd
-          for (int64_t j = 0; j < f; ++j) sb[j] += d[j];
-      }
-    }
-  });
+                       for (int64_t j = 0; j < f; ++j) sb[j] += d[j];
+                   }
+                 }
+               });
   if (!sums) return;
   T* db = out.dbias.data<T>();
   parallel_for(f, 2 * blocks, [&](int64_t lo, int64_t hi) {
@@ -160,20 +167,23 @@ struct Fwd {
 };
 template <typename T, Activation A>
 struct Bwd {
-  static void run(const Tensor& dh, const Tensor& h, const Tensor& y, const Tensor& b, const BiasActivationOptions& o,
-                  BiasActivationGrads& g) {
+  static void run(const Tensor& dh, const Tensor& h, const Tensor& y, const Tensor& b,
+                  const BiasActivationOptions& o, BiasActivationGrads& g) {
     backward_rows<T, A>(dh, h, y, b, o, g);
   }
 };
 
-void bias_activation_cpu(const Tensor& y, const Tensor& bias, const BiasActivationOptions& o, Tensor& h) {
+void bias_activation_cpu(const Tensor& y, const Tensor& bias, const BiasActivationOptions& o,
+                         Tensor& h) {
   visit_float(y.dtype(), "bias_activation",
               [&](auto tag) { by_activation<Fwd, decltype(tag)>(o.activation, y, bias, o, h); });
 }
-void bias_activation_backward_cpu(const Tensor& dh, const Tensor& h, const Tensor& y, const Tensor& bias,
-                                  const BiasActivationOptions& o, BiasActivationGrads& g) {
-  visit_float(y.dtype(), "bias_activation_backward",
-              [&](auto tag) { by_activation<Bwd, decltype(tag)>(o.activation, dh, h, y, bias, o, g); });
+void bias_activation_backward_cpu(const Tensor& dh, const Tensor& h, const Tensor& y,
+                                  const Tensor& bias, const BiasActivationOptions& o,
+                                  BiasActivationGrads& g) {
+  visit_float(y.dtype(), "bias_activation_backward", [&](auto tag) {
+    by_activation<Bwd, decltype(tag)>(o.activation, dh, h, y, bias, o, g);
+  });
 }
 
 }  // namespace

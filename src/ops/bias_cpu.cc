@@ -36,10 +36,12 @@ void column_sums(const Tensor& x, Tensor& out, int64_t rows, int64_t cols) {
 }
 
 void fill_rows_cpu(Tensor& y, const Tensor& b, int64_t rows, int64_t cols) {
-  visit_float(y.dtype(), "fill_rows_", [&](auto tag) { fill_rows<decltype(tag)>(y, b, rows, cols); });
+  visit_float(y.dtype(), "fill_rows_",
+              [&](auto tag) { fill_rows<decltype(tag)>(y, b, rows, cols); });
 }
 void column_sums_cpu(const Tensor& x, Tensor& out, int64_t rows, int64_t cols) {
-  visit_float(x.dtype(), "add_column_sums_", [&](auto tag) { column_sums<decltype(tag)>(x, out, rows, cols); });
+  visit_float(x.dtype(), "add_column_sums_",
+              [&](auto tag) { column_sums<decltype(tag)>(x, out, rows, cols); });
 }
 
 }  // namespace

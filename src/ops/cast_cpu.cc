@@ -14,7 +14,8 @@ namespace {
 template <typename T>
 constexpr bool kHalfType = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 template <typename T>
-constexpr bool kIntType = std::is_same_v<T, int32_t> || std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t>;
+constexpr bool kIntType =
+    std::is_same_v<T, int32_t> || std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t>;
 
 // d narrowed to f32 with round-to-odd: truncate, then set the last bit if anything was lost.
 // A value rounded to odd with at least two bits more than the final format rounds to nearest

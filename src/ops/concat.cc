@@ -17,8 +17,10 @@ Tensor concat(const std::vector<Tensor>& xs, int axis) {
                  first.dtype());
     bool fits = x.rank() == first.rank();
     for (int i = 0; fits && i < x.rank(); ++i) fits = i == a || x.dim(i) == first.dim(i);
-    REALMT_CHECK(fits, "concat along axis {}: input {} has shape {}, input 0 has {} (only axis {} may differ)",
-                 axis, k, x.shape(), first.shape(), a);
+    REALMT_CHECK(
+        fits,
+        "concat along axis {}: input {} has shape {}, input 0 has {} (only axis {} may differ)",
+        axis, k, x.shape(), first.shape(), a);
     total += x.dim(a);
   }
   ys[a] = total;

@@ -18,8 +18,10 @@ namespace {
 // fast_exp gives 0 for x < -87 (-inf included): masked logits contribute nothing.
 template <typename T>
 T exp_t(T x) {
-  if constexpr (std::is_same_v<T, float>) return fast_exp(x);
-  else return std::exp(x);
+  if constexpr (std::is_same_v<T, float>)
+    return fast_exp(x);
+  else
+    return std::exp(x);
 }
 
 template <typename T>
@@ -64,7 +66,8 @@ void forward_rows(const Tensor& logits, const Tensor& targets, const CrossEntrop
       // Written in z rather than as lse - (1-eps) x_t - ..., it has no cancellation between
       // a large lse and a large target logit.
       const double zt = static_cast<double>(x[t] - m);
-      const double smooth = eps > 0 ? eps * static_cast<double>(zsum) / static_cast<double>(v) : 0.0;
+      const double smooth =
+          eps > 0 ? eps * static_cast<double>(zsum) / static_cast<double>(v) : 0.0;
       ploss[r] = static_cast<T>(log_s - (1.0 - eps) * zt - smooth);
     }
   });

@@ -13,6 +13,7 @@
 namespace realmt::ops {
 
 // keep[e] = 1 or 0 for e in [0, n): stream indices [first, first + n).
-void dropout_keep_flags(uint64_t seed, uint64_t first, int64_t n, uint32_t threshold, uint8_t* keep);
+void dropout_keep_flags(uint64_t seed, uint64_t first, int64_t n, uint32_t threshold,
+                        uint8_t* keep);
 
 }  // namespace realmt::ops

@@ -48,7 +48,8 @@ BroadcastPlan plan_broadcast(const Shape& a, const Shape& b, const Shape& out) {
 
 namespace {
 
-Tensor binary(const KernelSlot<BinaryKernel>& slot, const char* name, const Tensor& a, const Tensor& b) {
+Tensor binary(const KernelSlot<BinaryKernel>& slot, const char* name, const Tensor& a,
+              const Tensor& b) {
   check_defined(a, name, "a");
   check_defined(b, name, "b");
   check_same_device(a, b, name);
@@ -70,12 +71,14 @@ void add_(Tensor& dst, const Tensor& src) {
   check_defined(dst, "add_", "dst");
   check_defined(src, "add_", "src");
   check_same_device(dst, src, "add_");
-  REALMT_CHECK(dst.dtype() == src.dtype(), "add_: dtypes differ ({} and {})", dst.dtype(), src.dtype());
+  REALMT_CHECK(dst.dtype() == src.dtype(), "add_: dtypes differ ({} and {})", dst.dtype(),
+               src.dtype());
   REALMT_CHECK(broadcast_shapes(dst.shape(), src.shape()) == dst.shape(),
                "add_: {} does not broadcast to the destination {}", src.shape(), dst.shape());
   // Elementwise kernels read a[i] before writing out[i], so out may alias a.
   if (dst.numel() > 0)
-    add_kernel.get(dst.device())(dst, src, dst, plan_broadcast(dst.shape(), src.shape(), dst.shape()));
+    add_kernel.get(dst.device())(dst, src, dst,
+                                 plan_broadcast(dst.shape(), src.shape(), dst.shape()));
 }
 
 }  // namespace realmt::ops

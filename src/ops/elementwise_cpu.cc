@@ -7,10 +7,30 @@ namespace realmt::ops {
 REALMT_CPU_KERNELS_BEGIN
 namespace {
 
-struct AddF { template <typename T> static T f(T x, T y) { return x + y; } };
-struct SubF { template <typename T> static T f(T x, T y) { return x - y; } };
-struct MulF { template <typename T> static T f(T x, T y) { return x * y; } };
-struct DivF { template <typename T> static T f(T x, T y) { return x / y; } };
+struct AddF {
+  template <typename T>
+  static T f(T x, T y) {
+    return x + y;
+  }
+};
+struct SubF {
+  template <typename T>
+  static T f(T x, T y) {
+    return x - y;
+  }
+};
+struct MulF {
+  template <typename T>
+  static T f(T x, T y) {
+    return x * y;
+  }
+};
+struct DivF {
+  template <typename T>
+  static T f(T x, T y) {
+    return x / y;
+  }
+};
 
 template <typename F, typename T>
 void run(const Tensor& a, const Tensor& b, Tensor& out, const BroadcastPlan& p) {

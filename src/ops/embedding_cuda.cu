@@ -58,14 +58,10 @@ void embedding_cuda(const Tensor& weight, const Tensor& ids, Tensor& y) {
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
   switch (dtype_size(weight.dtype())) {
-    case 1:
-      return gather<uint8_t>(weight, ids, y, stream);
-    case 2:
-      return gather<uint16_t>(weight, ids, y, stream);
-    case 4:
-      return gather<uint32_t>(weight, ids, y, stream);
-    case 8:
-      return gather<uint64_t>(weight, ids, y, stream);
+    case 1: return gather<uint8_t>(weight, ids, y, stream);
+    case 2: return gather<uint16_t>(weight, ids, y, stream);
+    case 4: return gather<uint32_t>(weight, ids, y, stream);
+    case 8: return gather<uint64_t>(weight, ids, y, stream);
   }
   REALMT_ASSERT(false, "embedding: element size {}", dtype_size(weight.dtype()));
 }

@@ -15,7 +15,8 @@
 namespace realmt::ops {
 
 Tensor index_select(const Tensor& x, int axis, const Tensor& indices);
-Tensor index_select_backward(const Tensor& dy, const Shape& x_shape, int axis, const Tensor& indices);
+Tensor index_select_backward(const Tensor& dy, const Shape& x_shape, int axis,
+                             const Tensor& indices);
 
 // x viewed as [outer, n, inner], y as [outer, k, inner].
 struct IndexSelectPlan {
@@ -25,10 +26,11 @@ struct IndexSelectPlan {
   int64_t k = 0;      // K, number of indices
 };
 // y[o, j, i] = x[o, indices[j], i] (indices already checked).
-using IndexSelectKernel = void(const Tensor& x, const Tensor& indices, const IndexSelectPlan& plan, Tensor& y);
+using IndexSelectKernel = void(const Tensor& x, const Tensor& indices, const IndexSelectPlan& plan,
+                               Tensor& y);
 // dx [outer, n, inner] = 0, then dx[o, indices[j], i] += dy[o, j, i] for j = 0, 1, ... in order.
-using IndexSelectBackwardKernel = void(const Tensor& dy, const Tensor& indices, const IndexSelectPlan& plan,
-                                       Tensor& dx);
+using IndexSelectBackwardKernel = void(const Tensor& dy, const Tensor& indices,
+                                       const IndexSelectPlan& plan, Tensor& dx);
 REALMT_KERNEL_SLOT(index_select_kernel, IndexSelectKernel);
 REALMT_KERNEL_SLOT(index_select_backward_kernel, IndexSelectBackwardKernel);
 

@@ -31,24 +31,27 @@ void scatter_add(const Tensor& dy, const int32_t* idx, const IndexSelectPlan& p,
   T* d = dx.data<T>();
   constexpr int64_t kBlock = 1024;  // columns of one work unit
   const int64_t blocks = (p.inner + kBlock - 1) / kBlock;
-  parallel_for(p.outer * blocks, std::min(p.inner, kBlock) * (p.n + p.k), [&](int64_t lo, int64_t hi) {
-    for (int64_t u = lo; u < hi; ++u) {
-      const int64_t o = u / blocks, c0 = (u % blocks) * kBlock, c1 = std::min(p.inner, c0 + kBlock);
-      for (int64_t r = 0; r < p.n; ++r) {
-        T* dr = d + (o * p.n + r) * p.inner;
-        std::fill(dr + c0, dr + c1, T(0));
-      }
-      for (int64_t j = 0; j < p.k; ++j) {
-        T* dr = d + (o * p.n + idx[j]) * p.inner;
-        const T* gr = g + (o * p.k + j) * p.inner;
+  parallel_for(p.outer * blocks, std::min(p.inner, kBlock) * (p.n + p.k),
+               [&](int64_t lo, int64_t hi) {
+                 for (int64_t u = lo; u < hi; ++u) {
+                   const int64_t o = u / blocks, c0 = (u % blocks) * kBlock,
+                                 c1 = std::min(p.inner, c0 + kBlock);
+                   for (int64_t r = 0; r < p.n; ++r) {
+                     T* dr = d + (o * p.n + r) * p.inner;
+                     std::fill(dr + c0, dr + c1, T(0));
+                   }
+                   for (int64_t j = 0; j < p.k; ++j) {
+                     T* dr = d + (o * p.n + idx[j]) * p.inner;
+                     const T* gr = g + (o * p.k + j) * p.inner;
 #pragma omp simd
-        for (int64_t c = c0; c < c1; ++c) dr[c] += gr[c];
-      }
-    }
-  });
+                     for (int64_t c = c0; c < c1; ++c) dr[c] += gr[c];
+                   }
+                 }
+               });
 }
 
-void index_select_backward_cpu(const Tensor& dy, const Tensor& indices, const IndexSelectPlan& p, Tensor& dx) {
+void index_select_backward_cpu(const Tensor& dy, const Tensor& indices, const IndexSelectPlan& p,
+                               Tensor& dx) {
   visit_float(dy.dtype(), "index_select backward",
               [&](auto tag) { scatter_add<decltype(tag)>(dy, indices.data<int32_t>(), p, dx); });
 }

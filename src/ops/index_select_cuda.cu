@@ -57,14 +57,10 @@ void index_select_cuda(const Tensor& x, const Tensor& indices, const IndexSelect
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
   switch (dtype_size(x.dtype())) {
-    case 1:
-      return launch_gather<uint8_t>(x, indices, p, y, stream);
-    case 2:
-      return launch_gather<uint16_t>(x, indices, p, y, stream);
-    case 4:
-      return launch_gather<uint32_t>(x, indices, p, y, stream);
-    case 8:
-      return launch_gather<uint64_t>(x, indices, p, y, stream);
+    case 1: return launch_gather<uint8_t>(x, indices, p, y, stream);
+    case 2: return launch_gather<uint16_t>(x, indices, p, y, stream);
+    case 4: return launch_gather<uint32_t>(x, indices, p, y, stream);
+    case 8: return launch_gather<uint64_t>(x, indices, p, y, stream);
   }
   REALMT_ASSERT(false, "index_select: element size {}", dtype_size(x.dtype()));
 }

@@ -25,13 +25,14 @@ namespace realmt::ops {
 
 void kv_cache_write(Tensor& cache, const Tensor& packed, int64_t col, int64_t position);
 Tensor kv_cache_resize(const Tensor& cache, int64_t length, int64_t capacity);
-void gather_rows_(const Tensor& x, const std::vector<int32_t>& rows, int64_t length, Tensor& scratch);
+void gather_rows_(const Tensor& x, const std::vector<int32_t>& rows, int64_t length,
+                  Tensor& scratch);
 
 // Row copies: `rows` blocks of `bytes` bytes from src + i*src_stride to dst + i*dst_stride
 // (byte strides), where block i is (n, h, t) enumerated as i = (n*H + h)*T + t.
 struct KvCopy {
-  int64_t n, heads, rows_per_head;  // N, H, T
-  int64_t bytes;                    // Dh * element size
+  int64_t n, heads, rows_per_head;          // N, H, T
+  int64_t bytes;                            // Dh * element size
   int64_t src_offset, src_n, src_h, src_t;  // byte offset and strides of the source
   int64_t dst_offset, dst_n, dst_h, dst_t;  // of the destination
 };
@@ -42,7 +43,7 @@ REALMT_KERNEL_SLOT(kv_cache_copy_kernel, void(const Tensor& src, Tensor& dst, co
 struct ByteBlock {
   int64_t src, dst, bytes;
 };
-REALMT_KERNEL_SLOT(kv_cache_blocks_kernel,
-                   void(const Tensor& src, const Tensor& dst, const std::vector<ByteBlock>& blocks));
+REALMT_KERNEL_SLOT(kv_cache_blocks_kernel, void(const Tensor& src, const Tensor& dst,
+                                                const std::vector<ByteBlock>& blocks));
 
 }  // namespace realmt::ops

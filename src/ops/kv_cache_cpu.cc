@@ -16,7 +16,8 @@ void copy_cpu(const Tensor& src, Tensor& dst, const KvCopy& c) {
       const int64_t n = nh / c.heads, h = nh % c.heads;
       for (int64_t t = 0; t < c.rows_per_head; ++t)
         std::memcpy(d + c.dst_offset + n * c.dst_n + h * c.dst_h + t * c.dst_t,
-                    s + c.src_offset + n * c.src_n + h * c.src_h + t * c.src_t, static_cast<size_t>(c.bytes));
+                    s + c.src_offset + n * c.src_n + h * c.src_h + t * c.src_t,
+                    static_cast<size_t>(c.bytes));
     }
   });
 }

@@ -88,7 +88,8 @@ template <typename W>
 void launch_blocks(const char* s, char* d, const ByteBlock* list, long long count, long long bytes,
                    cudaStream_t stream) {
   const long long words = bytes / static_cast<long long>(sizeof(W));
-  copy_blocks<W><<<cuda::grid_for(count * words), cuda::kBlockSize, 0, stream>>>(s, d, list, count, words);
+  copy_blocks<W>
+      <<<cuda::grid_for(count * words), cuda::kBlockSize, 0, stream>>>(s, d, list, count, words);
   REALMT_CUDA_CHECK_LAUNCH();
 }
 
@@ -97,9 +98,11 @@ void blocks_cuda(const Tensor& src, const Tensor& dst, const std::vector<ByteBlo
   const int64_t bytes = blocks[0].bytes;
   const char* s = static_cast<const char*>(src.raw());
   char* d = static_cast<char*>(dst.raw());
-  uint64_t bits = reinterpret_cast<uintptr_t>(s) | reinterpret_cast<uintptr_t>(d) | static_cast<uint64_t>(bytes);
+  uint64_t bits = reinterpret_cast<uintptr_t>(s) | reinterpret_cast<uintptr_t>(d) |
+                  static_cast<uint64_t>(bytes);
   for (const ByteBlock& b : blocks) {
-    REALMT_ASSERT(b.bytes == bytes, "kv_cache blocks: lengths {} and {} in one call", bytes, b.bytes);
+    REALMT_ASSERT(b.bytes == bytes, "kv_cache blocks: lengths {} and {} in one call", bytes,
+                  b.bytes);
     bits |= static_cast<uint64_t>(b.src) | static_cast<uint64_t>(b.dst);
   }
   if (bytes == 0) return;
@@ -110,11 +113,14 @@ void blocks_cuda(const Tensor& src, const Tensor& dst, const std::vector<ByteBlo
   // returns once the driver has staged the bytes, so `blocks` may go, and the kernel after it
   // on the same stream reads the list complete.
   const size_t list_bytes = blocks.size() * sizeof(ByteBlock);
-  const Tensor list_tensor = Tensor::empty({static_cast<int64_t>(list_bytes)}, DType::kU8, dst.device());
-  REALMT_CUDA_CHECK(cudaMemcpyAsync(list_tensor.raw(), blocks.data(), list_bytes, cudaMemcpyHostToDevice, stream));
+  const Tensor list_tensor =
+      Tensor::empty({static_cast<int64_t>(list_bytes)}, DType::kU8, dst.device());
+  REALMT_CUDA_CHECK(cudaMemcpyAsync(list_tensor.raw(), blocks.data(), list_bytes,
+                                    cudaMemcpyHostToDevice, stream));
   const auto* list = static_cast<const ByteBlock*>(list_tensor.raw());
   const auto count = static_cast<long long>(blocks.size());
-  with_word(bits, [&](auto word) { launch_blocks<decltype(word)>(s, d, list, count, bytes, stream); });
+  with_word(bits,
+            [&](auto word) { launch_blocks<decltype(word)>(s, d, list, count, bytes, stream); });
 }
 
 }  // namespace

@@ -10,7 +10,8 @@
 namespace realmt::ops {
 
 LinearCrossEntropyResult linear_cross_entropy(const Tensor& h, const Tensor& w, const Tensor& bias,
-                                              const Tensor& targets, const LinearCrossEntropyOptions& o) {
+                                              const Tensor& targets,
+                                              const LinearCrossEntropyOptions& o) {
   const char* op = "linear_cross_entropy";
   check_defined(h, op, "h");
   check_defined(w, op, "w");
@@ -21,21 +22,24 @@ LinearCrossEntropyResult linear_cross_entropy(const Tensor& h, const Tensor& w, 
   REALMT_CHECK(h.rank() == 2 && w.rank() == 2 && h.dim(1) == w.dim(1) && h.dtype() == w.dtype() &&
                    is_floating(h.dtype()),
                "{}: h [N, D] and w [V, D] of one floating dtype needed, got {} and {}", op, h, w);
-  REALMT_CHECK(targets.shape() == Shape{h.dim(0)}, "{}: targets {} must be [{}]", op, targets.shape(), h.dim(0));
-  REALMT_CHECK(o.label_smoothing >= 0.0 && o.label_smoothing <= 1.0, "{}: label_smoothing {} is outside [0, 1]", op,
-               o.label_smoothing);
+  REALMT_CHECK(targets.shape() == Shape{h.dim(0)}, "{}: targets {} must be [{}]", op,
+               targets.shape(), h.dim(0));
+  REALMT_CHECK(o.label_smoothing >= 0.0 && o.label_smoothing <= 1.0,
+               "{}: label_smoothing {} is outside [0, 1]", op, o.label_smoothing);
   const int64_t n = h.dim(0), v = w.dim(0);
   if (bias.defined()) {
     check_same_device(h, bias, op);
-    REALMT_CHECK(bias.shape() == Shape{v} && bias.dtype() == h.dtype(), "{}: bias {} must be [{}]", op, bias, v);
+    REALMT_CHECK(bias.shape() == Shape{v} && bias.dtype() == h.dtype(), "{}: bias {} must be [{}]",
+                 op, bias, v);
   }
   {  // Targets checked on the host (kernels index without bounds checks), naming the row.
     const Tensor host = targets.to(Device::cpu());
     const int32_t* t = host.data<int32_t>();
     for (int64_t i = 0; i < n; ++i)
       REALMT_CHECK(t[i] == o.ignore_index || (t[i] >= 0 && t[i] < v),
-                   "{}: target {} at row {} is outside the vocabulary [0, {}) and is not the ignore_index {}", op, t[i],
-                   i, v, o.ignore_index);
+                   "{}: target {} at row {} is outside the vocabulary [0, {}) and is not the "
+                   "ignore_index {}",
+                   op, t[i], i, v, o.ignore_index);
   }
   const DType loss_dtype = h.dtype() == DType::kF64 ? DType::kF64 : DType::kF32;
   LinearCrossEntropyResult r;
@@ -46,8 +50,8 @@ LinearCrossEntropyResult linear_cross_entropy(const Tensor& h, const Tensor& w, 
     if (bias.defined()) r.dbias = Tensor::zeros(bias.shape(), bias.dtype(), bias.device());
   }
   if (n == 0) return r;
-  const int64_t rows = std::min(n, o.chunk_rows > 0 ? o.chunk_rows
-                                                    : std::max<int64_t>(64, (int64_t(8) << 20) / (v * 4)));
+  const int64_t rows = std::min(
+      n, o.chunk_rows > 0 ? o.chunk_rows : std::max<int64_t>(64, (int64_t(8) << 20) / (v * 4)));
   Tensor z = Tensor::empty({rows, v}, h.dtype(), h.device());
   for (int64_t r0 = 0; r0 < n; r0 += rows) {
     const int64_t r1 = std::min(n, r0 + rows);

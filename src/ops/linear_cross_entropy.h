@@ -28,16 +28,17 @@ struct LinearCrossEntropyOptions {
 };
 
 struct LinearCrossEntropyResult {
-  Tensor loss;            // [N]
-  Tensor dh, dw, dbias;   // with_grad only (dbias with a bias)
+  Tensor loss;           // [N]
+  Tensor dh, dw, dbias;  // with_grad only (dbias with a bias)
 };
 
 LinearCrossEntropyResult linear_cross_entropy(const Tensor& h, const Tensor& w, const Tensor& bias,
-                                              const Tensor& targets, const LinearCrossEntropyOptions& o);
+                                              const Tensor& targets,
+                                              const LinearCrossEntropyOptions& o);
 
 // One chunk: logits [R, V] -> loss [R]; with_grad overwrites the logits with dZ = P - Q.
-using CrossEntropyRowsKernel = void(Tensor& logits, const Tensor& targets, const LinearCrossEntropyOptions& o,
-                                    Tensor& loss);
+using CrossEntropyRowsKernel = void(Tensor& logits, const Tensor& targets,
+                                    const LinearCrossEntropyOptions& o, Tensor& loss);
 REALMT_KERNEL_SLOT(cross_entropy_rows_kernel, CrossEntropyRowsKernel);
 
 }  // namespace realmt::ops

@@ -16,12 +16,15 @@ namespace {
 
 template <typename T>
 T exp_t(T x) {
-  if constexpr (std::is_same_v<T, float>) return fast_exp(x);
-  else return std::exp(x);
+  if constexpr (std::is_same_v<T, float>)
+    return fast_exp(x);
+  else
+    return std::exp(x);
 }
 
 template <typename T>
-void rows_kernel(Tensor& logits, const Tensor& targets, const LinearCrossEntropyOptions& o, Tensor& loss) {
+void rows_kernel(Tensor& logits, const Tensor& targets, const LinearCrossEntropyOptions& o,
+                 Tensor& loss) {
   T* px = logits.data<T>();
   const int32_t* pt = targets.data<int32_t>();
   using L = std::conditional_t<std::is_same_v<T, double>, double, float>;
@@ -63,7 +66,8 @@ void rows_kernel(Tensor& logits, const Tensor& targets, const LinearCrossEntropy
       }
       const double log_s = std::log(static_cast<double>(s));
       // loss = log s - (1 - eps) z_t - (eps / V) sum_j z_j, in z = x - max (no cancellation).
-      ploss[r] = static_cast<L>(log_s - (1.0 - eps) * zt - eps * static_cast<double>(zsum) / static_cast<double>(v));
+      ploss[r] = static_cast<L>(log_s - (1.0 - eps) * zt -
+                                eps * static_cast<double>(zsum) / static_cast<double>(v));
       if (!o.with_grad) continue;
       const T inv = static_cast<T>(1.0 / static_cast<double>(s));
 #pragma omp simd
@@ -73,8 +77,10 @@ void rows_kernel(Tensor& logits, const Tensor& targets, const LinearCrossEntropy
   });
 }
 
-void rows_cpu(Tensor& logits, const Tensor& targets, const LinearCrossEntropyOptions& o, Tensor& loss) {
-  visit_float(logits.dtype(), "linear_cross_entropy", [&](auto tag) { rows_kernel<decltype(tag)>(logits, targets, o, loss); });
+void rows_cpu(Tensor& logits, const Tensor& targets, const LinearCrossEntropyOptions& o,
+              Tensor& loss) {
+  visit_float(logits.dtype(), "linear_cross_entropy",
+              [&](auto tag) { rows_kernel<decltype(tag)>(logits, targets, o, loss); });
 }
 
 }  // namespace

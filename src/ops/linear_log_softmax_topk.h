@@ -38,7 +38,9 @@ struct OutputWeight {
   Tensor bias;
   int64_t vocab() const { return quantized.defined() ? quantized.rows() : weight.dim(0); }
   int64_t dim() const { return quantized.defined() ? quantized.cols() : weight.dim(1); }
-  Device device() const { return quantized.defined() ? quantized.values.device() : weight.device(); }
+  Device device() const {
+    return quantized.defined() ? quantized.values.device() : weight.device();
+  }
 };
 
 struct LinearTopkOptions {
@@ -54,8 +56,8 @@ struct LinearTopkResult {
   Tensor also;     // f32 [N], when also_token >= 0
 };
 
-LinearTopkResult linear_log_softmax_topk(const Tensor& h, const OutputWeight& w, const Tensor& token_bias,
-                                         const LinearTopkOptions& o);
+LinearTopkResult linear_log_softmax_topk(const Tensor& h, const OutputWeight& w,
+                                         const Tensor& token_bias, const LinearTopkOptions& o);
 
 using LinearTopkKernel = void(const Tensor& h, const OutputWeight& w, const Tensor& token_bias,
                               const LinearTopkOptions& o, LinearTopkResult& out);

@@ -47,8 +47,8 @@ struct RowState {
   return s;
 }
 
-void fold_chunk(float* logits, int64_t v0, int64_t vc, const float* bias, const LinearTopkOptions& o,
-                RowState& st, Entry* heap) {
+void fold_chunk(float* logits, int64_t v0, int64_t vc, const float* bias,
+                const LinearTopkOptions& o, RowState& st, Entry* heap) {
   // Log-sum-exp (fast_exp gives exactly 0 for -inf).
   float cmax = kNegInf;
 #pragma omp simd reduction(max : cmax)
@@ -59,7 +59,7 @@ void fold_chunk(float* logits, int64_t v0, int64_t vc, const float* bias, const 
   }
   if (st.max != kNegInf) st.sum += exp_sum(logits, vc, st.max);
   if (o.also_token >= v0 && o.also_token < v0 + vc) st.also = logits[o.also_token - v0];
-  // Selection keys in place (the logits are not needed after this): logit + bias, NaN as -inf.
+    // Selection keys in place (the logits are not needed after this): logit + bias, NaN as -inf.
 #pragma omp simd
   for (int64_t j = 0; j < vc; ++j) {
     const float key = logits[j] + (bias ? bias[v0 + j] : 0.0f);
@@ -105,15 +105,16 @@ float dot(const float* a, const float* b, int64_t d) {
 // terms cancel), and the entries are ranked again by the exact keys. The candidates outside the
 // final k absorb int8 ranking errors near the k-th place. Entries with a -inf bias (never
 // chosen) and NaN logits keep their int8 terms.
-void rescore_row(const float* h_row, const float* table, int64_t d, const float* out_bias, const float* bias,
-                 const LinearTopkOptions& o, RowState& st, Entry* heap) {
+void rescore_row(const float* h_row, const float* table, int64_t d, const float* out_bias,
+                 const float* bias, const LinearTopkOptions& o, RowState& st, Entry* heap) {
   float sum = st.sum;
   for (int64_t j = 0; j < st.count; ++j) {
     Entry& e = heap[j];
     const float b = bias ? bias[e.i] : 0.0f;
     if (!std::isfinite(e.v) || !std::isfinite(b)) continue;
     const float z8 = e.v - b;
-    const float z = dot(h_row, table + static_cast<int64_t>(e.i) * d, d) + (out_bias ? out_bias[e.i] : 0.0f);
+    const float z =
+        dot(h_row, table + static_cast<int64_t>(e.i) * d, d) + (out_bias ? out_bias[e.i] : 0.0f);
     sum += fast_exp(z - st.max) - fast_exp(z8 - st.max);
     e.v = z + b;
   }
@@ -124,8 +125,8 @@ void rescore_row(const float* h_row, const float* table, int64_t d, const float*
     st.also = dot(h_row, table + o.also_token * d, d) + (out_bias ? out_bias[o.also_token] : 0.0f);
 }
 
-void linear_topk_cpu(const Tensor& h, const OutputWeight& w, const Tensor& token_bias, const LinearTopkOptions& o,
-                     LinearTopkResult& out) {
+void linear_topk_cpu(const Tensor& h, const OutputWeight& w, const Tensor& token_bias,
+                     const LinearTopkOptions& o, LinearTopkResult& out) {
   const int64_t n = h.dim(0), d = w.dim(), vocab = w.vocab(), k = o.k;
   const bool quantized = w.quantized.defined();
   const bool rescore = quantized && w.weight.defined();
@@ -134,9 +135,10 @@ void linear_topk_cpu(const Tensor& h, const OutputWeight& w, const Tensor& token
   const int64_t kh = heap_o.k;
   // ~2 MB of logits per chunk (L2/L3-resident while the rows fold it), at least 512 entries
   // so that each GEMM stays efficient.
-  const int64_t chunk =
-      std::min(vocab, o.chunk > 0 ? o.chunk : std::clamp<int64_t>((int64_t(1) << 19) / std::max<int64_t>(n, 1) / 64 * 64,
-                                                                  512, 8192));
+  const int64_t chunk = std::min(
+      vocab, o.chunk > 0 ? o.chunk
+                         : std::clamp<int64_t>(
+                               (int64_t(1) << 19) / std::max<int64_t>(n, 1) / 64 * 64, 512, 8192));
   Tensor buf = Tensor::empty({n, chunk}, DType::kF32, h.device());
   Tensor qh, rows, acc;  // rows: h's steps, then its zero points (int8_gemm.h)
   if (quantized) {
@@ -155,12 +157,14 @@ void linear_topk_cpu(const Tensor& h, const OutputWeight& w, const Tensor& token
     const int64_t vc = std::min(chunk, vocab - v0);
     if (quantized) {
       const QuantizedWeight& q = w.quantized;
-      cpu::gemm_u8s8s32(n, vc, d, qh.data<uint8_t>(), d, q.values.data<int8_t>() + v0 * d, d, acc.data<int32_t>(), vc);
-      cpu::dequantize_products(n, vc, acc.data<int32_t>(), vc, rows.data<float>(), rows.data<float>() + n,
-                               q.inv_scales.data<float>() + v0, q.sums.data<int32_t>() + v0, logits, vc);
+      cpu::gemm_u8s8s32(n, vc, d, qh.data<uint8_t>(), d, q.values.data<int8_t>() + v0 * d, d,
+                        acc.data<int32_t>(), vc);
+      cpu::dequantize_products(n, vc, acc.data<int32_t>(), vc, rows.data<float>(),
+                               rows.data<float>() + n, q.inv_scales.data<float>() + v0,
+                               q.sums.data<int32_t>() + v0, logits, vc);
     } else {
-      cpu::gemm(false, true, n, vc, d, 1.0f, h.data<float>(), d, w.weight.data<float>() + v0 * d, d, 0.0f, logits,
-                vc);
+      cpu::gemm(false, true, n, vc, d, 1.0f, h.data<float>(), d, w.weight.data<float>() + v0 * d, d,
+                0.0f, logits, vc);
     }
     parallel_for(n, 8 * vc, [&](int64_t lo, int64_t hi) {
       for (int64_t r = lo; r < hi; ++r) {
@@ -181,8 +185,8 @@ void linear_topk_cpu(const Tensor& h, const OutputWeight& w, const Tensor& token
     parallel_for(n, 2 * kh * d, [&](int64_t lo, int64_t hi) {
       for (int64_t r = lo; r < hi; ++r)
         if (state[r].max != kNegInf)
-          rescore_row(h.data<float>() + r * d, w.weight.data<float>(), d, out_bias, bias, o, state[r],
-                      heaps.data() + r * kh);
+          rescore_row(h.data<float>() + r * d, w.weight.data<float>(), d, out_bias, bias, o,
+                      state[r], heaps.data() + r * kh);
     });
   }
   for (int64_t r = 0; r < n; ++r) {

@@ -38,7 +38,8 @@ __device__ __forceinline__ bool better(const Entry& a, const Entry& b) {
 
 __device__ __forceinline__ Entry warp_best(Entry e) {
   for (int offset = cuda::kWarpSize / 2; offset > 0; offset >>= 1) {
-    const Entry o{__shfl_xor_sync(0xffffffffu, e.key, offset), __shfl_xor_sync(0xffffffffu, e.index, offset)};
+    const Entry o{__shfl_xor_sync(0xffffffffu, e.key, offset),
+                  __shfl_xor_sync(0xffffffffu, e.index, offset)};
     if (better(o, e)) e = o;
   }
   return e;
@@ -65,7 +66,8 @@ __device__ __forceinline__ Entry block_best(Entry e, float* smem_key, int* smem_
 }
 
 // The row's maximum logit and sum_j exp(z[j] - max) (0 when the maximum is -inf), to every thread.
-__device__ __forceinline__ void max_and_sum(const float* z, long long v, float* smem, float& mx, float& s) {
+__device__ __forceinline__ void max_and_sum(const float* z, long long v, float* smem, float& mx,
+                                            float& s) {
   mx = -INFINITY;
   for (long long j = threadIdx.x; j < v; j += blockDim.x) mx = cuda::MaxOp::apply(mx, z[j]);
   mx = cuda::block_reduce<cuda::MaxOp>(mx, smem);
@@ -77,7 +79,8 @@ __device__ __forceinline__ void max_and_sum(const float* z, long long v, float* 
 
 // k selection rounds over `count` entries entry(j); thread 0 hands round r's winner to out(r, e).
 template <typename EntryAt, typename Out>
-__device__ void select_rounds(long long count, long long k, EntryAt entry, Out out, float* smem_key, int* smem_index) {
+__device__ void select_rounds(long long count, long long k, EntryAt entry, Out out, float* smem_key,
+                              int* smem_index) {
   Entry prev{0.0f, -1};
   for (long long round = 0; round < k; ++round) {
     Entry best{0.0f, -1};
@@ -91,8 +94,8 @@ __device__ void select_rounds(long long count, long long k, EntryAt entry, Out o
 }
 
 __global__ void __launch_bounds__(512)
-    select_rows(const float* logits, const float* bias, long long rows, long long v, long long k, long long also,
-                float* values, int32_t* indices, float* lse_out, float* also_out) {
+    select_rows(const float* logits, const float* bias, long long rows, long long v, long long k,
+                long long also, float* values, int32_t* indices, float* lse_out, float* also_out) {
   __shared__ float smem[cuda::kWarpSize];
   __shared__ float smem_key[cuda::kWarpSize];
   __shared__ int smem_index[cuda::kWarpSize];
@@ -106,7 +109,10 @@ __global__ void __launch_bounds__(512)
       if (also_out) also_out[r] = z[also] - lse;
     }
     select_rounds(
-        v, k, [&](long long j) { return Entry{key_of(z, bias, j), static_cast<int>(j)}; },
+        v, k,
+        [&](long long j) {
+          return Entry{key_of(z, bias, j), static_cast<int>(j)};
+        },
         [&](long long round, const Entry& e) {
           indices[r * k + round] = e.index;
           values[r * k + round] = e.key - lse;
@@ -116,11 +122,12 @@ __global__ void __launch_bounds__(512)
 }
 
 // The exact logit h_row . table[index] (+ the output bias) by one warp, to every lane.
-__device__ __forceinline__ float exact_logit(const float* h_row, const float* table, const float* out_bias, long long d,
-                                             long long index) {
+__device__ __forceinline__ float exact_logit(const float* h_row, const float* table,
+                                             const float* out_bias, long long d, long long index) {
   const float* w = table + index * d;
   float s = 0.0f;
-  for (long long j = threadIdx.x % cuda::kWarpSize; j < d; j += cuda::kWarpSize) s += h_row[j] * w[j];
+  for (long long j = threadIdx.x % cuda::kWarpSize; j < d; j += cuda::kWarpSize)
+    s += h_row[j] * w[j];
   s = cuda::warp_reduce<cuda::SumOp>(s);
   return s + (out_bias ? out_bias[index] : 0.0f);
 }
@@ -128,8 +135,9 @@ __device__ __forceinline__ float exact_logit(const float* h_row, const float* ta
 // The candidates (ci, ck: index and int8 key) made exact, a warp per candidate: a finite key with
 // a finite bias b becomes z + b for the exact logit z. Returns this thread's share of the change
 // in the lse's sum, exp(z - mx) - exp(z8 - mx) for the int8 logit z8 = key - b (rescore_row).
-__device__ float rescore_candidates(const float* h_row, const float* table, const float* out_bias, const float* bias,
-                                    long long d, long long kh, float mx, const int32_t* ci, float* ck) {
+__device__ float rescore_candidates(const float* h_row, const float* table, const float* out_bias,
+                                    const float* bias, long long d, long long kh, float mx,
+                                    const int32_t* ci, float* ck) {
   const int lane = threadIdx.x % cuda::kWarpSize, warp = threadIdx.x / cuda::kWarpSize;
   const int warps = (blockDim.x + cuda::kWarpSize - 1) / cuda::kWarpSize;
   float delta = 0.0f;
@@ -149,10 +157,10 @@ __device__ float rescore_candidates(const float* h_row, const float* table, cons
 // An int8 table with its f32 values: the row's best kh entries by int8 key into the scratch
 // (ci, ck) [rows, kh], rescored, then the best k of them by exact key.
 __global__ void __launch_bounds__(512)
-    select_rescored(const float* logits, const float* bias, const float* h, const float* table, const float* out_bias,
-                    long long rows, long long v, long long d, long long k, long long kh, long long also,
-                    int32_t* cand_index, float* cand_key, float* values, int32_t* indices, float* lse_out,
-                    float* also_out) {
+    select_rescored(const float* logits, const float* bias, const float* h, const float* table,
+                    const float* out_bias, long long rows, long long v, long long d, long long k,
+                    long long kh, long long also, int32_t* cand_index, float* cand_key,
+                    float* values, int32_t* indices, float* lse_out, float* also_out) {
   __shared__ float smem[cuda::kWarpSize];
   __shared__ float smem_key[cuda::kWarpSize];
   __shared__ int smem_index[cuda::kWarpSize];
@@ -165,7 +173,10 @@ __global__ void __launch_bounds__(512)
     float mx, s;
     max_and_sum(z, v, smem, mx, s);
     select_rounds(
-        v, kh, [&](long long j) { return Entry{key_of(z, bias, j), static_cast<int>(j)}; },
+        v, kh,
+        [&](long long j) {
+          return Entry{key_of(z, bias, j), static_cast<int>(j)};
+        },
         [&](long long round, const Entry& e) {
           ci[round] = e.index;
           ck[round] = e.key;
@@ -175,7 +186,8 @@ __global__ void __launch_bounds__(512)
     // No rescoring when every logit is -inf (the CPU's rescore_row is skipped then too).
     const bool exact_also = mx != -INFINITY && also >= 0 && isfinite(z[also]);
     float delta = 0.0f;
-    if (mx != -INFINITY) delta = rescore_candidates(h_row, table, out_bias, bias, d, kh, mx, ci, ck);
+    if (mx != -INFINITY)
+      delta = rescore_candidates(h_row, table, out_bias, bias, d, kh, mx, ci, ck);
     if (exact_also && threadIdx.x < cuda::kWarpSize) {
       const float e = exact_logit(h_row, table, out_bias, d, also);
       if (threadIdx.x == 0) also_exact = e;
@@ -188,7 +200,10 @@ __global__ void __launch_bounds__(512)
       if (also_out) also_out[r] = (exact_also ? also_exact : z[also]) - lse;
     }
     select_rounds(
-        kh, k, [&](long long c) { return Entry{ck[c], ci[c]}; },
+        kh, k,
+        [&](long long c) {
+          return Entry{ck[c], ci[c]};
+        },
         [&](long long round, const Entry& e) {
           indices[r * k + round] = e.index;
           values[r * k + round] = e.key - lse;
@@ -197,12 +212,14 @@ __global__ void __launch_bounds__(512)
   }
 }
 
-void linear_topk_cuda(const Tensor& h, const OutputWeight& w, const Tensor& token_bias, const LinearTopkOptions& o,
-                      LinearTopkResult& out) {
+void linear_topk_cuda(const Tensor& h, const OutputWeight& w, const Tensor& token_bias,
+                      const LinearTopkOptions& o, LinearTopkResult& out) {
   const int64_t n = h.dim(0), v = w.vocab(), d = w.dim();
-  REALMT_CHECK(v <= INT_MAX, "linear_log_softmax_topk: a vocabulary of {} exceeds the i32 index range", v);
+  REALMT_CHECK(v <= INT_MAX,
+               "linear_log_softmax_topk: a vocabulary of {} exceeds the i32 index range", v);
   const bool quantized = w.quantized.defined();
-  Tensor logits = quantized ? quantized_matmul(h, w.quantized) : matmul(h, w.weight, {.trans_b = true});  // [N, V]
+  Tensor logits = quantized ? quantized_matmul(h, w.quantized)
+                            : matmul(h, w.weight, {.trans_b = true});  // [N, V]
   if (w.bias.defined()) logits = add(logits, w.bias.reshape({1, v}));
   const int device = h.device().index;
   const cudaStream_t stream = cuda::current_stream(device);
@@ -217,13 +234,16 @@ void linear_topk_cuda(const Tensor& h, const OutputWeight& w, const Tensor& toke
     Tensor cand_index = Tensor::empty({n, kh}, DType::kI32, h.device());
     Tensor cand_key = Tensor::empty({n, kh}, DType::kF32, h.device());
     select_rescored<<<grid, block, 0, stream>>>(
-        cuda::device_ptr<float>(logits), bias, cuda::device_ptr<float>(h), cuda::device_ptr<float>(w.weight),
-        w.bias.defined() ? cuda::device_ptr<float>(w.bias) : nullptr, n, v, d, o.k, kh, o.also_token,
-        cuda::device_ptr<int32_t>(cand_index), cuda::device_ptr<float>(cand_key), cuda::device_ptr<float>(out.values),
-        cuda::device_ptr<int32_t>(out.indices), cuda::device_ptr<float>(out.lse), also);
+        cuda::device_ptr<float>(logits), bias, cuda::device_ptr<float>(h),
+        cuda::device_ptr<float>(w.weight),
+        w.bias.defined() ? cuda::device_ptr<float>(w.bias) : nullptr, n, v, d, o.k, kh,
+        o.also_token, cuda::device_ptr<int32_t>(cand_index), cuda::device_ptr<float>(cand_key),
+        cuda::device_ptr<float>(out.values), cuda::device_ptr<int32_t>(out.indices),
+        cuda::device_ptr<float>(out.lse), also);
   } else {
-    select_rows<<<grid, block, 0, stream>>>(cuda::device_ptr<float>(logits), bias, n, v, o.k, o.also_token,
-                                            cuda::device_ptr<float>(out.values), cuda::device_ptr<int32_t>(out.indices),
+    select_rows<<<grid, block, 0, stream>>>(cuda::device_ptr<float>(logits), bias, n, v, o.k,
+                                            o.also_token, cuda::device_ptr<float>(out.values),
+                                            cuda::device_ptr<int32_t>(out.indices),
                                             cuda::device_ptr<float>(out.lse), also);
   }
   REALMT_CUDA_CHECK_LAUNCH();

@@ -16,8 +16,8 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, double value);
 
 // The plan is plan_broadcast(x, mask, x): stride_a walks x (contiguous), stride_b the mask
 // (0 along broadcast axes).
-using MaskedFillKernel = void(const Tensor& x, const Tensor& mask, double value, const BroadcastPlan& plan,
-                              Tensor& y);
+using MaskedFillKernel = void(const Tensor& x, const Tensor& mask, double value,
+                              const BroadcastPlan& plan, Tensor& y);
 REALMT_KERNEL_SLOT(masked_fill_kernel, MaskedFillKernel);
 
 }  // namespace realmt::ops

@@ -26,8 +26,10 @@ void fill(const Tensor& x, const Tensor& mask, double value, const BroadcastPlan
       const uint8_t* mr = pm + om;
       T* yr = py + row * inner;
       if (im == 0) {
-        if (mr[0]) std::fill(yr, yr + inner, v);
-        else std::copy(xr, xr + inner, yr);
+        if (mr[0])
+          std::fill(yr, yr + inner, v);
+        else
+          std::copy(xr, xr + inner, yr);
       } else {
 #pragma omp simd
         for (int64_t i = 0; i < inner; ++i) yr[i] = mr[i] ? v : xr[i];
@@ -36,7 +38,8 @@ void fill(const Tensor& x, const Tensor& mask, double value, const BroadcastPlan
   });
 }
 
-void masked_fill_cpu(const Tensor& x, const Tensor& mask, double value, const BroadcastPlan& p, Tensor& y) {
+void masked_fill_cpu(const Tensor& x, const Tensor& mask, double value, const BroadcastPlan& p,
+                     Tensor& y) {
   visit_dtype(x.dtype(), [&](auto tag) { fill<decltype(tag)>(x, mask, value, p, y); });
 }
 

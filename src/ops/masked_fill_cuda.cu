@@ -67,14 +67,10 @@ void masked_fill_cuda(const Tensor& x, const Tensor& mask, double value, const B
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
   switch (dtype_size(x.dtype())) {
-    case 1:
-      return launch<uint8_t>(x, mask, value, plan, y, stream);
-    case 2:
-      return launch<uint16_t>(x, mask, value, plan, y, stream);
-    case 4:
-      return launch<uint32_t>(x, mask, value, plan, y, stream);
-    case 8:
-      return launch<uint64_t>(x, mask, value, plan, y, stream);
+    case 1: return launch<uint8_t>(x, mask, value, plan, y, stream);
+    case 2: return launch<uint16_t>(x, mask, value, plan, y, stream);
+    case 4: return launch<uint32_t>(x, mask, value, plan, y, stream);
+    case 8: return launch<uint64_t>(x, mask, value, plan, y, stream);
   }
   REALMT_ASSERT(false, "masked_fill: element size {}", dtype_size(x.dtype()));
 }

@@ -24,7 +24,17 @@ GemmShape plan(const Tensor& a, const Tensor& b, const MatmulOptions& o, Shape* 
                o.trans_a ? "^T" : "", b.shape(), o.trans_b ? "^T" : "", k, bk);
   // Either operand may be 2-D and shared by every member of the other's batch.
   const Tensor& batched = a.rank() >= b.rank() ? a : b;
-  GemmShape g{batched.shape().outer(-2), m, n, k, m * k, k * n, m * n, o.trans_a, o.trans_b, o.alpha, 0.0f,
+  GemmShape g{batched.shape().outer(-2),
+              m,
+              n,
+              k,
+              m * k,
+              k * n,
+              m * n,
+              o.trans_a,
+              o.trans_b,
+              o.alpha,
+              0.0f,
               o.allow_tf32 || tf32_allowed()};
   if (a.rank() == 2 && b.rank() > 2) g.stride_a = 0;
   if (b.rank() == 2 && a.rank() > 2) g.stride_b = 0;
@@ -32,7 +42,8 @@ GemmShape plan(const Tensor& a, const Tensor& b, const MatmulOptions& o, Shape* 
     REALMT_CHECK(b.rank() == a.rank(), "matmul: batched operands need equal ranks, got {} and {}",
                  a.shape(), b.shape());
     for (int i = 0; i < a.rank() - 2; ++i)
-      REALMT_CHECK(a.dim(i) == b.dim(i), "matmul: batch extents differ: {} and {}", a.shape(), b.shape());
+      REALMT_CHECK(a.dim(i) == b.dim(i), "matmul: batch extents differ: {} and {}", a.shape(),
+                   b.shape());
   }
   std::vector<int64_t> dims = batched.shape().vec();
   dims[dims.size() - 2] = m;
@@ -59,11 +70,12 @@ Tensor matmul(const Tensor& a, const Tensor& b, const MatmulOptions& options) {
   return c;
 }
 
-void matmul_into(const Tensor& a, const Tensor& b, Tensor& c, const MatmulOptions& options, float beta) {
+void matmul_into(const Tensor& a, const Tensor& b, Tensor& c, const MatmulOptions& options,
+                 float beta) {
   Shape shape;
   GemmShape g = plan(a, b, options, &shape);
-  REALMT_CHECK(c.shape() == shape && c.dtype() == a.dtype(), "matmul_into: C is {}, result is {} {}",
-               c, a.dtype(), shape);
+  REALMT_CHECK(c.shape() == shape && c.dtype() == a.dtype(),
+               "matmul_into: C is {}, result is {} {}", c, a.dtype(), shape);
   check_same_device(a, c, "matmul_into");
   g.beta = beta;
   matmul_kernel.get(a.device())(a, b, c, g);

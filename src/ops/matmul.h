@@ -37,7 +37,8 @@ class AllowTf32 {
 
 Tensor matmul(const Tensor& a, const Tensor& b, const MatmulOptions& options = {});
 // C = alpha * op(A) @ op(B) + beta * C, into an existing C of the result's shape.
-void matmul_into(const Tensor& a, const Tensor& b, Tensor& c, const MatmulOptions& options, float beta);
+void matmul_into(const Tensor& a, const Tensor& b, Tensor& c, const MatmulOptions& options,
+                 float beta);
 
 // The GEMM problem after argument checks: `batch` products of M x K by K x N, with element
 // strides between consecutive batch members (0 for a shared B).
@@ -46,9 +47,11 @@ struct GemmShape {
   int64_t stride_a, stride_b, stride_c;
   bool trans_a, trans_b;
   float alpha, beta;
-  bool allow_tf32 = false;  // f32 only: TF32 inputs (MatmulOptions::allow_tf32 or an AllowTf32 scope)
+  bool allow_tf32 =
+      false;  // f32 only: TF32 inputs (MatmulOptions::allow_tf32 or an AllowTf32 scope)
 };
 
-REALMT_KERNEL_SLOT(matmul_kernel, void(const Tensor& a, const Tensor& b, Tensor& c, const GemmShape& g));
+REALMT_KERNEL_SLOT(matmul_kernel,
+                   void(const Tensor& a, const Tensor& b, Tensor& c, const GemmShape& g));
 
 }  // namespace realmt::ops

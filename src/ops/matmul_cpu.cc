@@ -15,8 +15,8 @@ void run(const Tensor& a, const Tensor& b, Tensor& c, const GemmShape& g) {
   T* pc = c.data<T>();
   const int64_t lda = g.trans_a ? g.m : g.k, ldb = g.trans_b ? g.k : g.n;
   auto one = [&](int64_t i) {
-    cpu::gemm(g.trans_a, g.trans_b, g.m, g.n, g.k, static_cast<T>(g.alpha), pa + i * g.stride_a, lda,
-              pb + i * g.stride_b, ldb, static_cast<T>(g.beta), pc + i * g.stride_c, g.n);
+    cpu::gemm(g.trans_a, g.trans_b, g.m, g.n, g.k, static_cast<T>(g.alpha), pa + i * g.stride_a,
+              lda, pb + i * g.stride_b, ldb, static_cast<T>(g.beta), pc + i * g.stride_c, g.n);
   };
   const int64_t flops = 2 * g.m * g.n * g.k;
   if (g.batch > 1 && flops < (int64_t(1) << 22)) {

@@ -22,16 +22,11 @@ struct GemmTypes {
 
 GemmTypes gemm_types(DType t) {
   switch (t) {
-    case DType::kF32:
-      return {CUDA_R_32F, CUBLAS_COMPUTE_32F};
-    case DType::kF64:
-      return {CUDA_R_64F, CUBLAS_COMPUTE_64F};
-    case DType::kF16:
-      return {CUDA_R_16F, CUBLAS_COMPUTE_32F};
-    case DType::kBF16:
-      return {CUDA_R_16BF, CUBLAS_COMPUTE_32F};
-    default:
-      throw_unsupported_dtype("matmul", t);
+    case DType::kF32: return {CUDA_R_32F, CUBLAS_COMPUTE_32F};
+    case DType::kF64: return {CUDA_R_64F, CUBLAS_COMPUTE_64F};
+    case DType::kF16: return {CUDA_R_16F, CUBLAS_COMPUTE_32F};
+    case DType::kBF16: return {CUDA_R_16BF, CUBLAS_COMPUTE_32F};
+    default: throw_unsupported_dtype("matmul", t);
   }
 }
 

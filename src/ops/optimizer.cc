@@ -10,12 +10,14 @@ void check_like(const Tensor& a, const Tensor& b, const char* op, const char* na
 }
 }  // namespace
 
-void adam_update(const Tensor& p, const Tensor& g, const Tensor& m, const Tensor& v, const AdamStep& s) {
+void adam_update(const Tensor& p, const Tensor& g, const Tensor& m, const Tensor& v,
+                 const AdamStep& s) {
   check_defined(p, "adam_update", "param");
   check_like(p, g, "adam_update", "grad");
   check_like(p, m, "adam_update", "m");
   check_like(p, v, "adam_update", "v");
-  REALMT_CHECK(s.bias_correction2 > 0, "adam_update: bias_correction2 must be positive, got {}", s.bias_correction2);
+  REALMT_CHECK(s.bias_correction2 > 0, "adam_update: bias_correction2 must be positive, got {}",
+               s.bias_correction2);
   if (p.numel() > 0) adam_update_kernel.get(p.device())(p, g, m, v, s);
 }
 

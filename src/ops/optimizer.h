@@ -17,18 +17,19 @@ namespace realmt::ops {
 
 struct AdamStep {
   double beta1 = 0.9, beta2 = 0.98, eps = 1e-9;
-  double grad_scale = 1.0;         // applied to g before use (token normalisation, clipping)
-  double step_size = 1e-3;         // lr / (1 - b1^t) (times RAdam's rectification)
-  double bias_correction2 = 1.0;   // 1 - b2^t
-  bool use_denominator = true;     // false: RAdam's un-rectified early steps
+  double grad_scale = 1.0;        // applied to g before use (token normalisation, clipping)
+  double step_size = 1e-3;        // lr / (1 - b1^t) (times RAdam's rectification)
+  double bias_correction2 = 1.0;  // 1 - b2^t
+  bool use_denominator = true;    // false: RAdam's un-rectified early steps
 };
 
-void adam_update(const Tensor& param, const Tensor& grad, const Tensor& m, const Tensor& v, const AdamStep& step);
+void adam_update(const Tensor& param, const Tensor& grad, const Tensor& m, const Tensor& v,
+                 const AdamStep& step);
 void ema_update(const Tensor& ema, const Tensor& param, double alpha);
 double sum_squares(const Tensor& x);
 
-REALMT_KERNEL_SLOT(adam_update_kernel, void(const Tensor& p, const Tensor& g, const Tensor& m, const Tensor& v,
-                                             const AdamStep& step));
+REALMT_KERNEL_SLOT(adam_update_kernel, void(const Tensor& p, const Tensor& g, const Tensor& m,
+                                            const Tensor& v, const AdamStep& step));
 REALMT_KERNEL_SLOT(ema_update_kernel, void(const Tensor& ema, const Tensor& p, double alpha));
 REALMT_KERNEL_SLOT(sum_squares_kernel, double(const Tensor& x));
 

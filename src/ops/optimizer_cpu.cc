@@ -66,7 +66,8 @@ double squares(const Tensor& x) {
   return total;
 }
 
-void adam_cpu(const Tensor& p, const Tensor& g, const Tensor& m, const Tensor& v, const AdamStep& s) {
+void adam_cpu(const Tensor& p, const Tensor& g, const Tensor& m, const Tensor& v,
+              const AdamStep& s) {
   visit_float(p.dtype(), "adam_update", [&](auto tag) { adam<decltype(tag)>(p, g, m, v, s); });
 }
 void ema_cpu(const Tensor& e, const Tensor& p, double alpha) {

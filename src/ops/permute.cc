@@ -14,13 +14,13 @@ std::vector<int> normalize_perm(const Shape& x, const std::vector<int>& perm) {
     for (size_t i = 0; i < perm.size(); ++i) s += (i ? ", " : "") + std::to_string(perm[i]);
     return s + "}";
   };
-  REALMT_CHECK(static_cast<int>(perm.size()) == r, "permute: perm {} has {} entries for x {} of rank {}",
-               text(), perm.size(), x, r);
+  REALMT_CHECK(static_cast<int>(perm.size()) == r,
+               "permute: perm {} has {} entries for x {} of rank {}", text(), perm.size(), x, r);
   std::vector<int> p(r);
   std::vector<bool> seen(r, false);
   for (int i = 0; i < r; ++i) {
-    REALMT_CHECK(perm[i] >= -r && perm[i] < r, "permute: axis {} in perm {} is out of range for x {}",
-                 perm[i], text(), x);
+    REALMT_CHECK(perm[i] >= -r && perm[i] < r,
+                 "permute: axis {} in perm {} is out of range for x {}", perm[i], text(), x);
     p[i] = perm[i] < 0 ? perm[i] + r : perm[i];
     REALMT_CHECK(!seen[p[i]], "permute: perm {} repeats axis {} (x {})", text(), p[i], x);
     seen[p[i]] = true;
@@ -80,8 +80,8 @@ Tensor permute(const Tensor& x, const std::vector<int>& perm) {
 Tensor transpose(const Tensor& x, int a, int b) {
   check_defined(x, "transpose", "x");
   const int r = x.rank();
-  REALMT_CHECK(a >= -r && a < r && b >= -r && b < r, "transpose: axes {} and {} out of range for x {}", a, b,
-               x.shape());
+  REALMT_CHECK(a >= -r && a < r && b >= -r && b < r,
+               "transpose: axes {} and {} out of range for x {}", a, b, x.shape());
   std::vector<int> perm(r);
   std::iota(perm.begin(), perm.end(), 0);
   std::swap(perm[a < 0 ? a + r : a], perm[b < 0 ? b + r : b]);

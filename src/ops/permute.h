@@ -27,10 +27,10 @@ Tensor transpose(const Tensor& x, int a, int b);
 //   otherwise: the axis `x_unit` (x_strides[x_unit] == 1) and the last axis form a 2-D
 //     transpose, done in cache-sized tiles; the other axes are a batch.
 struct PermutePlan {
-  int rank = 1;                                // >= 1 after collapsing
-  std::array<int64_t, kMaxDims> dims{};        // y's extents (collapsed)
-  std::array<int64_t, kMaxDims> x_strides{};   // x's element stride along each y axis
-  int x_unit = 0;                              // the y axis with x stride 1
+  int rank = 1;                               // >= 1 after collapsing
+  std::array<int64_t, kMaxDims> dims{};       // y's extents (collapsed)
+  std::array<int64_t, kMaxDims> x_strides{};  // x's element stride along each y axis
+  int x_unit = 0;                             // the y axis with x stride 1
   int64_t numel = 0;
 };
 PermutePlan plan_permute(const Shape& x, const std::vector<int>& perm);

@@ -86,10 +86,18 @@ void permute_cpu(const Tensor& x, const PermutePlan& p, Tensor& y) {
   char* py = static_cast<char*>(y.raw());
   if (p.x_strides[p.rank - 1] == 1) return copy_rows(px, py, p, elem);
   switch (elem) {
-    case 1: return transpose_tiles(reinterpret_cast<const uint8_t*>(px), reinterpret_cast<uint8_t*>(py), p);
-    case 2: return transpose_tiles(reinterpret_cast<const uint16_t*>(px), reinterpret_cast<uint16_t*>(py), p);
-    case 4: return transpose_tiles(reinterpret_cast<const uint32_t*>(px), reinterpret_cast<uint32_t*>(py), p);
-    case 8: return transpose_tiles(reinterpret_cast<const uint64_t*>(px), reinterpret_cast<uint64_t*>(py), p);
+    case 1:
+      return transpose_tiles(reinterpret_cast<const uint8_t*>(px), reinterpret_cast<uint8_t*>(py),
+                             p);
+    case 2:
+      return transpose_tiles(reinterpret_cast<const uint16_t*>(px), reinterpret_cast<uint16_t*>(py),
+                             p);
+    case 4:
+      return transpose_tiles(reinterpret_cast<const uint32_t*>(px), reinterpret_cast<uint32_t*>(py),
+                             p);
+    case 8:
+      return transpose_tiles(reinterpret_cast<const uint64_t*>(px), reinterpret_cast<uint64_t*>(py),
+                             p);
   }
   REALMT_ASSERT(false, "permute: element size {}", elem);
 }

@@ -107,14 +107,10 @@ void permute_cuda(const Tensor& x, const PermutePlan& plan, Tensor& y) {
   const cudaStream_t stream = cuda::current_stream(device);
   cuda::set_device(device);
   switch (dtype_size(x.dtype())) {
-    case 1:
-      return launch<uint8_t>(x, plan, y, stream);
-    case 2:
-      return launch<uint16_t>(x, plan, y, stream);
-    case 4:
-      return launch<uint32_t>(x, plan, y, stream);
-    case 8:
-      return launch<uint64_t>(x, plan, y, stream);
+    case 1: return launch<uint8_t>(x, plan, y, stream);
+    case 2: return launch<uint16_t>(x, plan, y, stream);
+    case 4: return launch<uint32_t>(x, plan, y, stream);
+    case 8: return launch<uint64_t>(x, plan, y, stream);
   }
   REALMT_ASSERT(false, "permute: element size {}", dtype_size(x.dtype()));
 }

@@ -29,8 +29,8 @@ void quantize_rows_cpu(const Tensor& w, WeightLayout layout, QuantizedWeight& ou
       inv[r] = 1.0f / scale;
       int32_t sum = 0;
       for (int64_t c = 0; c < k; ++c) {
-        const int32_t v = std::clamp(cpu::round_to_int(at(r, c) * scale), -static_cast<int32_t>(limit),
-                                     static_cast<int32_t>(limit));
+        const int32_t v = std::clamp(cpu::round_to_int(at(r, c) * scale),
+                                     -static_cast<int32_t>(limit), static_cast<int32_t>(limit));
         q[r * k + c] = static_cast<int8_t>(v);
         sum += v;
       }
@@ -44,10 +44,12 @@ void quantized_matmul_cpu(const Tensor& x, const QuantizedWeight& w, Tensor& y) 
   // Scratch from the caching allocator: reused from step to step, no system allocation.
   Tensor qx = Tensor::empty({m, k}, DType::kU8, x.device());
   Tensor acc = Tensor::empty({m, n}, DType::kI32, x.device());
-  Tensor rows = Tensor::empty({2, m}, DType::kF32, x.device());  // the rows' steps, then their zero points
+  Tensor rows =
+      Tensor::empty({2, m}, DType::kF32, x.device());  // the rows' steps, then their zero points
   float* step = rows.data<float>();
   cpu::quantize_activations(m, k, x.data<float>(), k, qx.data<uint8_t>(), k, step, step + m);
-  cpu::gemm_u8s8s32(m, n, k, qx.data<uint8_t>(), k, w.values.data<int8_t>(), k, acc.data<int32_t>(), n);
+  cpu::gemm_u8s8s32(m, n, k, qx.data<uint8_t>(), k, w.values.data<int8_t>(), k, acc.data<int32_t>(),
+                    n);
   cpu::dequantize_products(m, n, acc.data<int32_t>(), n, step, step + m, w.inv_scales.data<float>(),
                            w.sums.data<int32_t>(), y.data<float>(), n);
 }

@@ -21,11 +21,11 @@
 namespace realmt::ops {
 namespace {
 
-constexpr int kRowBlock = 256;     // threads of the quantization kernels (a block per row)
+constexpr int kRowBlock = 256;             // threads of the quantization kernels (a block per row)
 constexpr long long kMaxGrid = 1LL << 20;  // rows or tiles beyond this are looped over
-constexpr int kTile = 64;          // GEMM outputs per block side
-constexpr int kTileWords = 16;     // K per GEMM step, in 4-byte words (64 bytes)
-constexpr int kSide = 16;          // the GEMM block's threads per side (16 x 16); 4 x 4 outputs each
+constexpr int kTile = 64;                  // GEMM outputs per block side
+constexpr int kTileWords = 16;             // K per GEMM step, in 4-byte words (64 bytes)
+constexpr int kSide = 16;  // the GEMM block's threads per side (16 x 16); 4 x 4 outputs each
 constexpr int kPerThread = kTile / kSide;
 
 // Minimum that ignores a NaN in b (the CPU's std::min(mn, x) for numbers).
@@ -52,15 +52,16 @@ inline unsigned grid_rows(long long rows) {
 
 // Row r of the weight viewed as [n, k]: w is [n, k] (rows_out) or [k, n].
 __global__ void __launch_bounds__(kRowBlock)
-    quantize_weight_rows(const float* w, bool rows_out, long long n, long long k, int limit, int8_t* q, float* inv,
-                         int32_t* sums) {
+    quantize_weight_rows(const float* w, bool rows_out, long long n, long long k, int limit,
+                         int8_t* q, float* inv, int32_t* sums) {
   __shared__ float smem_max[cuda::kWarpSize];
   __shared__ int smem_sum[cuda::kWarpSize];
   for (long long r = blockIdx.x; r < n; r += gridDim.x) {
     const long long stride = rows_out ? 1 : n;
     const float* row = rows_out ? w + r * k : w + r;
     float mx = 0.0f;
-    for (long long c = threadIdx.x; c < k; c += blockDim.x) mx = cuda::MaxOp::apply(mx, fabsf(row[c * stride]));
+    for (long long c = threadIdx.x; c < k; c += blockDim.x)
+      mx = cuda::MaxOp::apply(mx, fabsf(row[c * stride]));
     mx = cuda::block_reduce<cuda::MaxOp>(mx, smem_max);
     const float scale = mx > 0.0f ? __fdiv_rn(static_cast<float>(limit), mx) : 1.0f;
     int sum = 0;
@@ -79,7 +80,8 @@ __global__ void __launch_bounds__(kRowBlock)
 
 // cpu::quantize_activations for m rows of k: q u8, step and zero per row.
 __global__ void __launch_bounds__(kRowBlock)
-    quantize_activation_rows(const float* x, long long m, long long k, uint8_t* q, float* step, float* zero) {
+    quantize_activation_rows(const float* x, long long m, long long k, uint8_t* q, float* step,
+                             float* zero) {
   __shared__ float smem[cuda::kWarpSize];
   for (long long r = blockIdx.x; r < m; r += gridDim.x) {
     const float* xr = x + r * k;
@@ -93,7 +95,8 @@ __global__ void __launch_bounds__(kRowBlock)
     const float s = mx > mn ? __fdiv_rn(255.0f, __fsub_rn(mx, mn)) : 1.0f;
     // (x - mn) s >= 0; the min keeps a 255.00002 from wrapping to 0, as on the CPU.
     for (long long c = threadIdx.x; c < k; c += blockDim.x)
-      q[r * k + c] = static_cast<uint8_t>(min(round_to_int(__fmul_rn(__fsub_rn(xr[c], mn), s)), 255));
+      q[r * k + c] =
+          static_cast<uint8_t>(min(round_to_int(__fmul_rn(__fsub_rn(xr[c], mn), s)), 255));
     if (threadIdx.x == 0) {
       step[r] = __fdiv_rn(1.0f, s);
       zero[r] = mn;
@@ -104,11 +107,13 @@ __global__ void __launch_bounds__(kRowBlock)
 // Bytes k0 .. k0 + 3 of row `row` of a [rows, k] byte matrix packed little-endian (byte b in
 // bits 8b..8b+7), zeros past k and past the last row.
 template <typename T>
-__device__ __forceinline__ unsigned pack4(const T* p, long long rows, long long k, long long row, long long k0) {
+__device__ __forceinline__ unsigned pack4(const T* p, long long rows, long long k, long long row,
+                                          long long k0) {
   unsigned word = 0;
   if (row < rows)
     for (int b = 0; b < 4; ++b)
-      if (k0 + b < k) word |= static_cast<unsigned>(static_cast<uint8_t>(p[row * k + k0 + b])) << (8 * b);
+      if (k0 + b < k)
+        word |= static_cast<unsigned>(static_cast<uint8_t>(p[row * k + k0 + b])) << (8 * b);
   return word;
 }
 
@@ -128,9 +133,10 @@ __device__ __forceinline__ float dequantize(int c, float step, float zero, float
 }
 
 // y[m, n] = dequantize(sum_k a[m, k] b[n, k]): a u8 [m, k], b s8 [n, k], y f32 [m, n].
-__global__ void __launch_bounds__(kSide * kSide)
-    gemm_u8s8_dequantize(const uint8_t* a, const int8_t* b, long long m, long long n, long long k, const float* step,
-                         const float* zero, const float* inv, const int32_t* sums, float* y) {
+__global__ void __launch_bounds__(kSide* kSide)
+    gemm_u8s8_dequantize(const uint8_t* a, const int8_t* b, long long m, long long n, long long k,
+                         const float* step, const float* zero, const float* inv,
+                         const int32_t* sums, float* y) {
   // +1 word a row: the 16 threads reading 16 rows of bs hit 16 banks.
   __shared__ unsigned as[kTile][kTileWords + 1];
   __shared__ unsigned bs[kTile][kTileWords + 1];
@@ -160,7 +166,8 @@ __global__ void __launch_bounds__(kSide * kSide)
       if (row >= m) continue;
       for (int j = 0; j < kPerThread; ++j) {
         const long long col = n0 + tx + kSide * j;
-        if (col < n) y[row * n + col] = dequantize(acc[i][j], step[row], zero[row], inv[col], sums[col]);
+        if (col < n)
+          y[row * n + col] = dequantize(acc[i][j], step[row], zero[row], inv[col], sums[col]);
       }
     }
   }
@@ -185,15 +192,17 @@ void quantized_matmul_cuda(const Tensor& x, const QuantizedWeight& w, Tensor& y)
   cuda::set_device(device);
   // Scratch from the caching allocator, ordered on the stream as the kernels.
   Tensor qx = Tensor::empty({m, k}, DType::kU8, x.device());
-  Tensor rows = Tensor::empty({2, m}, DType::kF32, x.device());  // the rows' steps, then their zero points
+  Tensor rows =
+      Tensor::empty({2, m}, DType::kF32, x.device());  // the rows' steps, then their zero points
   float* step = cuda::device_ptr<float>(rows);
-  quantize_activation_rows<<<grid_rows(m), kRowBlock, 0, stream>>>(cuda::device_ptr<float>(x), m, k,
-                                                                   cuda::device_ptr<uint8_t>(qx), step, step + m);
+  quantize_activation_rows<<<grid_rows(m), kRowBlock, 0, stream>>>(
+      cuda::device_ptr<float>(x), m, k, cuda::device_ptr<uint8_t>(qx), step, step + m);
   REALMT_CUDA_CHECK_LAUNCH();
   const long long tiles = (m + kTile - 1) / kTile * ((n + kTile - 1) / kTile);
   gemm_u8s8_dequantize<<<grid_rows(tiles), kSide * kSide, 0, stream>>>(
       cuda::device_ptr<uint8_t>(qx), cuda::device_ptr<int8_t>(w.values), m, n, k, step, step + m,
-      cuda::device_ptr<float>(w.inv_scales), cuda::device_ptr<int32_t>(w.sums), cuda::device_ptr<float>(y));
+      cuda::device_ptr<float>(w.inv_scales), cuda::device_ptr<int32_t>(w.sums),
+      cuda::device_ptr<float>(y));
   REALMT_CUDA_CHECK_LAUNCH();
 }
 

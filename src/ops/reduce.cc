@@ -8,8 +8,10 @@ namespace {
 
 Shape reduced_shape(const Shape& s, int axis, bool keepdim) {
   std::vector<int64_t> d = s.vec();
-  if (keepdim) d[axis] = 1;
-  else d.erase(d.begin() + axis);
+  if (keepdim)
+    d[axis] = 1;
+  else
+    d.erase(d.begin() + axis);
   return Shape(d);
 }
 

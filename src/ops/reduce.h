@@ -18,7 +18,8 @@ struct ReduceOptions {
 Tensor sum(const Tensor& x, int axis, const ReduceOptions& options = {});
 Tensor mean(const Tensor& x, int axis, const ReduceOptions& options = {});
 Tensor max(const Tensor& x, int axis, const ReduceOptions& options = {});
-std::pair<Tensor, Tensor> max_with_indices(const Tensor& x, int axis, const ReduceOptions& options = {});
+std::pair<Tensor, Tensor> max_with_indices(const Tensor& x, int axis,
+                                           const ReduceOptions& options = {});
 Tensor sum_all(const Tensor& x);
 
 // The loop nest of a reduction: x viewed as [outer, n, inner], reduced over n.

@@ -34,24 +34,27 @@ struct ResidualNormResult {
 };
 
 struct ResidualNormGrads {
-  Tensor dx, dy;                       // [..., D]
+  Tensor dx, dy;                        // [..., D]
   Tensor domega, dbias, dgamma, dbeta;  // [D]; domega / dbias undefined without omega / bias
 };
 
-ResidualNormResult residual_norm(const Tensor& x, const Tensor& y, const Tensor& omega, const Tensor& bias,
-                                 const Tensor& gamma, const Tensor& beta, const ResidualNormOptions& o);
+ResidualNormResult residual_norm(const Tensor& x, const Tensor& y, const Tensor& omega,
+                                 const Tensor& bias, const Tensor& gamma, const Tensor& beta,
+                                 const ResidualNormOptions& o);
 // dz_extra may be undefined (zero).
 ResidualNormGrads residual_norm_backward(const Tensor& dn, const Tensor& dz_extra, const Tensor& x,
-                                         const ResidualNormResult& fwd, const Tensor& omega, const Tensor& bias,
-                                         const Tensor& gamma, const ResidualNormOptions& o);
+                                         const ResidualNormResult& fwd, const Tensor& omega,
+                                         const Tensor& bias, const Tensor& gamma,
+                                         const ResidualNormOptions& o);
 
 // Kernels see [R, D]; outputs allocated by the caller; optional inputs undefined.
-using ResidualNormKernel = void(const Tensor& x, const Tensor& y, const Tensor& omega, const Tensor& bias,
-                                const Tensor& gamma, const Tensor& beta, const ResidualNormOptions& o,
-                                ResidualNormResult& out);
+using ResidualNormKernel = void(const Tensor& x, const Tensor& y, const Tensor& omega,
+                                const Tensor& bias, const Tensor& gamma, const Tensor& beta,
+                                const ResidualNormOptions& o, ResidualNormResult& out);
 using ResidualNormBackwardKernel = void(const Tensor& dn, const Tensor& dz_extra, const Tensor& x,
-                                        const ResidualNormResult& fwd, const Tensor& omega, const Tensor& gamma,
-                                        const ResidualNormOptions& o, ResidualNormGrads& out);
+                                        const ResidualNormResult& fwd, const Tensor& omega,
+                                        const Tensor& gamma, const ResidualNormOptions& o,
+                                        ResidualNormGrads& out);
 REALMT_KERNEL_SLOT(residual_norm_kernel, ResidualNormKernel);
 REALMT_KERNEL_SLOT(residual_norm_backward_kernel, ResidualNormBackwardKernel);
 

@@ -24,8 +24,9 @@ const T* ptr_or_null(const Tensor& t) {
 }
 
 template <typename T>
-void forward(const Tensor& x, const Tensor& y, const Tensor& omega, const Tensor& bias, const Tensor& gamma,
-             const Tensor& beta, const ResidualNormOptions& o, ResidualNormResult& out) {
+void forward(const Tensor& x, const Tensor& y, const Tensor& omega, const Tensor& bias,
+             const Tensor& gamma, const Tensor& beta, const ResidualNormOptions& o,
+             ResidualNormResult& out) {
   const int64_t d = x.dim(-1), rows = x.numel() / d;
   const T* px = x.data<T>();
   const T* py = y.data<T>();
@@ -48,7 +49,8 @@ void forward(const Tensor& x, const Tensor& y, const Tensor& omega, const Tensor
       const T* xr = px + r * d;
       const T* yr = py + r * d;
       T* zr = pz + r * d;
-      if (drop) dropout_keep_flags(o.seed, o.offset + static_cast<uint64_t>(r * d), d, threshold, keep);
+      if (drop)
+        dropout_keep_flags(o.seed, o.offset + static_cast<uint64_t>(r * d), d, threshold, keep);
 #pragma omp simd
       for (int64_t j = 0; j < d; ++j) {
         T branch = yr[j] + (pb ? pb[j] : T(0));
@@ -77,8 +79,9 @@ void forward(const Tensor& x, const Tensor& y, const Tensor& omega, const Tensor
 }
 
 template <typename T>
-void backward(const Tensor& dn_t, const Tensor& dz_t, const Tensor& x, const ResidualNormResult& fwd,
-              const Tensor& omega, const Tensor& gamma, const ResidualNormOptions& o, ResidualNormGrads& out) {
+void backward(const Tensor& dn_t, const Tensor& dz_t, const Tensor& x,
+              const ResidualNormResult& fwd, const Tensor& omega, const Tensor& gamma,
+              const ResidualNormOptions& o, ResidualNormGrads& out) {
   const int64_t d = x.dim(-1), rows = x.numel() / d;
   const int64_t blocks = (rows + kBlock - 1) / kBlock;
   const T* dn = dn_t.data<T>();
@@ -122,7 +125,8 @@ void backward(const Tensor& dn_t, const Tensor& dz_t, const Tensor& x, const Res
         }
         mg /= static_cast<T>(d);
         mgx /= static_cast<T>(d);
-        if (drop) dropout_keep_flags(o.seed, o.offset + static_cast<uint64_t>(r * d), d, threshold, keep);
+        if (drop)
+          dropout_keep_flags(o.seed, o.offset + static_cast<uint64_t>(r * d), d, threshold, keep);
         T* dxr = dx + r * d;
         T* dyr = dy + r * d;
         const T* dzer = dze ? dze + r * d : nullptr;
@@ -142,7 +146,8 @@ void backward(const Tensor& dn_t, const Tensor& dz_t, const Tensor& x, const Res
     }
   });
   // Block partials added in block order (columns over threads).
-  T* outs[4] = {out.dgamma.data<T>(), out.dbeta.data<T>(), out.domega.defined() ? out.domega.data<T>() : nullptr,
+  T* outs[4] = {out.dgamma.data<T>(), out.dbeta.data<T>(),
+                out.domega.defined() ? out.domega.data<T>() : nullptr,
                 out.dbias.defined() ? out.dbias.data<T>() : nullptr};
   parallel_for(d, 4 * blocks, [&](int64_t lo, int64_t hi) {
     for (int k = 0; k < 4; ++k) {
@@ -156,14 +161,16 @@ void backward(const Tensor& dn_t, const Tensor& dz_t, const Tensor& x, const Res
   });
 }
 
-void residual_norm_cpu(const Tensor& x, const Tensor& y, const Tensor& omega, const Tensor& bias, const Tensor& gamma,
-                       const Tensor& beta, const ResidualNormOptions& o, ResidualNormResult& out) {
+void residual_norm_cpu(const Tensor& x, const Tensor& y, const Tensor& omega, const Tensor& bias,
+                       const Tensor& gamma, const Tensor& beta, const ResidualNormOptions& o,
+                       ResidualNormResult& out) {
   visit_float(x.dtype(), "residual_norm",
               [&](auto tag) { forward<decltype(tag)>(x, y, omega, bias, gamma, beta, o, out); });
 }
 
-void residual_norm_backward_cpu(const Tensor& dn, const Tensor& dz, const Tensor& x, const ResidualNormResult& fwd,
-                                const Tensor& omega, const Tensor& gamma, const ResidualNormOptions& o,
+void residual_norm_backward_cpu(const Tensor& dn, const Tensor& dz, const Tensor& x,
+                                const ResidualNormResult& fwd, const Tensor& omega,
+                                const Tensor& gamma, const ResidualNormOptions& o,
                                 ResidualNormGrads& out) {
   visit_float(x.dtype(), "residual_norm_backward",
               [&](auto tag) { backward<decltype(tag)>(dn, dz, x, fwd, omega, gamma, o, out); });

@@ -13,7 +13,8 @@ void slice_cpu(const Tensor& x, const SlicePlan& p, Tensor& y) {
   const size_t elem = dtype_size(x.dtype());
   const size_t run = static_cast<size_t>(p.part_extent * p.inner) * elem;
   const size_t x_row = static_cast<size_t>(p.full_extent * p.inner) * elem;
-  const char* src = static_cast<const char*>(x.raw()) + static_cast<size_t>(p.begin * p.inner) * elem;
+  const char* src =
+      static_cast<const char*>(x.raw()) + static_cast<size_t>(p.begin * p.inner) * elem;
   char* dst = static_cast<char*>(y.raw());
   parallel_for(p.outer, p.part_extent * p.inner, [&](int64_t lo, int64_t hi) {
     for (int64_t o = lo; o < hi; ++o) std::memcpy(dst + o * run, src + o * x_row, run);

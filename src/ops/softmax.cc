@@ -15,7 +15,8 @@ RowBroadcast plan_row_broadcast(const Shape& x, const Shape& mask) {
     rb.dims[i] = x[i];
     const int j = mask.rank() - x.rank() + i;
     const int64_t d = j >= 0 ? mask[j] : 1;
-    REALMT_CHECK(d == x[i] || d == 1, "mask {} does not broadcast to scores {} (axis {})", mask, x, i);
+    REALMT_CHECK(d == x[i] || d == 1, "mask {} does not broadcast to scores {} (axis {})", mask, x,
+                 i);
     rb.strides[i] = d == 1 ? 0 : stride;
     stride *= d;
   }
@@ -30,8 +31,8 @@ Tensor forward(const KernelSlot<SoftmaxKernel>& slot, const Tensor& x, const Ten
   RowBroadcast rb = plan_row_broadcast(x.shape(), mask.defined() ? mask.shape() : Shape());
   if (mask.defined()) {
     check_same_device(x, mask, slot.name());
-    REALMT_CHECK(mask.dtype() == x.dtype(), "{}: mask is {}, scores are {}", slot.name(), mask.dtype(),
-                 x.dtype());
+    REALMT_CHECK(mask.dtype() == x.dtype(), "{}: mask is {}, scores are {}", slot.name(),
+                 mask.dtype(), x.dtype());
   } else {
     for (int i = 0; i < rb.rank; ++i) rb.dims[i] = x.dim(i);
   }
@@ -54,8 +55,12 @@ Tensor backward(const KernelSlot<SoftmaxBackwardKernel>& slot, const Tensor& dy,
 }  // namespace
 
 Tensor softmax(const Tensor& x, const Tensor& mask) { return forward(softmax_kernel, x, mask); }
-Tensor log_softmax(const Tensor& x, const Tensor& mask) { return forward(log_softmax_kernel, x, mask); }
-Tensor softmax_backward(const Tensor& dy, const Tensor& y) { return backward(softmax_backward_kernel, dy, y); }
+Tensor log_softmax(const Tensor& x, const Tensor& mask) {
+  return forward(log_softmax_kernel, x, mask);
+}
+Tensor softmax_backward(const Tensor& dy, const Tensor& y) {
+  return backward(softmax_backward_kernel, dy, y);
+}
 Tensor log_softmax_backward(const Tensor& dy, const Tensor& y) {
   return backward(log_softmax_backward_kernel, dy, y);
 }

@@ -12,8 +12,10 @@ namespace {
 
 template <typename T>
 T exp_t(T x) {
-  if constexpr (std::is_same_v<T, float>) return fast_exp_masked(x);  // exact 0 at -inf
-  else return std::exp(x);
+  if constexpr (std::is_same_v<T, float>)
+    return fast_exp_masked(x);  // exact 0 at -inf
+  else
+    return std::exp(x);
 }
 
 template <typename T, bool kLog>
@@ -95,11 +97,13 @@ void backward_rows(const Tensor& dy, const Tensor& y, Tensor& dx) {
 
 template <bool kLog>
 void softmax_cpu(const Tensor& x, const Tensor& mask, const RowBroadcast& rb, Tensor& y) {
-  visit_float(x.dtype(), "softmax", [&](auto tag) { forward_rows<decltype(tag), kLog>(x, mask, rb, y); });
+  visit_float(x.dtype(), "softmax",
+              [&](auto tag) { forward_rows<decltype(tag), kLog>(x, mask, rb, y); });
 }
 template <bool kLog>
 void softmax_backward_cpu(const Tensor& dy, const Tensor& y, Tensor& dx) {
-  visit_float(y.dtype(), "softmax backward", [&](auto tag) { backward_rows<decltype(tag), kLog>(dy, y, dx); });
+  visit_float(y.dtype(), "softmax backward",
+              [&](auto tag) { backward_rows<decltype(tag), kLog>(dy, y, dx); });
 }
 
 }  // namespace

@@ -8,7 +8,8 @@ void check_x(const Tensor& x, const char* op) {
   check_defined(x, op, "x");
   REALMT_CHECK(is_floating(x.dtype()), "{}: x must be floating, is {}", op, x.dtype());
   REALMT_CHECK(x.rank() >= 1, "{}: x must have at least one axis, got {}", op, x.shape());
-  REALMT_CHECK(x.dim(-1) <= INT32_MAX, "{}: last axis of {} is too long for i32 indices", op, x.shape());
+  REALMT_CHECK(x.dim(-1) <= INT32_MAX, "{}: last axis of {} is too long for i32 indices", op,
+               x.shape());
 }
 
 }  // namespace
@@ -27,8 +28,9 @@ Tensor argmax(const Tensor& x) {
 
 std::pair<Tensor, Tensor> topk(const Tensor& x, int64_t k) {
   check_x(x, "topk");
-  REALMT_CHECK(k >= 0 && k <= x.dim(-1), "topk: k = {} must be in [0, {}] (the last extent of x {})", k,
-               x.dim(-1), x.shape());
+  REALMT_CHECK(k >= 0 && k <= x.dim(-1),
+               "topk: k = {} must be in [0, {}] (the last extent of x {})", k, x.dim(-1),
+               x.shape());
   Shape out = x.shape();
   out[-1] = k;
   Tensor values = Tensor::empty(out, x.dtype(), x.device());

@@ -11,7 +11,8 @@ Tensor unary(const KernelSlot<UnaryKernel>& slot, const Tensor& x, double param 
   return y;
 }
 
-Tensor unary_backward(const KernelSlot<UnaryBackwardKernel>& slot, const Tensor& dy, const Tensor& x) {
+Tensor unary_backward(const KernelSlot<UnaryBackwardKernel>& slot, const Tensor& dy,
+                      const Tensor& x) {
   check_defined(dy, slot.name(), "dy");
   check_defined(x, slot.name(), "x");
   check_same_device(dy, x, slot.name());
@@ -32,8 +33,12 @@ Tensor log(const Tensor& x) { return unary(log_kernel, x); }
 Tensor sqrt(const Tensor& x) { return unary(sqrt_kernel, x); }
 Tensor scale(const Tensor& x, double s) { return unary(scale_kernel, x, s); }
 
-Tensor relu_backward(const Tensor& dy, const Tensor& x) { return unary_backward(relu_backward_kernel, dy, x); }
-Tensor gelu_backward(const Tensor& dy, const Tensor& x) { return unary_backward(gelu_backward_kernel, dy, x); }
+Tensor relu_backward(const Tensor& dy, const Tensor& x) {
+  return unary_backward(relu_backward_kernel, dy, x);
+}
+Tensor gelu_backward(const Tensor& dy, const Tensor& x) {
+  return unary_backward(gelu_backward_kernel, dy, x);
+}
 Tensor swish_backward(const Tensor& dy, const Tensor& x) {
   return unary_backward(swish_backward_kernel, dy, x);
 }

@@ -10,30 +10,81 @@ namespace realmt::ops {
 REALMT_CPU_KERNELS_BEGIN
 namespace {
 
-template <typename T> T exp_t(T x) { if constexpr (std::is_same_v<T, float>) return fast_exp(x); else return std::exp(x); }
-template <typename T> T sigmoid(T x) { return T(1) / (T(1) + exp_t<T>(-x)); }
+template <typename T>
+T exp_t(T x) {
+  if constexpr (std::is_same_v<T, float>)
+    return fast_exp(x);
+  else
+    return std::exp(x);
+}
+template <typename T>
+T sigmoid(T x) {
+  return T(1) / (T(1) + exp_t<T>(-x));
+}
 constexpr double kInvSqrt2 = 0.70710678118654752440;
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;
 
-struct ReluF { template <typename T> static T f(T x, T) { return x > T(0) ? x : T(0); } };
-struct ExpF { template <typename T> static T f(T x, T) { return exp_t<T>(x); } };
-struct LogF { template <typename T> static T f(T x, T) { return std::log(x); } };
-struct SqrtF { template <typename T> static T f(T x, T) { return std::sqrt(x); } };
-struct ScaleF { template <typename T> static T f(T x, T s) { return x * s; } };
-struct GeluF { template <typename T> static T f(T x, T) { return T(0.5) * x * (T(1) + std::erf(x * T(kInvSqrt2))); } };
-struct SwishF { template <typename T> static T f(T x, T) { return x * sigmoid<T>(x); } };
+struct ReluF {
+  template <typename T>
+  static T f(T x, T) {
+    return x > T(0) ? x : T(0);
+  }
+};
+struct ExpF {
+  template <typename T>
+  static T f(T x, T) {
+    return exp_t<T>(x);
+  }
+};
+struct LogF {
+  template <typename T>
+  static T f(T x, T) {
+    return std::log(x);
+  }
+};
+struct SqrtF {
+  template <typename T>
+  static T f(T x, T) {
+    return std::sqrt(x);
+  }
+};
+struct ScaleF {
+  template <typename T>
+  static T f(T x, T s) {
+    return x * s;
+  }
+};
+struct GeluF {
+  template <typename T>
+  static T f(T x, T) {
+    return T(0.5) * x * (T(1) + std::erf(x * T(kInvSqrt2)));
+  }
+};
+struct SwishF {
+  template <typename T>
+  static T f(T x, T) {
+    return x * sigmoid<T>(x);
+  }
+};
 
 // d/dx relu = [x > 0]; d/dx gelu = Phi(x) + x phi(x); d/dx swish = s + x s (1 - s), s = sigmoid(x).
-struct ReluB { template <typename T> static T f(T dy, T x) { return x > T(0) ? dy : T(0); } };
+struct ReluB {
+  template <typename T>
+  static T f(T dy, T x) {
+    return x > T(0) ? dy : T(0);
+  }
+};
 struct GeluB {
-  template <typename T> static T f(T dy, T x) {
+  template <typename T>
+  static T f(T dy, T x) {
     const T cdf = T(0.5) * (T(1) + std::erf(x * T(kInvSqrt2)));
     const T pdf = T(kInvSqrt2Pi) * exp_t<T>(T(-0.5) * x * x);
     return dy * (cdf + x * pdf);
   }
 };
 struct SwishB {
-  template <typename T> static T f(T dy, T x) {
+  template <typename T>
+  static T f(T dy, T x) {
     const T s = sigmoid<T>(x);
     return dy * (s + x * s * (T(1) - s));
   }

@@ -34,8 +34,8 @@ AverageReport average_checkpoints(const std::vector<std::string>& inputs,
                                   const std::string& output) {
   REALMT_CHECK(!inputs.empty(), "realmt-average: give the checkpoints to average");
   for (const std::string& in : inputs)
-    REALMT_CHECK(!same_file(in, output), "output {} is also an input ({}); write the average to a new file",
-                 output, in);
+    REALMT_CHECK(!same_file(in, output),
+                 "output {} is also an input ({}); write the average to a new file", output, in);
   const std::string arch = architecture(read_model_config(inputs[0]));
   std::map<std::string, std::string> metadata;
   std::vector<std::string> names;
@@ -65,11 +65,12 @@ AverageReport average_checkpoints(const std::vector<std::string>& inputs,
       }
     }
     const auto first_vocab = metadata.find(models::kVocabKey);
-    REALMT_CHECK(i == 0 || fingerprint.empty() || first_vocab == metadata.end() ||
-                     fingerprint == first_vocab->second,
-                 "{} was trained with another vocabulary than {} (their '{}' metadata differ); only "
-                 "checkpoints of one model can be averaged",
-                 path, inputs[0], models::kVocabKey);
+    REALMT_CHECK(
+        i == 0 || fingerprint.empty() || first_vocab == metadata.end() ||
+            fingerprint == first_vocab->second,
+        "{} was trained with another vocabulary than {} (their '{}' metadata differ); only "
+        "checkpoints of one model can be averaged",
+        path, inputs[0], models::kVocabKey);
     REALMT_CHECK(f.size() == names.size(), "{} holds {} tensors, {} holds {}", path, f.size(),
                  inputs[0], names.size());
     for (size_t t = 0; t < names.size(); ++t) {

@@ -49,7 +49,8 @@ class BeamSearch {
 
  private:
   // Each model's output table restricted to the batch's shortlist candidates (none: no shortlist).
-  std::vector<models::OutputSubset> output_subsets(const std::vector<std::vector<int32_t>>& sources) const;
+  std::vector<models::OutputSubset> output_subsets(
+      const std::vector<std::vector<int32_t>>& sources) const;
 
   std::vector<const models::Transformer*> models_;
   std::shared_ptr<const Shortlist> shortlist_;

@@ -7,8 +7,8 @@
 
 namespace realmt::search {
 
-DecoderSession::DecoderSession(const models::Transformer& model, const Tensor& src, bool use_cache, int64_t max_rows,
-                               int64_t initial_capacity)
+DecoderSession::DecoderSession(const models::Transformer& model, const Tensor& src, bool use_cache,
+                               int64_t max_rows, int64_t initial_capacity)
     : model_(model), use_cache_(use_cache), source_length_(src.dim(1)) {
   graph::NoGradGuard no_grad;
   models::Encoded enc = model_.encode(src, models::ForwardContext{});
@@ -33,7 +33,8 @@ Tensor DecoderSession::step(const std::vector<int32_t>& last_tokens) {
   for (const auto& p : prefix_) flat.insert(flat.end(), p.begin(), p.end());
   const graph::Var h =
       model_.decode(enc_, Tensor::from_vector(flat, {n, t}), models::ForwardContext{});
-  return ops::slice(h.value(), 1, t - 1, t).reshape({n, model_.config().dim_emb});  // the last position
+  return ops::slice(h.value(), 1, t - 1, t)
+      .reshape({n, model_.config().dim_emb});  // the last position
 }
 
 void DecoderSession::reorder(const std::vector<int32_t>& rows, bool same_sources) {

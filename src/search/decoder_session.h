@@ -17,8 +17,8 @@ class DecoderSession {
   // caches hold before they double. use_cache: true = Transformer::step_hidden with its key/value
   // cache; false = run the whole decoder over the prefix every step (reference and benchmark
   // baseline).
-  DecoderSession(const models::Transformer& model, const Tensor& src, bool use_cache, int64_t max_rows = 0,
-                 int64_t initial_capacity = 16);
+  DecoderSession(const models::Transformer& model, const Tensor& src, bool use_cache,
+                 int64_t max_rows = 0, int64_t initial_capacity = 16);
 
   // Feeds the last token of every row (host i32 [N]); returns the decoder's output [N, D] on the
   // model's device (the output layer is the search's: Transformer::log_probs or output_topk).

@@ -4,8 +4,9 @@
 
 namespace realmt::search {
 
-int32_t HypothesisHistory::add(int32_t parent, int32_t token, float log_prob, const float* model_log_probs,
-                               const float* alignment, int64_t alignment_len) {
+int32_t HypothesisHistory::add(int32_t parent, int32_t token, float log_prob,
+                               const float* model_log_probs, const float* alignment,
+                               int64_t alignment_len) {
   Node n{parent, token, log_prob};
   if (alignments_ && alignment) {
     n.alignment = static_cast<int64_t>(alignment_values_.size());
@@ -27,7 +28,8 @@ Hypothesis HypothesisHistory::trace(int32_t node, bool ends_with_eos) const {
     const Node& n = nodes_[path[p]];
     if (p + 1 < path.size() || !ends_with_eos) h.tokens.push_back(n.token);
     h.token_log_probs.push_back(n.log_prob);
-    for (size_t m = 0; m < models_; ++m) h.model_log_probs[m] += model_log_probs_[path[p] * models_ + m];
+    for (size_t m = 0; m < models_; ++m)
+      h.model_log_probs[m] += model_log_probs_[path[p] * models_ + m];
     if (n.alignment >= 0)
       h.alignment.emplace_back(alignment_values_.begin() + n.alignment,
                                alignment_values_.begin() + n.alignment + n.alignment_len);

@@ -30,7 +30,8 @@ Quantize parse_quantize(const std::string& name) {
   REALMT_FAIL("quantize: unknown value '{}' (use none or int8)", name);
 }
 
-std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device, Quantize quantize) {
+std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device,
+                                                Quantize quantize) {
   auto model = std::make_unique<models::Transformer>(read_model_config(path));
   models::LoadOptions options;
   if (quantize == Quantize::kInt8) {
@@ -53,12 +54,15 @@ data::Vocab load_vocab(const std::vector<std::string>& vocab_paths, const std::s
                "vocabs: give the SentencePiece model once, or once a side (source, target); got {}",
                vocab_paths.size());
   const models::Metadata metadata = models::load_safetensors_header(model_path).metadata;
-  std::optional<models::VocabTable> source = models::read_vocab_table(metadata, models::kVocabTableKey, model_path);
-  // A realmt model: its vocabulary, or one a side (checked against the model by check_vocab_matches).
+  std::optional<models::VocabTable> source =
+      models::read_vocab_table(metadata, models::kVocabTableKey, model_path);
+  // A realmt model: its vocabulary, or one a side (checked against the model by
+  // check_vocab_matches).
   if (!source || source->empty()) return data::Vocab::pair(vocab_paths.front(), vocab_paths.back());
   std::optional<models::VocabTable> target =
       models::read_vocab_table(metadata, models::kVocabTargetTableKey, model_path);
-  const data::TableSpecialIds ids{config.pad_id, config.unk_id, config.eos_id, config.decoder_start_id};
+  const data::TableSpecialIds ids{config.pad_id, config.unk_id, config.eos_id,
+                                  config.decoder_start_id};
   return data::Vocab::from_tables(vocab_paths.front(), vocab_paths.back(), std::move(*source),
                                   target ? std::move(*target) : models::VocabTable{}, ids);
 }
@@ -66,16 +70,19 @@ data::Vocab load_vocab(const std::vector<std::string>& vocab_paths, const std::s
 void check_vocab_matches(const data::Vocab& vocab, const models::Transformer& model,
                          const std::string& model_path) {
   REALMT_CHECK(vocab.target_size() == model.config().target_vocab(),
-               "vocabulary {} has {} target pieces but model {} has {}; pass the vocabulary the model was trained "
+               "vocabulary {} has {} target pieces but model {} has {}; pass the vocabulary the "
+               "model was trained "
                "with",
                vocab.path(), vocab.target_size(), model_path, model.config().target_vocab());
   const data::TableSpecialIds ids = vocab.ids();
   const models::ModelConfig& c = model.config();
   REALMT_CHECK(ids.pad == c.pad_id && ids.unk == c.unk_id && ids.eos == c.eos_id &&
                    ids.decoder_start == c.decoder_start_id,
-               "vocabulary {} ({}) and model {} (pad {}, unk {}, eos {}, decoder start {}) have other special ids; "
+               "vocabulary {} ({}) and model {} (pad {}, unk {}, eos {}, decoder start {}) have "
+               "other special ids; "
                "pass the vocabulary the model was trained with",
-               vocab.path(), vocab.special_ids(), model_path, c.pad_id, c.unk_id, c.eos_id, c.decoder_start_id);
+               vocab.path(), vocab.special_ids(), model_path, c.pad_id, c.unk_id, c.eos_id,
+               c.decoder_start_id);
   REALMT_CHECK(vocab.size() == model.config().vocab_size,
                "vocabulary {} has {} pieces but model {} was trained with {}; pass the .spm the "
                "model was trained with",
@@ -100,15 +107,17 @@ void check_ensemble_vocabularies(const std::vector<const models::Transformer*>& 
   for (size_t m = 1; m < models.size(); ++m) {
     const models::ModelConfig& c = models[m]->config();
     REALMT_CHECK(c.vocab_size == c0.vocab_size && c.target_vocab() == c0.target_vocab(),
-                 "models: ensemble member {} has vocabularies of {} and {} pieces, member 0 has {} and {}; an "
+                 "models: ensemble member {} has vocabularies of {} and {} pieces, member 0 has {} "
+                 "and {}; an "
                  "ensemble needs shared vocabularies",
                  m, c.vocab_size, c.target_vocab(), c0.vocab_size, c0.target_vocab());
     REALMT_CHECK(c.pad_id == c0.pad_id && c.unk_id == c0.unk_id && c.eos_id == c0.eos_id &&
                      c.decoder_start_id == c0.decoder_start_id,
-                 "models: ensemble member {} has other special ids than member 0 (pad, unk, eos, decoder start: {} "
+                 "models: ensemble member {} has other special ids than member 0 (pad, unk, eos, "
+                 "decoder start: {} "
                  "{} {} {} against {} {} {} {})",
-                 m, c.pad_id, c.unk_id, c.eos_id, c.decoder_start_id, c0.pad_id, c0.unk_id, c0.eos_id,
-                 c0.decoder_start_id);
+                 m, c.pad_id, c.unk_id, c.eos_id, c.decoder_start_id, c0.pad_id, c0.unk_id,
+                 c0.eos_id, c0.decoder_start_id);
   }
 }
 

@@ -45,8 +45,8 @@ ScoreSummary score_files(const ScoreCliOptions& o, const Scorer& scorer, const d
                  "{}:{}: {} subwords (eos counted), more than max-length {}", o.train_sets[0], line,
                  src[i].size() + 1, limit);
     REALMT_CHECK(static_cast<int64_t>(tgt[i].size()) + 1 <= limit,
-                 "{}:{}: {} subwords (eos counted), more than max-length {}", o.train_sets[1], i + 1,
-                 tgt[i].size() + 1, limit);
+                 "{}:{}: {} subwords (eos counted), more than max-length {}", o.train_sets[1],
+                 i + 1, tgt[i].size() + 1, limit);
   }
   ScoreOptions so;
   so.normalize = o.normalize;
@@ -74,7 +74,8 @@ ScoreSummary score_files(const ScoreCliOptions& o, const Scorer& scorer, const d
     }
   }
   if (o.summary == "cross-entropy" || o.summary == "ce-mean")  // Marian's: per sentence
-    out << format_number(-sum.log_prob / static_cast<double>(std::max<size_t>(sum.sentences, 1))) << '\n';
+    out << format_number(-sum.log_prob / static_cast<double>(std::max<size_t>(sum.sentences, 1)))
+        << '\n';
   else if (o.summary == "perplexity")
     out << format_number(sum.perplexity()) << '\n';
   else if (o.summary == "ce-sum")

@@ -54,8 +54,8 @@ std::vector<PairScore> Scorer::score(const std::vector<std::vector<int32_t>>& so
       const auto& s = sources[order[begin + r]];
       const auto& t = targets[order[begin + r]];
       for (size_t j = 0; j < s.size(); ++j) {
-        REALMT_CHECK(s[j] >= 0 && s[j] < source_vocab, "source id {} outside the vocabulary (size {})", s[j],
-                     source_vocab);
+        REALMT_CHECK(s[j] >= 0 && s[j] < source_vocab,
+                     "source id {} outside the vocabulary (size {})", s[j], source_vocab);
         src[r * S + j] = s[j];
       }
       src[r * S + s.size()] = eos;

@@ -36,7 +36,8 @@ void SearchOptions::validate(size_t models) const {
 int64_t SearchOptions::output_limit(int64_t source_tokens) const {
   // Marian stops once its history holds factor * S steps (a float comparison): the ceiling.
   const double x = max_length_factor * static_cast<double>(source_tokens);
-  const auto by_factor = static_cast<int64_t>(length_rule == LengthRule::kMarian ? std::ceil(x) : std::floor(x));
+  const auto by_factor =
+      static_cast<int64_t>(length_rule == LengthRule::kMarian ? std::ceil(x) : std::floor(x));
   return std::max<int64_t>(1, std::min(max_length, by_factor));
 }
 

@@ -44,11 +44,13 @@ namespace realmt::search {
 enum class AlignmentKind { kNone, kHard, kSoft };
 enum class LengthRule { kRealmt, kMarian };  // see Length above
 constexpr auto enum_names(LengthRule) {
-  return std::to_array<EnumName<LengthRule>>({{LengthRule::kRealmt, "realmt"}, {LengthRule::kMarian, "marian"}});
+  return std::to_array<EnumName<LengthRule>>(
+      {{LengthRule::kRealmt, "realmt"}, {LengthRule::kMarian, "marian"}});
 }
 enum class BeamMode { kShrink, kFull };  // see above
 constexpr auto enum_names(BeamMode) {
-  return std::to_array<EnumName<BeamMode>>({{BeamMode::kShrink, "shrink"}, {BeamMode::kFull, "full"}});
+  return std::to_array<EnumName<BeamMode>>(
+      {{BeamMode::kShrink, "shrink"}, {BeamMode::kFull, "full"}});
 }
 
 // What the search tells an observer after every step (benchmarks: allocations per step).
@@ -64,8 +66,8 @@ class StepObserver {
  public:
   StepObserver() = default;
   template <typename F>
-    requires std::is_invocable_v<F&, const StepInfo&> || std::is_null_pointer_v<F>
-  StepObserver(F f) : fn_(std::move(f)) {}  // NOLINT: implicit, as the std::function it wraps
+  requires std::is_invocable_v<F&, const StepInfo&> || std::is_null_pointer_v<F> StepObserver(F f)
+      : fn_(std::move(f)) {}  // NOLINT: implicit, as the std::function it wraps
   explicit operator bool() const { return static_cast<bool>(fn_); }
   void operator()(const StepInfo& s) const { fn_(s); }
   bool operator==(const StepObserver&) const { return true; }
@@ -75,7 +77,7 @@ class StepObserver {
 };
 
 struct SearchOptions {
-  int beam_size = 4;               // hypotheses kept per sentence (1: greedy)
+  int beam_size = 4;                       // hypotheses kept per sentence (1: greedy)
   BeamMode beam_mode = BeamMode::kShrink;  // finished hypotheses leave the beam (Marian) or not
   double normalize = 0.0;          // length-penalty exponent: score = cost / length^normalize
   double word_penalty = 0.0;       // subtracted once per target token (eos included)

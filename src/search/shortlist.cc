@@ -17,9 +17,10 @@ namespace {
 int64_t parse_count(const std::string& text, const char* field) {
   char* end = nullptr;
   const long long v = std::strtoll(text.c_str(), &end, 10);
-  REALMT_USAGE_CHECK(!text.empty() && *end == '\0' && v >= 0,
-                     "shortlist: {} must be a whole number >= 0, got '{}' (FILE [first [best [threshold]]])", field,
-                     text);
+  REALMT_USAGE_CHECK(
+      !text.empty() && *end == '\0' && v >= 0,
+      "shortlist: {} must be a whole number >= 0, got '{}' (FILE [first [best [threshold]]])",
+      field, text);
   return v;
 }
 
@@ -45,7 +46,8 @@ struct PieceIds {
     for (int32_t id = 0; id < vocab.size(); ++id) source.emplace(vocab.source_piece(id), id);
     for (int32_t id = 0; id < vocab.target_size(); ++id) target.emplace(vocab.piece(id), id);
   }
-  static int32_t find(const std::unordered_map<std::string, int32_t>& table, std::string_view piece) {
+  static int32_t find(const std::unordered_map<std::string, int32_t>& table,
+                      std::string_view piece) {
     const auto it = table.find(std::string(piece));
     return it == table.end() ? -1 : it->second;
   }
@@ -60,7 +62,8 @@ struct Candidate {
 
 ShortlistOptions ShortlistOptions::parse(const std::vector<std::string>& values) {
   REALMT_USAGE_CHECK(!values.empty() && values.size() <= 4 && !values[0].empty(),
-                     "shortlist: give FILE [first [best [threshold]]] (Marian's), got {} values", values.size());
+                     "shortlist: give FILE [first [best [threshold]]] (Marian's), got {} values",
+                     values.size());
   ShortlistOptions o;
   o.path = values[0];
   if (values.size() > 1) o.first = parse_count(values[1], "first");
@@ -68,20 +71,24 @@ ShortlistOptions ShortlistOptions::parse(const std::vector<std::string>& values)
   if (values.size() > 3) {
     char* end = nullptr;
     o.threshold = std::strtod(values[3].c_str(), &end);
-    REALMT_USAGE_CHECK(*end == '\0' && std::isfinite(o.threshold) && o.threshold >= 0 && o.threshold <= 1,
-                       "shortlist: threshold must be a probability in [0, 1], got '{}'", values[3]);
+    REALMT_USAGE_CHECK(
+        *end == '\0' && std::isfinite(o.threshold) && o.threshold >= 0 && o.threshold <= 1,
+        "shortlist: threshold must be a probability in [0, 1], got '{}'", values[3]);
   }
   return o;
 }
 
-std::shared_ptr<const Shortlist> Shortlist::load(const ShortlistOptions& options, const data::Vocab& vocab) {
+std::shared_ptr<const Shortlist> Shortlist::load(const ShortlistOptions& options,
+                                                 const data::Vocab& vocab) {
   return parse(read_file(options.path), options.path, options, vocab);
 }
 
 std::shared_ptr<const Shortlist> Shortlist::parse(const std::string& text, const std::string& name,
-                                                  const ShortlistOptions& o, const data::Vocab& vocab) {
+                                                  const ShortlistOptions& o,
+                                                  const data::Vocab& vocab) {
   REALMT_CHECK(text.find('\0') == std::string::npos,
-               "shortlist {}: not a text file (Marian's binary shortlist?); give the text shortlist, TARGET SOURCE "
+               "shortlist {}: not a text file (Marian's binary shortlist?); give the text "
+               "shortlist, TARGET SOURCE "
                "PROB a line (realmt-data shortlist writes one)",
                name);
   auto s = std::make_shared<Shortlist>();
@@ -97,14 +104,17 @@ std::shared_ptr<const Shortlist> Shortlist::parse(const std::string& text, const
     rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
     const size_t n = split_fields(line, fields, 3);
     if (n == 0) continue;  // a blank line
-    REALMT_CHECK(n == 3, "shortlist {}: line {}: expected TARGET SOURCE PROB, got {} fields", name, line_no, n);
+    REALMT_CHECK(n == 3, "shortlist {}: line {}: expected TARGET SOURCE PROB, got {} fields", name,
+                 line_no, n);
     const std::string prob_text(fields[2]);
     char* end = nullptr;
     const double prob = std::strtod(prob_text.c_str(), &end);
     REALMT_CHECK(*end == '\0' && std::isfinite(prob),
-                 "shortlist {}: line {}: PROB '{}' is not a number (TARGET SOURCE PROB)", name, line_no, prob_text);
+                 "shortlist {}: line {}: PROB '{}' is not a number (TARGET SOURCE PROB)", name,
+                 line_no, prob_text);
     if (fields[0] == "NULL" || fields[1] == "NULL") continue;
-    const int32_t y = PieceIds::find(ids.target, fields[0]), x = PieceIds::find(ids.source, fields[1]);
+    const int32_t y = PieceIds::find(ids.target, fields[0]),
+                  x = PieceIds::find(ids.source, fields[1]);
     if (x < 0 || y < 0) {
       ++s->unknown_;
       continue;
@@ -120,17 +130,19 @@ std::shared_ptr<const Shortlist> Shortlist::parse(const std::string& text, const
     for (const Candidate& c : row) {
       auto& kept = s->targets_[x];
       if (static_cast<int64_t>(kept.size()) >= o.best) break;
-      if (std::find(kept.begin(), kept.end(), c.target) == kept.end()) kept.push_back(c.target);  // repeated lines
+      if (std::find(kept.begin(), kept.end(), c.target) == kept.end())
+        kept.push_back(c.target);  // repeated lines
     }
     s->entries_ += static_cast<int64_t>(s->targets_[x].size());
   }
-  for (int32_t y = 0; y < std::min<int64_t>(o.first, s->target_vocab_); ++y) s->always_.push_back(y);
+  for (int32_t y = 0; y < std::min<int64_t>(o.first, s->target_vocab_); ++y)
+    s->always_.push_back(y);
   s->always_.push_back(vocab.ids().eos);
   s->always_.push_back(vocab.ids().unk);
   if (s->unknown_ > 0)
     log::debug("shortlist {}: {} entries skipped: a piece the vocabulary lacks", name, s->unknown_);
-  log::info("shortlist {}: first {}, best {}, threshold {}: {} entries", name, o.first, o.best, o.threshold,
-            s->entries_);
+  log::info("shortlist {}: first {}, best {}, threshold {}: {} entries", name, o.first, o.best,
+            o.threshold, s->entries_);
   return s;
 }
 
@@ -139,8 +151,8 @@ std::vector<int32_t> Shortlist::candidates(const std::vector<std::vector<int32_t
   for (int32_t y : always_) in[static_cast<size_t>(y)] = 1;
   for (const auto& sentence : sources) {
     for (int32_t x : sentence) {
-      REALMT_CHECK(x >= 0 && static_cast<size_t>(x) < targets_.size(), "shortlist: source id {} outside [0, {})", x,
-                   targets_.size());
+      REALMT_CHECK(x >= 0 && static_cast<size_t>(x) < targets_.size(),
+                   "shortlist: source id {} outside [0, {})", x, targets_.size());
       if (seen[static_cast<size_t>(x)]) continue;
       seen[static_cast<size_t>(x)] = 1;
       if (copy_source_ && x < target_vocab_) in[static_cast<size_t>(x)] = 1;

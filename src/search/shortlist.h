@@ -45,10 +45,12 @@ class Shortlist {
  public:
   // Reads the file against the vocabulary (source pieces by the source side, target pieces by
   // the target side).
-  static std::shared_ptr<const Shortlist> load(const ShortlistOptions& options, const data::Vocab& vocab);
+  static std::shared_ptr<const Shortlist> load(const ShortlistOptions& options,
+                                               const data::Vocab& vocab);
   // The same from text (`name` for messages).
   static std::shared_ptr<const Shortlist> parse(const std::string& text, const std::string& name,
-                                                const ShortlistOptions& options, const data::Vocab& vocab);
+                                                const ShortlistOptions& options,
+                                                const data::Vocab& vocab);
 
   // The batch's candidate target ids, sorted (see above). sources: subword ids without eos.
   std::vector<int32_t> candidates(const std::vector<std::vector<int32_t>>& sources) const;
@@ -59,8 +61,10 @@ class Shortlist {
   };
   Usage usage() const { return {batches_.load(), candidate_sum_.load()}; }
 
-  int64_t entries() const { return entries_; }              // entries kept (after best and threshold)
-  int64_t unknown_entries() const { return unknown_; }     // entries skipped: a piece the vocabulary lacks
+  int64_t entries() const { return entries_; }  // entries kept (after best and threshold)
+  int64_t unknown_entries() const {
+    return unknown_;
+  }  // entries skipped: a piece the vocabulary lacks
   int32_t target_vocab() const { return target_vocab_; }
   const ShortlistOptions& options() const { return options_; }
 

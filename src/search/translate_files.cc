@@ -23,9 +23,11 @@ std::string pieces(const data::Vocab& vocab, const std::vector<int32_t>& ids) {
 
 }  // namespace
 
-TranslateSummary translate_stream(const TranslateOptions& o, const Translator& translator, std::ostream& out) {
+TranslateSummary translate_stream(const TranslateOptions& o, const Translator& translator,
+                                  std::ostream& out) {
   const SearchOptions so = o.search();
-  const std::string tag = o.target_language.empty() ? "" : translator.vocab().language_tag(o.target_language);
+  const std::string tag =
+      o.target_language.empty() ? "" : translator.vocab().language_tag(o.target_language);
   const AlignmentChoice align = o.alignment_choice();
   data::LineReader reader(is_stdin(o.input_path()) ? "-" : o.input_path());
   // Marian's lines "[2024-01-02 10:11:12] text": on stderr unless quiet, in the log file if any.
@@ -33,7 +35,9 @@ TranslateSummary translate_stream(const TranslateOptions& o, const Translator& t
   const bool logging = !o.quiet || log::has_file();
   const bool lines_shown = logging && !o.quiet_translation;
   const auto t0 = std::chrono::steady_clock::now();
-  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
   TranslateSummary sum;
   double last_report = 0;
   const size_t chunk = static_cast<size_t>(o.maxi_batch * o.model.mini_batch);
@@ -60,7 +64,8 @@ TranslateSummary translate_stream(const TranslateOptions& o, const Translator& t
           ++sum.failed;
         }
         // Errors show even when quiet; warnings then go to the log file only.
-        const std::string text = o.input_path() + ": line " + std::to_string(id + 1) + ": " + r.error;
+        const std::string text =
+            o.input_path() + ": line " + std::to_string(id + 1) + ": " + r.error;
         if (!r.skipped)
           log::error("{}", text);
         else if (o.quiet)
@@ -71,7 +76,9 @@ TranslateSummary translate_stream(const TranslateOptions& o, const Translator& t
         continue;
       }
       const TextHypothesis& best = r.hypotheses[0];
-      auto text = [&](const TextHypothesis& h) { return o.no_spm_decode ? pieces(translator.vocab(), h.hyp.tokens) : h.text; };
+      auto text = [&](const TextHypothesis& h) {
+        return o.no_spm_decode ? pieces(translator.vocab(), h.hyp.tokens) : h.text;
+      };
       if (o.n_best) {
         for (const auto& h : r.hypotheses)
           out << format_nbest(id, text(h), h.hyp, align.kind, align.threshold) << '\n';
@@ -90,8 +97,8 @@ TranslateSummary translate_stream(const TranslateOptions& o, const Translator& t
     if (logging && o.quiet_translation && seconds() - last_report >= 5.0) {
       last_report = seconds();
       char buf[160];
-      std::snprintf(buf, sizeof buf, "%zu sentences, %zu target tokens, %.1f target tokens/s", sum.sentences,
-                    sum.target_tokens, sum.target_tokens / last_report);
+      std::snprintf(buf, sizeof buf, "%zu sentences, %zu target tokens, %.1f target tokens/s",
+                    sum.sentences, sum.target_tokens, sum.target_tokens / last_report);
       stamped(buf);
     }
   }
@@ -100,13 +107,15 @@ TranslateSummary translate_stream(const TranslateOptions& o, const Translator& t
     // Marian's last line, then realmt's counts (target tokens: subwords of the best translations).
     char buf[256];
     std::snprintf(buf, sizeof buf,
-                  "Total time: %.5fs wall : %zu sentences : %zu target tokens (eos included) : %.1f target tokens/s "
+                  "Total time: %.5fs wall : %zu sentences : %zu target tokens (eos included) : "
+                  "%.1f target tokens/s "
                   ": beam %d",
                   sum.seconds, sum.sentences, sum.target_tokens,
                   sum.seconds > 0 ? sum.target_tokens / sum.seconds : 0.0, o.beam_size);
     stamped(buf);
   }
-  REALMT_CHECK(sum.failed == 0, "{} of {} sentences got no translation (errors above; their lines are empty)",
+  REALMT_CHECK(sum.failed == 0,
+               "{} of {} sentences got no translation (errors above; their lines are empty)",
                sum.failed, sum.sentences);
   return sum;
 }

@@ -27,6 +27,7 @@ struct TranslateSummary {
 // after the whole input, an Error says how many there were. With a target language, its tag
 // (data::Vocab::language_tag, which fails before anything is read when the vocabulary lacks it)
 // goes before every non-blank line.
-TranslateSummary translate_stream(const TranslateOptions& o, const Translator& translator, std::ostream& out);
+TranslateSummary translate_stream(const TranslateOptions& o, const Translator& translator,
+                                  std::ostream& out);
 
 }  // namespace realmt::search

@@ -19,8 +19,9 @@ Translator Translator::load(const std::vector<std::string>& model_paths,
   return load(model_paths, std::vector<std::string>{vocab_path}, device, quantize);
 }
 
-Translator Translator::load(const std::vector<std::string>& model_paths, const std::vector<std::string>& vocab_paths,
-                            Device device, Quantize quantize) {
+Translator Translator::load(const std::vector<std::string>& model_paths,
+                            const std::vector<std::string>& vocab_paths, Device device,
+                            Quantize quantize) {
   REALMT_CHECK(!model_paths.empty(), "models: give at least one checkpoint (.safetensors)");
   std::vector<std::unique_ptr<models::Transformer>> models;
   models.push_back(load_model(model_paths[0], device, quantize));
@@ -38,11 +39,13 @@ void Translator::use_shortlist(std::shared_ptr<const Shortlist> shortlist) {
   search_ = std::make_unique<BeamSearch>(models(), shortlist_);
 }
 
-std::shared_ptr<const Shortlist> load_shortlist(const std::vector<std::string>& spec, const Translator& translator) {
+std::shared_ptr<const Shortlist> load_shortlist(const std::vector<std::string>& spec,
+                                                const Translator& translator) {
   if (spec.empty()) return nullptr;
   const ShortlistOptions options = ShortlistOptions::parse(spec);
   REALMT_USAGE_CHECK(translator.models()[0]->device().is_cpu(),
-                     "shortlist: decoding with a lexical shortlist runs on the CPU only; leave out --devices (or give "
+                     "shortlist: decoding with a lexical shortlist runs on the CPU only; leave out "
+                     "--devices (or give "
                      "cpu) to use {}",
                      options.path);
   return Shortlist::load(options, translator.vocab());
@@ -51,8 +54,8 @@ std::shared_ptr<const Shortlist> load_shortlist(const std::vector<std::string>& 
 std::string shortlist_usage(const Shortlist& shortlist) {
   const Shortlist::Usage u = shortlist.usage();
   const int64_t average = u.batches > 0 ? (u.candidates + u.batches / 2) / u.batches : 0;
-  return format("shortlist: {} batches, {} candidate target ids a batch on average (of {})", u.batches, average,
-                shortlist.target_vocab());
+  return format("shortlist: {} batches, {} candidate target ids a batch on average (of {})",
+                u.batches, average, shortlist.target_vocab());
 }
 
 std::vector<const models::Transformer*> Translator::models() const {
@@ -118,8 +121,8 @@ std::vector<std::vector<size_t>> make_batches(const std::vector<size_t>& lengths
 }
 
 std::vector<LineTranslation> Translator::translate_lines(const std::vector<std::string>& lines,
-                                                        const SearchOptions& options,
-                                                        const BatchingOptions& batching) const {
+                                                         const SearchOptions& options,
+                                                         const BatchingOptions& batching) const {
   std::vector<std::vector<int32_t>> ids;
   ids.reserve(lines.size());
   for (const std::string& line : lines) ids.push_back(vocab_.encode(line));
@@ -127,8 +130,8 @@ std::vector<LineTranslation> Translator::translate_lines(const std::vector<std::
 }
 
 std::vector<LineTranslation> Translator::translate_ids(std::vector<std::vector<int32_t>> ids,
-                                                      const SearchOptions& options,
-                                                      const BatchingOptions& batching) const {
+                                                       const SearchOptions& options,
+                                                       const BatchingOptions& batching) const {
   std::vector<LineTranslation> out(ids.size());
   std::vector<size_t> lengths, line_of;  // of the sources that are decoded
   const size_t limit = static_cast<size_t>(batching.max_length);
@@ -136,9 +139,10 @@ std::vector<LineTranslation> Translator::translate_ids(std::vector<std::vector<i
     std::vector<int32_t>& encoded = ids[i];
     if (limit > 0 && encoded.size() + 1 > limit) {  // Marian counts the eos
       if (!batching.max_length_crop) {
-        out[i].error = format("{} subwords (eos counted), more than max-length {}; not translated "
-                              "(max-length-crop crops it)",
-                              encoded.size() + 1, limit);
+        out[i].error = format(
+            "{} subwords (eos counted), more than max-length {}; not translated "
+            "(max-length-crop crops it)",
+            encoded.size() + 1, limit);
         out[i].skipped = true;
         continue;
       }

@@ -61,8 +61,9 @@ class Translator {
                          Device device, Quantize quantize = Quantize::kNone);
   // The same with Marian's vocabs list: once, or once a side (search::load_vocab; a converted
   // model's two SentencePiece models).
-  static Translator load(const std::vector<std::string>& model_paths, const std::vector<std::string>& vocab_paths,
-                         Device device, Quantize quantize = Quantize::kNone);
+  static Translator load(const std::vector<std::string>& model_paths,
+                         const std::vector<std::string>& vocab_paths, Device device,
+                         Quantize quantize = Quantize::kNone);
 
   // One batch of subword ids (without eos), as BeamSearch::search, except that an empty source
   // gets one empty hypothesis (score 0) without a search. A sentence whose search found no
@@ -79,7 +80,8 @@ class Translator {
                                                const BatchingOptions& batching) const;
   // The same for sources already encoded (subword ids without eos; the Python API's token
   // lists): max-length, sorting, mini-batches and results in input order as above.
-  std::vector<LineTranslation> translate_ids(std::vector<std::vector<int32_t>> ids, const SearchOptions& options,
+  std::vector<LineTranslation> translate_ids(std::vector<std::vector<int32_t>> ids,
+                                             const SearchOptions& options,
                                              const BatchingOptions& batching) const;
 
   // Decode with a lexical shortlist from now on (null: without); made for this vocabulary
@@ -99,7 +101,8 @@ class Translator {
 
 // Marian's --shortlist FILE [first [best [threshold]]] (empty: none) read against the
 // translator's vocabulary; a GPU translator is refused (the shortlist is checked on the CPU only).
-std::shared_ptr<const Shortlist> load_shortlist(const std::vector<std::string>& spec, const Translator& translator);
+std::shared_ptr<const Shortlist> load_shortlist(const std::vector<std::string>& spec,
+                                                const Translator& translator);
 // The log line of a shortlist's use: batches and their average candidates.
 std::string shortlist_usage(const Shortlist& shortlist);
 

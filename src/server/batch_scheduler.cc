@@ -75,8 +75,9 @@ BatchScheduler::BatchScheduler(DecodeFn decode, SchedulerOptions options, Regist
   if (metrics) {
     batches_ = &metrics->counter("realmt_batches_total", "Batches decoded");
     decoded_ = &metrics->counter("realmt_decoded_sentences_total", "Sentences decoded");
-    expired_ = &metrics->counter("realmt_expired_sentences_total",
-                                 "Queued sentences dropped because their request's deadline passed");
+    expired_ =
+        &metrics->counter("realmt_expired_sentences_total",
+                          "Queued sentences dropped because their request's deadline passed");
     decode_seconds_ =
         &metrics->counter("realmt_decode_seconds_total", "Time the decoding thread spent decoding");
     batch_sentences_ = &metrics->histogram("realmt_batch_sentences", "Sentences per batch",
@@ -164,7 +165,7 @@ void BatchScheduler::purge(Clock::time_point now) {
 }
 
 std::vector<BatchScheduler::Item> BatchScheduler::take_batch(Clock::time_point now,
-                                                            Clock::time_point* wake) {
+                                                             Clock::time_point* wake) {
   const detail::Job& head = *queue_.front().job;
   const int64_t head_tokens = queue_.front().tokens;
   // The window: the oldest compatible sentences, a few batches' worth. From it the batch takes

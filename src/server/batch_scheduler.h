@@ -10,9 +10,10 @@
 // between requests; one beam search runs one set of options), those closest to it in length,
 // while the batch stays within max_batch_sentences and max_batch_tokens (sentences x (longest
 // source + eos): padding counted, as realmt-translate's mini-batch-words). The oldest sentence
-// is always in the next batch, so no sentence waits behind more than the window. A batch that is not full waits for more sentences until its oldest one has
-// waited max_wait_ms; while a batch decodes, arriving sentences queue and the next batch is
-// formed as soon as it ends, so decoding never pauses while work is queued.
+// is always in the next batch, so no sentence waits behind more than the window. A batch that is
+// not full waits for more sentences until its oldest one has waited max_wait_ms; while a batch
+// decodes, arriving sentences queue and the next batch is formed as soon as it ends, so decoding
+// never pauses while work is queued.
 //
 // Limits. submit refuses with 429 when the queue would exceed max_queue_sentences or
 // max_queue_tokens (memory stays bounded under overload), and with 503 after drain(). A request
@@ -47,11 +48,11 @@ using DecodeFn = std::function<std::vector<std::vector<search::Hypothesis>>(
     const std::vector<std::vector<int32_t>>&, const search::SearchOptions&)>;
 
 struct SchedulerOptions {
-  int64_t max_batch_sentences = 32;   // sentences a batch at most
-  int64_t max_batch_tokens = 4096;    // sentences x (longest source + eos) a batch (0: no limit)
-  int64_t max_wait_ms = 5;            // how long a batch that is not full waits for more
-  int64_t max_queue_sentences = 4096; // queued sentences at most (429 beyond)
-  int64_t max_queue_tokens = 262144;  // queued source tokens (eos included) at most (429 beyond)
+  int64_t max_batch_sentences = 32;    // sentences a batch at most
+  int64_t max_batch_tokens = 4096;     // sentences x (longest source + eos) a batch (0: no limit)
+  int64_t max_wait_ms = 5;             // how long a batch that is not full waits for more
+  int64_t max_queue_sentences = 4096;  // queued sentences at most (429 beyond)
+  int64_t max_queue_tokens = 262144;   // queued source tokens (eos included) at most (429 beyond)
   void validate() const;
 };
 
@@ -101,7 +102,7 @@ class BatchScheduler {
  private:
   struct Item {
     std::shared_ptr<detail::Job> job;
-    size_t index;  // which source of the job
+    size_t index;    // which source of the job
     int64_t tokens;  // source length + eos
   };
   void run();

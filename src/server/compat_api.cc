@@ -52,7 +52,8 @@ std::map<std::string, std::string> parse_query(std::string_view target) {
     const std::string key = url_decode(item.substr(0, eq));
     const std::string value = eq == std::string_view::npos ? "" : url_decode(item.substr(eq + 1));
     if (key != "api-version" && key != "from" && key != "to" && key != "textType")
-      bad(format("query parameter '{}' is not supported (known: api-version, from, to, textType)", key));
+      bad(format("query parameter '{}' is not supported (known: api-version, from, to, textType)",
+                 key));
     if (!params.emplace(key, value).second)
       bad(key == "to" ? format("to: this server translates into one language; give 'to' once")
                       : format("{}: the query parameter is given more than once", key));
@@ -81,8 +82,7 @@ std::string item_text(const json& item, size_t i, const RequestLimits& limits) {
     bad(format("[{}]: must be an object {\"text\": \"...\"}, got {}", i, item.type_name()));
   const json* text = nullptr;
   for (const auto& [key, v] : item.items()) {
-    if (key != "text" && key != "Text")
-      bad(format("[{}].{}: unknown field (known: text)", i, key));
+    if (key != "text" && key != "Text") bad(format("[{}].{}: unknown field (known: text)", i, key));
     if (text) bad(format("[{}]: give one of text and Text", i));
     text = &v;
   }
@@ -129,7 +129,8 @@ MtApiRequest parse_mtapi_request(std::string_view target, std::string_view body,
   r.to = check_languages(q, language_pair);
   const json doc = parse_json_body(body);
   if (!doc.is_array())
-    bad(format("the body must be a JSON array [{\"text\": \"...\"}, ...], got {}", doc.type_name()));
+    bad(format("the body must be a JSON array [{\"text\": \"...\"}, ...], got {}",
+               doc.type_name()));
   if (static_cast<int64_t>(doc.size()) > limits.max_sentences)
     throw HttpError(413, format("{} entries, this server takes at most {} a request", doc.size(),
                                 limits.max_sentences));

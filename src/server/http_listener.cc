@@ -39,7 +39,8 @@ void ListenerOptions::validate() const {
   REALMT_CHECK(limits.max_body_bytes >= 1, "max-body-bytes must be at least 1");
   REALMT_CHECK(max_message_bytes >= 1 && websocket_idle_timeout_ms >= 1,
                "the WebSocket message limit ({}) and websocket-idle-timeout-ms ({}) must be at "
-               "least 1", max_message_bytes, websocket_idle_timeout_ms);
+               "least 1",
+               max_message_bytes, websocket_idle_timeout_ms);
   REALMT_CHECK(limits.max_header_bytes >= 256, "max-header-bytes must be at least 256, got {}",
                limits.max_header_bytes);
 }
@@ -48,14 +49,15 @@ void ListenerOptions::validate() const {
 HttpListener::Impl::Impl(ListenerOptions o, HttpHandlers h, Registry* metrics)
     : opt(std::move(o)), handlers(std::move(h)) {
   opt.validate();
-  const int64_t shortest = std::min({opt.idle_timeout_ms, opt.header_timeout_ms,
-                                     opt.body_timeout_ms, opt.write_timeout_ms});
+  const int64_t shortest = std::min(
+      {opt.idle_timeout_ms, opt.header_timeout_ms, opt.body_timeout_ms, opt.write_timeout_ms});
   sweep_every = milliseconds(std::clamp<int64_t>(shortest / 8, 5, 100));
   if (metrics) {
     metrics->gauge("realmt_http_connections", "Open HTTP connections",
                    [this] { return static_cast<double>(open.load()); });
     const char* help = "Connections refused at accept by the connection caps";
-    refused_total = &metrics->counter("realmt_http_connections_refused_total", help, "cap", "total");
+    refused_total =
+        &metrics->counter("realmt_http_connections_refused_total", help, "cap", "total");
     refused_client =
         &metrics->counter("realmt_http_connections_refused_total", help, "cap", "per_client");
     timeouts = &metrics->counter("realmt_http_timeouts_total",
@@ -148,8 +150,8 @@ void HttpListener::Impl::accept_all(Clock::time_point now) {
   for (int i = 0; i < 256 && !stopping; ++i) {
     sockaddr_storage addr{};
     socklen_t len = sizeof addr;
-    const int fd = accept4(listen_fd, reinterpret_cast<sockaddr*>(&addr), &len,
-                           SOCK_NONBLOCK | SOCK_CLOEXEC);
+    const int fd =
+        accept4(listen_fd, reinterpret_cast<sockaddr*>(&addr), &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
       if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
@@ -168,14 +170,19 @@ void HttpListener::Impl::accept_all(Clock::time_point now) {
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     std::string peer = peer_address(addr);
     if (static_cast<int>(conns.size()) >= opt.max_connections) {
-      refuse_at_accept(fd, 503, format("the server holds its maximum of {} connections; retry "
-                                       "later", opt.max_connections), "total");
+      refuse_at_accept(fd, 503,
+                       format("the server holds its maximum of {} connections; retry "
+                              "later",
+                              opt.max_connections),
+                       "total");
       continue;
     }
     int& mine = per_client[peer];
     if (mine >= opt.max_connections_per_client) {
-      refuse_at_accept(fd, 429, format("client {} holds its maximum of {} connections", peer,
-                                       opt.max_connections_per_client), "per_client");
+      refuse_at_accept(fd, 429,
+                       format("client {} holds its maximum of {} connections", peer,
+                              opt.max_connections_per_client),
+                       "per_client");
       continue;
     }
     ++mine;
@@ -223,8 +230,8 @@ void HttpListener::Impl::watch(Connection& c, uint32_t events) {
 void HttpListener::Impl::on_event(Connection& c, uint32_t events, Clock::time_point now) {
   if (events & (EPOLLERR | EPOLLHUP)) return close(c);
   if ((events & EPOLLOUT) && !c.out.empty() && !flush(c, now)) return;
-  if ((events & EPOLLIN) && (c.phase == Phase::kReading || c.phase == Phase::kLingering ||
-                             c.phase == Phase::kWebSocket))
+  if ((events & EPOLLIN) &&
+      (c.phase == Phase::kReading || c.phase == Phase::kLingering || c.phase == Phase::kWebSocket))
     read_some(c, now);
 }
 
@@ -309,11 +316,12 @@ void HttpListener::Impl::respond(Connection& c, const HttpResponse& r, Clock::ti
 
 bool HttpListener::Impl::flush(Connection& c, Clock::time_point now) {
   while (c.out_sent < c.out.size()) {
-    const ssize_t n = ::send(c.fd, c.out.data() + c.out_sent, c.out.size() - c.out_sent,
-                             MSG_NOSIGNAL);
+    const ssize_t n =
+        ::send(c.fd, c.out.data() + c.out_sent, c.out.size() - c.out_sent, MSG_NOSIGNAL);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      const uint32_t in = c.phase == Phase::kReading ? static_cast<uint32_t>(EPOLLIN)
-                          : c.phase == Phase::kWebSocket ? ws_interest(c) : 0u;
+      const uint32_t in = c.phase == Phase::kReading     ? static_cast<uint32_t>(EPOLLIN)
+                          : c.phase == Phase::kWebSocket ? ws_interest(c)
+                                                         : 0u;
       watch(c, in | EPOLLOUT);
       return true;
     }
@@ -329,8 +337,10 @@ bool HttpListener::Impl::flush(Connection& c, Clock::time_point now) {
   if (c.phase == Phase::kReading) {
     watch(c, EPOLLIN);  // a 100 Continue went out; the body comes next
   } else if (c.phase == Phase::kWebSocket) {
-    if (c.ws->closed()) linger(c, now);  // our close frame went out: the client closes next
-    else watch(c, ws_interest(c));
+    if (c.ws->closed())
+      linger(c, now);  // our close frame went out: the client closes next
+    else
+      watch(c, ws_interest(c));
   } else if (c.phase != Phase::kWriting) {
     watch(c, 0);
   } else if (c.close_after || stopping) {
@@ -381,10 +391,12 @@ void HttpListener::Impl::sweep(Clock::time_point now) {
       // Part of a request came, not all of it in time: say so, then close.
       const bool head = c->parser.head_done();
       c->keep_alive = false;
-      respond(*c, refusal(408, format("the request {} did not arrive within {} ms",
-                                      head ? "body" : "line and header fields",
-                                      head ? opt.body_timeout_ms : opt.header_timeout_ms),
-                          c->parser.request()),
+      respond(*c,
+              refusal(408,
+                      format("the request {} did not arrive within {} ms",
+                             head ? "body" : "line and header fields",
+                             head ? opt.body_timeout_ms : opt.header_timeout_ms),
+                      c->parser.request()),
               now);
     } else if (c->phase == Phase::kWebSocket && c->out.empty() && !c->ws->closed()) {
       ws_timeout(*c, now);

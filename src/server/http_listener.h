@@ -42,16 +42,16 @@ class Registry;
 
 struct ListenerOptions {
   std::string host = "127.0.0.1";
-  int port = 0;                       // 0: a free port (bind() says which)
-  int threads = 128;                  // worker threads running handlers.work
+  int port = 0;       // 0: a free port (bind() says which)
+  int threads = 128;  // worker threads running handlers.work
   HttpLimits limits;
-  int64_t idle_timeout_ms = 5000;     // waiting for the first byte of a request
-  int64_t header_timeout_ms = 10000;  // first byte to the end of the header fields
-  int64_t body_timeout_ms = 30000;    // end of the header fields to the end of the body
-  int64_t write_timeout_ms = 10000;   // an answer to be taken by the client
-  int max_connections = 10000;        // open connections at most (503 beyond)
+  int64_t idle_timeout_ms = 5000;        // waiting for the first byte of a request
+  int64_t header_timeout_ms = 10000;     // first byte to the end of the header fields
+  int64_t body_timeout_ms = 30000;       // end of the header fields to the end of the body
+  int64_t write_timeout_ms = 10000;      // an answer to be taken by the client
+  int max_connections = 10000;           // open connections at most (503 beyond)
   int max_connections_per_client = 256;  // open connections of one client address (429 beyond)
-  int64_t max_message_bytes = 1 << 20;      // a WebSocket message (all fragments; 1009 beyond)
+  int64_t max_message_bytes = 1 << 20;   // a WebSocket message (all fragments; 1009 beyond)
   int64_t websocket_idle_timeout_ms = 300000;  // a WebSocket waiting for its next message
   void validate() const;
 };

@@ -23,14 +23,14 @@ using std::chrono::milliseconds;
 
 namespace listener_detail {
 
-constexpr size_t kReadChunk = 64 * 1024;             // one recv a readiness event (fairness)
-constexpr int64_t kLingerMs = 2000;                  // discarding after a closing answer ...
-constexpr int64_t kLingerBytes = 4 * 1024 * 1024;    // ... at most this long and this much
-constexpr int kSpareFiles = 64;                      // descriptors kept for everything else
-constexpr uint64_t kListenId = 0, kWakeId = 1;       // epoll tags; connections count from 2
+constexpr size_t kReadChunk = 64 * 1024;           // one recv a readiness event (fairness)
+constexpr int64_t kLingerMs = 2000;                // discarding after a closing answer ...
+constexpr int64_t kLingerBytes = 4 * 1024 * 1024;  // ... at most this long and this much
+constexpr int kSpareFiles = 64;                    // descriptors kept for everything else
+constexpr uint64_t kListenId = 0, kWakeId = 1;     // epoll tags; connections count from 2
 constexpr const char* kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-constexpr size_t kWsMaxPending = 16;          // complete WebSocket messages queued per connection
-constexpr size_t kWsMaxUnsent = 1 << 20;      // a WebSocket stops reading while more waits unsent
+constexpr size_t kWsMaxPending = 16;      // complete WebSocket messages queued per connection
+constexpr size_t kWsMaxUnsent = 1 << 20;  // a WebSocket stops reading while more waits unsent
 
 }  // namespace listener_detail
 
@@ -49,9 +49,9 @@ struct HttpListener::Impl {
     Clock::time_point deadline;
     uint32_t events = 0;  // the epoll interest set now
     bool keep_alive = true, head = false, close_after = false;
-    int64_t discarded = 0;  // while lingering
-    std::unique_ptr<WebSocketSession> ws;  // after an upgrade (phase kWebSocket)
-    HttpRequest handshake;                 // the request that upgraded it
+    int64_t discarded = 0;                           // while lingering
+    std::unique_ptr<WebSocketSession> ws;            // after an upgrade (phase kWebSocket)
+    HttpRequest handshake;                           // the request that upgraded it
     std::optional<Clock::time_point> message_since;  // first byte of a message still arriving
     Clock::time_point active_since;  // the last bytes from the client or reply to it
   };
@@ -105,7 +105,7 @@ struct HttpListener::Impl {
   milliseconds sweep_every{100};
 
   WorkerPool workers;
-  std::mutex mutex;  // done
+  std::mutex mutex;        // done
   std::vector<Done> done;  // answers from the workers, for the loop to write
 
   Counter *refused_total = nullptr, *refused_client = nullptr, *timeouts = nullptr;

@@ -84,8 +84,8 @@ void HttpListener::Impl::ws_timeout(Connection& c, Clock::time_point now) {
   }
   if (c.message_since) {
     if (timeouts) timeouts->add(1);
-    c.ws->close(WsClose::kPolicy, format("the message did not arrive within {} ms",
-                                         opt.body_timeout_ms), c.out);
+    c.ws->close(WsClose::kPolicy,
+                format("the message did not arrive within {} ms", opt.body_timeout_ms), c.out);
   } else {
     c.ws->close(WsClose::kNormal, format("idle for {} ms", opt.websocket_idle_timeout_ms), c.out);
   }

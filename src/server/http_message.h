@@ -12,16 +12,16 @@
 namespace realmt::server {
 
 struct HttpRequest {
-  std::string method;  // as sent (methods are case-sensitive): "GET", "POST", ...
-  std::string target;  // the request-target as sent: "/v1/translate?x=1"
-  std::string path;    // the target up to '?'
+  std::string method;     // as sent (methods are case-sensitive): "GET", "POST", ...
+  std::string target;     // the request-target as sent: "/v1/translate?x=1"
+  std::string path;       // the target up to '?'
   int version_minor = 1;  // HTTP/1.<minor>: 0 or 1
   // Field names lower-cased, values without surrounding whitespace, in arrival order.
   std::vector<std::pair<std::string, std::string>> headers;
-  std::string body;         // Content-Length bytes, or the chunks joined
-  bool keep_alive = true;   // HTTP/1.1 unless "Connection: close"; HTTP/1.0 only with keep-alive
-  bool expect_continue = false;  // "Expect: 100-continue"
-  std::string peer;         // the client's address (set by the listener)
+  std::string body;        // Content-Length bytes, or the chunks joined
+  bool keep_alive = true;  // HTTP/1.1 unless "Connection: close"; HTTP/1.0 only with keep-alive
+  bool expect_continue = false;                    // "Expect: 100-continue"
+  std::string peer;                                // the client's address (set by the listener)
   std::chrono::steady_clock::time_point received;  // when the request was complete (listener)
 
   // The value of the first field `name` (lower case), or null.
@@ -44,8 +44,9 @@ struct HttpResponse {
 const char* reason_phrase(int status);
 
 // The status line and header fields of `response` (Content-Length always; Date; Connection as
-// `keep_alive` says), ending with the empty line; a 101 gets only Date and `headers`. The body follows (the caller leaves it out in
-// the answer to HEAD: the length stays the one GET would give).
+// `keep_alive` says), ending with the empty line; a 101 gets only Date and `headers`. The body
+// follows (the caller leaves it out in the answer to HEAD: the length stays the one GET would
+// give).
 std::string response_head(const HttpResponse& response, bool keep_alive);
 
 // Whether the comma-separated list `value` (a Connection or Transfer-Encoding field) holds

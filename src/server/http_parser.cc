@@ -212,8 +212,7 @@ size_t RequestParser::feed(std::string_view data) {
         break;
       }
       case State::kDone:
-      case State::kError:
-        break;
+      case State::kError: break;
     }
   }
   return pos;
@@ -236,7 +235,8 @@ void RequestParser::parse_head() {
     if (line.empty()) break;
     if (line[0] == ' ' || line[0] == '\t') {
       fail(400, format("obsolete line folding in the header (a field line starting with "
-                       "whitespace): {}", quote(line)));
+                       "whitespace): {}",
+                       quote(line)));
       return;
     }
     const size_t colon = line.find(':');
@@ -352,8 +352,8 @@ void RequestParser::finish_head_semantics() {
     }
   }
   if (r.version_minor == 1 && hosts != 1) {
-    fail(400, hosts == 0 ? "Host header missing (HTTP/1.1 requires one)"
-                         : "more than one Host header");
+    fail(400,
+         hosts == 0 ? "Host header missing (HTTP/1.1 requires one)" : "more than one Host header");
     return;
   }
   r.keep_alive = r.version_minor == 1 ? !close : keep_alive && !close;
@@ -382,7 +382,8 @@ void RequestParser::finish_head_semantics() {
   }
   if (length < 0 && (r.method == "POST" || r.method == "PUT" || r.method == "PATCH")) {
     fail(411, format("{} without Content-Length (send the body's length, or "
-                     "Transfer-Encoding: chunked)", r.method));
+                     "Transfer-Encoding: chunked)",
+                     r.method));
     return;
   }
   remaining_ = std::max<int64_t>(length, 0);
@@ -392,7 +393,8 @@ void RequestParser::finish_head_semantics() {
 void RequestParser::parse_chunk_size(std::string_view line) {
   // chunk-size [ BWS ";" chunk-ext ]: extensions are allowed and ignored.
   std::string_view digits = line.substr(0, line.find(';'));
-  while (!digits.empty() && (digits.back() == ' ' || digits.back() == '\t')) digits.remove_suffix(1);
+  while (!digits.empty() && (digits.back() == ' ' || digits.back() == '\t'))
+    digits.remove_suffix(1);
   size_t i = 0;
   while (i + 1 < digits.size() && digits[i] == '0') ++i;  // leading zeros carry nothing
   const std::string_view significant = digits.substr(i);

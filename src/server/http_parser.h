@@ -48,7 +48,7 @@ class RequestParser {
   size_t feed(std::string_view data);
 
   bool started() const { return state_ != State::kIdle; }  // a byte of a request arrived
-  bool head_done() const { return head_done_; }  // request line and fields parsed
+  bool head_done() const { return head_done_; }            // request line and fields parsed
   bool done() const { return state_ == State::kDone; }
   bool failed() const { return state_ == State::kError; }
   int error_status() const { return error_status_; }
@@ -62,7 +62,17 @@ class RequestParser {
   void reset();
 
  private:
-  enum class State { kIdle, kHead, kBody, kChunkSize, kChunkData, kChunkEnd, kTrailer, kDone, kError };
+  enum class State {
+    kIdle,
+    kHead,
+    kBody,
+    kChunkSize,
+    kChunkData,
+    kChunkEnd,
+    kTrailer,
+    kDone,
+    kError
+  };
   void fail(int status, std::string reason);
   void parse_head();  // head_ holds the request line and fields, each line ending in '\n'
   void parse_request_line(std::string_view line);
@@ -76,10 +86,10 @@ class RequestParser {
   State state_ = State::kIdle;
   bool head_done_ = false;
   HttpRequest request_;
-  std::string head_;     // the raw head until it is complete
+  std::string head_;       // the raw head until it is complete
   size_t line_start_ = 0;  // where the head's current line starts (0: the request line)
   int fields_ = 0;         // header field lines so far
-  std::string line_;     // a chunk-size or trailer line being read
+  std::string line_;       // a chunk-size or trailer line being read
   bool chunk_cr_ = false;  // the CR after a chunk's data has come
   int64_t remaining_ = 0;  // body or chunk bytes still to come
   int64_t trailer_bytes_ = 0;

@@ -26,8 +26,8 @@ HttpResponse error_answer(int status, const std::string& reason) {
 }
 
 HttpResponse method_not_allowed(const HttpRequest& req, const char* allow) {
-  HttpResponse r = error_answer(405, format("{} {}: method not allowed (allowed: {})", req.method,
-                                            req.path, allow));
+  HttpResponse r = error_answer(
+      405, format("{} {}: method not allowed (allowed: {})", req.method, req.path, allow));
   r.headers.emplace_back("Allow", allow);
   return r;
 }
@@ -61,9 +61,9 @@ HttpServer::HttpServer(HttpConfig config, TextCodec codec, DecodeFn decode)
   front.max_message_bytes = config_.max_body_bytes;
   front.websocket_idle_timeout_ms = config_.websocket_idle_timeout_ms;
   front.validate();  // before anything starts
-  latency_ = &registry_.histogram(
-      "realmt_request_seconds", "Latency of POST /v1/translate, from arrival to answer",
-      {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30});
+  latency_ = &registry_.histogram("realmt_request_seconds",
+                                  "Latency of POST /v1/translate, from arrival to answer",
+                                  {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30});
   sentences_ = &registry_.counter("realmt_sentences_total", "Sentences translated and answered");
   ws_messages_ = &registry_.counter("realmt_websocket_messages_total",
                                     "WebSocket messages (GET /translate) translated and answered");
@@ -127,8 +127,7 @@ void HttpServer::count(int status, double seconds) {
   if (seconds > 0) latency_->observe(seconds);
 }
 
-HttpResponse HttpServer::refuse(int status, const std::string& reason,
-                                const HttpRequest& partial) {
+HttpResponse HttpServer::refuse(int status, const std::string& reason, const HttpRequest& partial) {
   if (partial.path == kTranslatePath) count(status, 0.0);
   if (is_compat_path(partial.path) && partial.method == "POST") {
     count_mtapi(status);
@@ -142,7 +141,8 @@ std::optional<HttpResponse> HttpServer::route(const HttpRequest& req) {
   if (req.path == "/health") {
     if (!get) return method_not_allowed(req, "GET, HEAD");
     const bool drain = draining_.load();
-    return json_answer(drain ? 503 : 200, drain ? R"({"status":"draining"})" : R"({"status":"ok"})");
+    return json_answer(drain ? 503 : 200,
+                       drain ? R"({"status":"draining"})" : R"({"status":"ok"})");
   }
   if (req.path == "/metrics") {
     if (!get) return method_not_allowed(req, "GET, HEAD");
@@ -249,14 +249,15 @@ void HttpServer::add_language_tag(TranslateRequest& request) const {
 }
 
 std::vector<std::vector<ScoredText>> HttpServer::decode_texts(
-    std::span<const std::string> texts, const search::SearchOptions& options,
-    Clock::time_point t0, int64_t timeout_ms, std::string_view what, size_t offset) {
+    std::span<const std::string> texts, const search::SearchOptions& options, Clock::time_point t0,
+    int64_t timeout_ms, std::string_view what, size_t offset) {
   std::vector<std::vector<int32_t>> sources(texts.size());
   for (size_t i = 0; i < sources.size(); ++i) {
     sources[i] = codec_.encode(texts[i]);
     if (static_cast<int64_t>(sources[i].size()) > config_.limits.max_sentence_tokens)
-      throw HttpError(413, format("{}[{}]: {} subwords, this server takes at most {} a sentence",
-                                  what, offset + i, sources[i].size(), config_.limits.max_sentence_tokens));
+      throw HttpError(413,
+                      format("{}[{}]: {} subwords, this server takes at most {} a sentence", what,
+                             offset + i, sources[i].size(), config_.limits.max_sentence_tokens));
   }
   Ticket ticket =
       scheduler_->submit(std::move(sources), options, t0 + std::chrono::milliseconds(timeout_ms));

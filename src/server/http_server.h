@@ -54,16 +54,16 @@ struct HttpConfig {
   // listed by /v1/info; empty for a model without tags.
   std::vector<std::string> target_languages;
   int64_t max_body_bytes = 1 << 20;
-  int64_t max_header_bytes = 16384;    // request line and header fields
-  int64_t idle_timeout_ms = 5000;      // waiting for a request (new or kept-alive connection)
-  int64_t header_timeout_ms = 10000;   // request line and fields, from their first byte
-  int64_t body_timeout_ms = 30000;     // the body, from the end of the fields
-  int64_t write_timeout_ms = 10000;    // an answer to be taken by the client
-  int max_connections = 10000;         // open connections at most (503 beyond)
+  int64_t max_header_bytes = 16384;      // request line and header fields
+  int64_t idle_timeout_ms = 5000;        // waiting for a request (new or kept-alive connection)
+  int64_t header_timeout_ms = 10000;     // request line and fields, from their first byte
+  int64_t body_timeout_ms = 30000;       // the body, from the end of the fields
+  int64_t write_timeout_ms = 10000;      // an answer to be taken by the client
+  int max_connections = 10000;           // open connections at most (503 beyond)
   int max_connections_per_client = 256;  // per client address (429 beyond)
   int64_t websocket_idle_timeout_ms = 300000;  // a WebSocket between messages (also its limit:
                                                // max_body_bytes a message)
-  int64_t default_timeout_ms = 60000;  // a request's deadline unless it asks for less
+  int64_t default_timeout_ms = 60000;          // a request's deadline unless it asks for less
   RequestLimits limits;
   search::SearchOptions search;  // defaults; a request may set beam_size and n_best
   SchedulerOptions scheduler;
@@ -109,7 +109,8 @@ class HttpServer {
   HttpResponse translate(const HttpRequest& req);
   HttpResponse translate_mtapi(const HttpRequest& req);
   WsReply translate_message(const std::string& message);
-  // Puts the request's target language's tag in front of its texts (400 when the vocabulary has none).
+  // Puts the request's target language's tag in front of its texts (400 when the vocabulary has
+  // none).
   void add_language_tag(TranslateRequest& request) const;
   // Encodes `texts`, queues them in the scheduler, waits (at most timeout_ms from t0) and
   // decodes the hypotheses. Throws HttpError: 413 for a source over max_sentence_tokens (named

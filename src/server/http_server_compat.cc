@@ -46,13 +46,17 @@ std::optional<HttpResponse> HttpServer::route_compat(const HttpRequest& req) {
   if (!get && req.method != "POST") {
     refused = mtapi_answer(405, format_mtapi_error(405, format("{} {}: method not allowed "
                                                                "(allowed: GET with Upgrade: "
-                                                               "websocket, POST)", req.method, req.path)));
+                                                               "websocket, POST)",
+                                                               req.method, req.path)));
     refused->headers.emplace_back("Allow", "GET, POST");
   } else if (draining_) {
-    refused = mtapi_answer(503, format_mtapi_error(503, "the server is shutting down; retry on another instance"));
+    refused = mtapi_answer(
+        503, format_mtapi_error(503, "the server is shutting down; retry on another instance"));
     refused->close = true;
   } else if (!authorized(req)) {
-    refused = mtapi_answer(401, format_mtapi_error(401, "missing or wrong bearer token (Authorization: Bearer <key>)"));
+    refused = mtapi_answer(
+        401,
+        format_mtapi_error(401, "missing or wrong bearer token (Authorization: Bearer <key>)"));
     refused->headers.emplace_back("WWW-Authenticate", "Bearer");
   } else if (get) {
     return websocket_handshake(req);  // 101, or 426 for a GET that is no handshake
@@ -76,8 +80,8 @@ HttpResponse HttpServer::translate_mtapi(const HttpRequest& req) {
     }
     const MtApiRequest request =
         parse_mtapi_request(req.target, req.body, config_.limits, config_.language_pair);
-    const auto texts = decode_texts(request.text, config_.search, req.received,
-                                    config_.default_timeout_ms, "");
+    const auto texts =
+        decode_texts(request.text, config_.search, req.received, config_.default_timeout_ms, "");
     std::vector<std::string> best;
     for (const auto& hyps : texts) best.push_back(hyps.empty() ? std::string() : hyps[0].text);
     res.body = format_mtapi_translations(best, request.to);
@@ -105,10 +109,11 @@ WsReply HttpServer::translate_message(const std::string& message) {
       const std::span<const std::string> part(lines.data() + i, std::min(lines.size() - i, step));
       for (size_t j = 0; j < part.size(); ++j)
         if (static_cast<int64_t>(part[j].size()) > config_.limits.max_sentence_bytes)
-          throw HttpError(413, format("lines[{}]: {} bytes, this server takes at most {} a sentence",
-                                      i + j, part[j].size(), config_.limits.max_sentence_bytes));
-      const auto texts = decode_texts(part, config_.search, Clock::now(),
-                                      config_.default_timeout_ms, "lines", i);
+          throw HttpError(
+              413, format("lines[{}]: {} bytes, this server takes at most {} a sentence", i + j,
+                          part[j].size(), config_.limits.max_sentence_bytes));
+      const auto texts =
+          decode_texts(part, config_.search, Clock::now(), config_.default_timeout_ms, "lines", i);
       for (const auto& hyps : texts) translations.push_back(hyps.empty() ? "" : hyps[0].text);
     }
     reply.text = join_marian_lines(translations);

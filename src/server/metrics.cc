@@ -46,8 +46,8 @@ Registry::Family& Registry::family(const std::string& name, const std::string& h
     it->second.help = help;
     it->second.type = type;
   }
-  REALMT_ASSERT(it->second.type == type, "metric {} registered as {} and {}", name,
-                it->second.type, type);
+  REALMT_ASSERT(it->second.type == type, "metric {} registered as {} and {}", name, it->second.type,
+                type);
   return it->second;
 }
 

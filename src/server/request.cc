@@ -22,8 +22,7 @@ using nlohmann::json;
 
 // An integer field in [lo, hi]; 400 naming the field otherwise (4.0, "4" and true are refused).
 int64_t integer_field(const json& v, const char* name, int64_t lo, int64_t hi) {
-  if (!v.is_number_integer())
-    bad(format("{}: must be an integer, got {}", name, v.type_name()));
+  if (!v.is_number_integer()) bad(format("{}: must be an integer, got {}", name, v.type_name()));
   // Unsigned values above int64's range compare as out of range, not as negative numbers.
   const bool huge = v.is_number_unsigned() &&
                     v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
@@ -96,7 +95,8 @@ TranslateRequest parse_translate_request(std::string_view body, const RequestLim
         bad(format("target_language: must be a non-empty string, got {}", v.dump()));
       r.target_language = v.get<std::string>();
     } else {
-      bad(format("unknown field '{}' (known: text, beam_size, n_best, timeout_ms, target_language)", key));
+      bad(format("unknown field '{}' (known: text, beam_size, n_best, timeout_ms, target_language)",
+                 key));
     }
   }
   if (!has_text) bad("text: missing (give {\"text\": [\"sentence\", ...]})");
@@ -114,8 +114,8 @@ void check_json_content_type(const std::string* content_type) {
   };
   const std::string_view type = trim(rest.substr(0, rest.find(';')));
   if (!iequals(type, "application/json"))
-    throw HttpError(415, format("Content-Type '{}' is not supported (send application/json)",
-                                *content_type));
+    throw HttpError(
+        415, format("Content-Type '{}' is not supported (send application/json)", *content_type));
   while (rest.find(';') != std::string_view::npos) {
     rest.remove_prefix(rest.find(';') + 1);
     const std::string_view param = trim(rest.substr(0, rest.find(';')));
@@ -125,8 +125,8 @@ void check_json_content_type(const std::string* content_type) {
     if (charset.size() >= 2 && charset.front() == '"' && charset.back() == '"')
       charset = charset.substr(1, charset.size() - 2);
     if (!iequals(charset, "utf-8") && !iequals(charset, "utf8"))
-      throw HttpError(415, format("Content-Type charset '{}' is not supported (JSON is UTF-8)",
-                                  charset));
+      throw HttpError(
+          415, format("Content-Type charset '{}' is not supported (JSON is UTF-8)", charset));
   }
 }
 
@@ -171,8 +171,7 @@ std::string format_info(const ServerInfo& info) {
 }
 
 std::string format_error(std::string_view reason) {
-  return json{{"error", std::string(reason)}}.dump(-1, ' ', false,
-                                                   json::error_handler_t::replace);
+  return json{{"error", std::string(reason)}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 bool constant_time_equal(std::string_view a, std::string_view b) {

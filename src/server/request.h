@@ -44,10 +44,11 @@ class HttpError : public std::runtime_error {
 
 struct TranslateRequest {
   std::vector<std::string> text;
-  int beam_size = 0;       // 0: the server's default
+  int beam_size = 0;  // 0: the server's default
   int n_best = 1;
   int64_t timeout_ms = 0;  // 0: the server's default
-  std::string target_language;  // "fra": ">>fra<<" before every text (multilingual models); "": none
+  std::string
+      target_language;  // "fra": ">>fra<<" before every text (multilingual models); "": none
 };
 
 // Parses a request body. Throws HttpError: 400 for malformed JSON, a missing "text", wrong types,

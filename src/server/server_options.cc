@@ -11,7 +11,8 @@ namespace realmt::server {
 void ServerOptions::declare(OptionSet& o) {
   model.declare(o, "Model");
   o.add("Model", "language-pair", &language_pair,
-        "SRC-TRG the models translate (e.g. en-fr), shown by the web page and /v1/info (empty: not shown)");
+        "SRC-TRG the models translate (e.g. en-fr), shown by the web page and /v1/info (empty: not "
+        "shown)");
   o.add("Server", "host", &host, "Address to listen on (0.0.0.0: all interfaces)");
   o.add("Server", "port", &port, "Port to listen on (0: a free one, printed at start)");
   o.add("Server", "http-threads", &http_threads,
@@ -40,14 +41,17 @@ void ServerOptions::declare(OptionSet& o) {
   o.add("Search", "word-penalty", &word_penalty,
         "Subtract arg * translation length from the score");
   o.add("Search", "repeat-guard", &repeat_guard,
-        "Loop guard: no token that makes an n-gram of this many subwords occur a third time (0: off)");
+        "Loop guard: no token that makes an n-gram of this many subwords occur a third time (0: "
+        "off)");
   o.add("Search", "max-length-factor", &max_length_factor,
         "Output length limit as a multiple of the source length");
   o.add_enum("Search", "length-rule", &length_rule,
-             "At the length limit: realmt (the last token eos) or marian (Marian's: the ceiling, the output cut "
+             "At the length limit: realmt (the last token eos) or marian (Marian's: the ceiling, "
+             "the output cut "
              "there)");
   o.add("Search", "max-length", &max_length,
-        "Source subwords (eos counted) a sentence at most, as Marian; longer ones get 413 like max-sentence-tokens");
+        "Source subwords (eos counted) a sentence at most, as Marian; longer ones get 413 like "
+        "max-sentence-tokens");
   o.add("Search", "allow-unk", &allow_unk, "Allow <unk> in translations");
   search::declare_shortlist(o, &shortlist);
   o.add("Batching", "max-batch-tokens", &max_batch_tokens,
@@ -57,7 +61,8 @@ void ServerOptions::declare(OptionSet& o) {
   o.add("Limits", "max-beam-size", &max_beam_size, "Largest beam_size a request may ask for");
   o.add("Limits", "max-n-best", &max_n_best, "Largest n_best a request may ask for");
   o.add("Limits", "max-request-sentences", &max_request_sentences,
-        "Sentences a request at most (413 beyond); sized for 2 CPU cores and a base-size model within "
+        "Sentences a request at most (413 beyond); sized for 2 CPU cores and a base-size model "
+        "within "
         "request-timeout-ms");
   o.add("Limits", "max-sentence-tokens", &max_sentence_tokens,
         "Subwords a sentence at most (413 beyond)");
@@ -85,8 +90,9 @@ void ServerOptions::validate() const {
   search::validate_shortlist(shortlist);
   REALMT_CHECK(port >= 0 && port <= 65535, "port must be in [0, 65535], got {}", port);
   const size_t dash = language_pair.find('-');
-  REALMT_USAGE_CHECK(language_pair.empty() || (dash > 0 && dash + 1 < language_pair.size() &&
-                                               language_pair.find_first_of("-\"<>& ", dash + 1) == std::string::npos),
+  REALMT_USAGE_CHECK(language_pair.empty() ||
+                         (dash > 0 && dash + 1 < language_pair.size() &&
+                          language_pair.find_first_of("-\"<>& ", dash + 1) == std::string::npos),
                      "language-pair must be SRC-TRG (e.g. en-fr), got '{}'", language_pair);
   REALMT_CHECK(max_beam_size >= 1 && max_n_best >= 1, "max-beam-size and max-n-best must be >= 1");
   REALMT_CHECK(beam_size >= 1 && beam_size <= max_beam_size,
@@ -99,7 +105,8 @@ void ServerOptions::validate() const {
                websocket_idle_timeout_ms);
   REALMT_CHECK(request_timeout_ms >= 1, "request-timeout-ms must be >= 1, got {}",
                request_timeout_ms);
-  REALMT_CHECK(max_length >= 2, "max-length must be at least 2 (a subword and eos), got {}", max_length);
+  REALMT_CHECK(max_length >= 2, "max-length must be at least 2 (a subword and eos), got {}",
+               max_length);
   REALMT_CHECK(max_sentence_tokens + 1 <= max_queue_tokens,
                "max-queue-tokens ({}) must hold one sentence of max-sentence-tokens ({})",
                max_queue_tokens, max_sentence_tokens);

@@ -40,7 +40,8 @@ struct ServerOptions {
   search::LengthRule length_rule = search::LengthRule::kRealmt;  // SearchOptions::length_rule
   int64_t max_length = 1000;  // source subwords, eos counted (Marian's input limit)
   bool allow_unk = false;
-  std::vector<std::string> shortlist;  // FILE [first [best [threshold]]] (search/shortlist.h); empty: none
+  std::vector<std::string>
+      shortlist;  // FILE [first [best [threshold]]] (search/shortlist.h); empty: none
   // Batching across requests
   int64_t max_batch_tokens = 4096;
   int64_t max_wait_ms = 5;

@@ -33,15 +33,17 @@ int open_listening_socket(const std::string& host, int port, int* bound_port) {
   if (::bind(fd, found->ai_addr, found->ai_addrlen) != 0 || ::listen(fd, SOMAXCONN) != 0) {
     const int err = errno;
     ::close(fd);
-    REALMT_FAIL("cannot bind {}:{}: {}; is another server using the port? (--port 0 picks a "
-                "free one)", host, port, std::strerror(err));
+    REALMT_FAIL(
+        "cannot bind {}:{}: {}; is another server using the port? (--port 0 picks a "
+        "free one)",
+        host, port, std::strerror(err));
   }
   sockaddr_storage bound{};
   socklen_t len = sizeof bound;
   getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &len);
-  *bound_port = ntohs(bound.ss_family == AF_INET6
-                          ? reinterpret_cast<const sockaddr_in6&>(bound).sin6_port
-                          : reinterpret_cast<const sockaddr_in&>(bound).sin_port);
+  *bound_port =
+      ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<const sockaddr_in6&>(bound).sin6_port
+                                        : reinterpret_cast<const sockaddr_in&>(bound).sin_port);
   return fd;
 }
 

@@ -12,7 +12,8 @@ std::string_view web_page_html();
 // The Content-Security-Policy the page is served with: its own inline script and style, requests
 // to this server only.
 inline constexpr const char* kWebPagePolicy =
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src "
+    "'self'; "
     "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 }  // namespace realmt::server

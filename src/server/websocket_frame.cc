@@ -87,7 +87,8 @@ std::optional<WsEvent> FrameReader::next(std::string_view in, size_t* used) {
       return error(WsClose::kTooBig, format("a message over {} bytes", max_message_bytes_));
     if (in.size() - *used - h->size < h->length) return std::nullopt;  // the payload is coming
     std::string payload(in.substr(*used + h->size, h->length));
-    for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<char>(payload[i] ^ h->mask[i % 4]);
+    for (size_t i = 0; i < payload.size(); ++i)
+      payload[i] = static_cast<char>(payload[i] ^ h->mask[i % 4]);
     *used += h->size + h->length;
     if (!data) return control(op, std::move(payload));
     message_ += payload;
@@ -100,15 +101,16 @@ std::optional<WsEvent> FrameReader::complete_message() {
   WsEvent e;
   e.payload.swap(message_);
   if (!is_valid_utf8(e.payload))
-    return error(WsClose::kInvalidData, format("the message is not UTF-8 (byte {})",
-                                               find_invalid_utf8(e.payload)));
+    return error(WsClose::kInvalidData,
+                 format("the message is not UTF-8 (byte {})", find_invalid_utf8(e.payload)));
   return e;
 }
 
 std::optional<WsEvent> FrameReader::control(WsOpcode op, std::string payload) {
   WsEvent e;
-  e.kind = op == WsOpcode::kPing ? WsEvent::Kind::kPing
-           : op == WsOpcode::kPong ? WsEvent::Kind::kPong : WsEvent::Kind::kClose;
+  e.kind = op == WsOpcode::kPing   ? WsEvent::Kind::kPing
+           : op == WsOpcode::kPong ? WsEvent::Kind::kPong
+                                   : WsEvent::Kind::kClose;
   if (e.kind != WsEvent::Kind::kClose) {
     e.payload = std::move(payload);
     return e;
@@ -120,7 +122,8 @@ std::optional<WsEvent> FrameReader::control(WsOpcode op, std::string payload) {
     if (!valid_close_code(e.code))
       return error(WsClose::kProtocolError, format("close code {} may not be sent", e.code));
     e.payload = payload.substr(2);
-    if (!is_valid_utf8(e.payload)) return error(WsClose::kInvalidData, "the close reason is not UTF-8");
+    if (!is_valid_utf8(e.payload))
+      return error(WsClose::kInvalidData, "the close reason is not UTF-8");
   }
   return e;
 }

@@ -25,15 +25,19 @@
 namespace realmt::server {
 
 enum class WsOpcode : uint8_t {
-  kContinuation = 0x0, kText = 0x1, kBinary = 0x2, kClose = 0x8, kPing = 0x9, kPong = 0xA
+  kContinuation = 0x0,
+  kText = 0x1,
+  kBinary = 0x2,
+  kClose = 0x8,
+  kPing = 0x9,
+  kPong = 0xA
 };
 
 // Close codes the server sends (RFC 6455 section 7.4.1; 1013 from IANA's registry).
 struct WsClose {
   static constexpr int kNormal = 1000, kGoingAway = 1001, kProtocolError = 1002,
                        kUnsupportedData = 1003, kNoStatus = 1005, kInvalidData = 1007,
-                       kPolicy = 1008, kTooBig = 1009, kInternalError = 1011,
-                       kTryAgainLater = 1013;
+                       kPolicy = 1008, kTooBig = 1009, kInternalError = 1011, kTryAgainLater = 1013;
 };
 
 struct WsEvent {

@@ -53,7 +53,8 @@ HttpResponse refuse(int status, const std::string& reason) {
 std::array<uint8_t, 20> sha1(std::string_view data) {
   uint32_t h[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
   size_t i = 0;
-  for (; i + 64 <= data.size(); i += 64) sha1_block(reinterpret_cast<const uint8_t*>(data.data() + i), h);
+  for (; i + 64 <= data.size(); i += 64)
+    sha1_block(reinterpret_cast<const uint8_t*>(data.data() + i), h);
   // Padding (section 5.1.1): 0x80, zeros, the message length in bits as 64-bit big-endian.
   uint8_t tail[128] = {};
   const size_t rest = data.size() - i;
@@ -74,10 +75,8 @@ std::string base64_encode(std::string_view bytes) {
   for (size_t i = 0; i < bytes.size(); i += 3) {
     const size_t n = std::min<size_t>(3, bytes.size() - i);
     uint32_t v = 0;
-    for (size_t j = 0; j < 3; ++j)
-      v = v << 8 | (j < n ? static_cast<uint8_t>(bytes[i + j]) : 0u);
-    for (size_t j = 0; j < 4; ++j)
-      out += j <= n ? kAlphabet[(v >> (18 - 6 * j)) & 63] : '=';
+    for (size_t j = 0; j < 3; ++j) v = v << 8 | (j < n ? static_cast<uint8_t>(bytes[i + j]) : 0u);
+    for (size_t j = 0; j < 4; ++j) out += j <= n ? kAlphabet[(v >> (18 - 6 * j)) & 63] : '=';
   }
   return out;
 }
@@ -105,15 +104,19 @@ std::string websocket_accept_key(std::string_view key) {
   std::string joined(key);
   joined += kGuid;
   const std::array<uint8_t, 20> digest = sha1(joined);
-  return base64_encode(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
+  return base64_encode(
+      std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
 }
 
 HttpResponse websocket_handshake(const HttpRequest& req) {
   const std::string* upgrade = req.header("upgrade");
   const std::string* connection = req.header("connection");
-  if (!upgrade || !has_token(*upgrade, "websocket") || !connection || !has_token(*connection, "upgrade")) {
-    HttpResponse r = refuse(426, format("{} is a WebSocket endpoint: connect with a WebSocket client "
-                                        "(Upgrade: websocket, Connection: Upgrade)", req.path));
+  if (!upgrade || !has_token(*upgrade, "websocket") || !connection ||
+      !has_token(*connection, "upgrade")) {
+    HttpResponse r =
+        refuse(426, format("{} is a WebSocket endpoint: connect with a WebSocket client "
+                           "(Upgrade: websocket, Connection: Upgrade)",
+                           req.path));
     r.headers.emplace_back("Upgrade", "websocket");
     return r;
   }

@@ -10,20 +10,14 @@ void WebSocketSession::read(std::string& in, std::string& out) {
     pos += used;
     if (!e) break;
     switch (e->kind) {
-      case WsEvent::Kind::kText:
-        pending_.push_back(std::move(e->payload));
-        break;
-      case WsEvent::Kind::kPing:
-        out += encode_frame(WsOpcode::kPong, e->payload);
-        break;
+      case WsEvent::Kind::kText: pending_.push_back(std::move(e->payload)); break;
+      case WsEvent::Kind::kPing: out += encode_frame(WsOpcode::kPong, e->payload); break;
       case WsEvent::Kind::kPong:  // an answer to nothing we sent, or a heartbeat: ignored
         break;
       case WsEvent::Kind::kClose:  // echo the code (RFC 6455 section 5.5.1); 1005 is never sent
         close(e->code == WsClose::kNoStatus ? WsClose::kNormal : e->code, "", out);
         break;
-      case WsEvent::Kind::kError:
-        close(e->code, e->payload, out);
-        break;
+      case WsEvent::Kind::kError: close(e->code, e->payload, out); break;
     }
   }
   in.erase(0, closed_ ? in.size() : pos);

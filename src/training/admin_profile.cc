@@ -5,12 +5,13 @@
 
 namespace realmt::training {
 
-std::string profile_admin_on_first_batch(models::Transformer& model, data::BatchGeneratorOptions options,
-                                         uint64_t seed) {
+std::string profile_admin_on_first_batch(models::Transformer& model,
+                                         data::BatchGeneratorOptions options, uint64_t seed) {
   options.prefetch = 0;  // one batch is all we need
   data::BatchGenerator loader(options);
   std::optional<data::Batch> batch = loader.next();
-  REALMT_CHECK(batch.has_value(), "ADMIN profiling: the training corpus {} yields no batch", options.src_path);
+  REALMT_CHECK(batch.has_value(), "ADMIN profiling: the training corpus {} yields no batch",
+               options.src_path);
   Tensor src = Tensor::from_vector(batch->src, {batch->size, batch->src_len});
   Tensor tgt_in, tgt_out;
   shift_target(batch->tgt, batch->size, batch->tgt_len, loader.vocab().ids(), &tgt_in, &tgt_out);

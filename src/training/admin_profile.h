@@ -12,6 +12,7 @@ namespace realmt::training {
 
 // Profiles `model` (allocated and initialised) on the first batch that a loader with `options`
 // yields, with dropout drawn from `seed`. Returns the readable profile table.
-std::string profile_admin_on_first_batch(models::Transformer& model, data::BatchGeneratorOptions options, uint64_t seed);
+std::string profile_admin_on_first_batch(models::Transformer& model,
+                                         data::BatchGeneratorOptions options, uint64_t seed);
 
 }  // namespace realmt::training

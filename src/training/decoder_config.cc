@@ -1,6 +1,6 @@
-// The decoder config beside each saved model, as Marian writes <model>.decoder.yml: realmt-translate
-// -c model.safetensors.decoder.yml translates with the model, the vocabularies and the search
-// settings validation used.
+// The decoder config beside each saved model, as Marian writes <model>.decoder.yml:
+// realmt-translate -c model.safetensors.decoder.yml translates with the model, the vocabularies and
+// the search settings validation used.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
 #include <yaml-cpp/yaml.h>
@@ -45,8 +45,10 @@ std::string decoder_config_yaml(const std::string& model_path, const TrainOption
 }
 
 void Trainer::Impl::write_decoder_config(const std::string& model_path) const {
-  // Marian's config name (model.npz.decoder.yml) listing the file the model is in (model.safetensors).
-  write_file_atomic(model_path + ".decoder.yml", decoder_config_yaml(models::checkpoint_file(model_path), o));
+  // Marian's config name (model.npz.decoder.yml) listing the file the model is in
+  // (model.safetensors).
+  write_file_atomic(model_path + ".decoder.yml",
+                    decoder_config_yaml(models::checkpoint_file(model_path), o));
 }
 
 }  // namespace realmt::training

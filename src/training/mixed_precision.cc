@@ -17,9 +17,10 @@ DType compute_dtype(Precision p) {
   }
 }
 
-LossScaler::LossScaler(const LossScaleOptions& options) : options_(options), scale_(options.initial) {
-  REALMT_CHECK(options.initial > 0 && std::isfinite(options.initial), "loss-scale must be positive, got {}",
-               options.initial);
+LossScaler::LossScaler(const LossScaleOptions& options)
+    : options_(options), scale_(options.initial) {
+  REALMT_CHECK(options.initial > 0 && std::isfinite(options.initial),
+               "loss-scale must be positive, got {}", options.initial);
   REALMT_CHECK(options.window >= 1, "loss-scale-window must be >= 1, got {}", options.window);
 }
 
@@ -29,8 +30,10 @@ bool LossScaler::update(bool finite) {
     clean_ = 0;
     scale_ /= 2;
     REALMT_CHECK(scale_ >= options_.min,
-                 "f16 loss scale fell below {} after {} overflowed updates: the gradients are not finite at any "
-                 "scale, so the model diverged; lower learn-rate, add lr-warmup or clip-norm, or use precision bf16",
+                 "f16 loss scale fell below {} after {} overflowed updates: the gradients are not "
+                 "finite at any "
+                 "scale, so the model diverged; lower learn-rate, add lr-warmup or clip-norm, or "
+                 "use precision bf16",
                  options_.min, skipped_);
     return false;
   }
@@ -51,7 +54,8 @@ void LossScaler::restore(double scale, int64_t clean_run, int64_t skipped) {
 MixedPrecision::MixedPrecision(models::Transformer& master, const MixedPrecisionOptions& options)
     : master_(master) {
   const Arena& values = master.params().values();
-  REALMT_CHECK(is_floating(options.compute), "mixed precision: compute dtype {} is not floating", options.compute);
+  REALMT_CHECK(is_floating(options.compute), "mixed precision: compute dtype {} is not floating",
+               options.compute);
   if (options.compute != values.dtype()) {
     compute_ = std::make_unique<models::Transformer>(master.config());
     compute_->allocate(values.device(), options.compute);
@@ -63,7 +67,9 @@ MixedPrecision::MixedPrecision(models::Transformer& master, const MixedPrecision
 
 MixedPrecision::~MixedPrecision() = default;
 
-const models::Transformer& MixedPrecision::compute_model() const { return compute_ ? *compute_ : master_; }
+const models::Transformer& MixedPrecision::compute_model() const {
+  return compute_ ? *compute_ : master_;
+}
 
 namespace {
 
@@ -88,7 +94,8 @@ void MixedPrecision::backward(const graph::Var& loss, bool first) {
   if (scaler_) {
     // Scales are powers of two: the product is exact unless it overflows (then the gradients
     // are inf and the update is skipped).
-    scaled = graph::mul(loss, graph::Var(Tensor::full(loss.shape(), scaler_->scale(), loss.dtype(), loss.device())));
+    scaled = graph::mul(loss, graph::Var(Tensor::full(loss.shape(), scaler_->scale(), loss.dtype(),
+                                                      loss.device())));
   }
   graph::backward(scaled);
   if (!compute_) return;

@@ -28,8 +28,8 @@
 namespace realmt::training {
 
 struct LossScaleOptions {
-  double initial = 128;    // fairseq's fp16-init-scale default (2^7)
-  int64_t window = 2000;   // clean updates in a row before the scale doubles (ADMIN recipe: 256)
+  double initial = 128;     // fairseq's fp16-init-scale default (2^7)
+  int64_t window = 2000;    // clean updates in a row before the scale doubles (ADMIN recipe: 256)
   double min = 1.0 / 1024;  // falling below this means the model itself diverged: an error
 };
 
@@ -42,8 +42,8 @@ class LossScaler {
   // On overflow the scale halves (throws when it falls below the minimum); after `window`
   // applied updates in a row it doubles.
   bool update(bool finite);
-  int64_t skipped() const { return skipped_; }     // overflowed updates so far
-  int64_t clean_run() const { return clean_; }     // applied updates since the last change
+  int64_t skipped() const { return skipped_; }  // overflowed updates so far
+  int64_t clean_run() const { return clean_; }  // applied updates since the last change
   // For exact resume.
   void restore(double scale, int64_t clean_run, int64_t skipped);
 

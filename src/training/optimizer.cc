@@ -31,7 +31,8 @@ void Optimizer::step(double lr, double grad_scale) {
     const double rho_inf = 2 / (1 - b2) - 1;
     const double rho_t = rho_inf - 2 * t * std::pow(b2, t) / bc2;
     if (rho_t >= 5) {
-      s.step_size *= std::sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t));
+      s.step_size *=
+          std::sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t));
     } else {
       s.use_denominator = false;
     }
@@ -40,6 +41,8 @@ void Optimizer::step(double lr, double grad_scale) {
   ops::adam_update(params_.values().flat(), params_.grads().flat(), m_->flat(), v_->flat(), s);
 }
 
-std::vector<models::NamedArena> Optimizer::arenas() const { return {{"adam.m", *m_}, {"adam.v", *v_}}; }
+std::vector<models::NamedArena> Optimizer::arenas() const {
+  return {{"adam.m", *m_}, {"adam.v", *v_}};
+}
 
 }  // namespace realmt::training

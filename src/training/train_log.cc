@@ -23,7 +23,8 @@ std::string printf_text(const char* fmt, double x) {
 FILE* open_append(const std::string& path, const char* option) {
   if (path.empty()) return nullptr;
   FILE* f = std::fopen(path.c_str(), "a");
-  REALMT_CHECK(f != nullptr, "{}: cannot open '{}' for appending: {}", option, path, std::strerror(errno));
+  REALMT_CHECK(f != nullptr, "{}: cannot open '{}' for appending: {}", option, path,
+               std::strerror(errno));
   return f;
 }
 
@@ -37,7 +38,8 @@ std::string cost_text(const DisplayStats& s, const DisplayFormat& f) {
     if (s.batch_labels > 0) out += " @ " + with_commas(s.batch_labels);
     return out + " after " + with_commas(s.labels_total);
   }
-  if (f.cost_type == CostType::kCeSum) return out + printf_text("%.8f", s.cost_sum / std::max<int64_t>(s.updates_since, 1));
+  if (f.cost_type == CostType::kCeSum)
+    return out + printf_text("%.8f", s.cost_sum / std::max<int64_t>(s.updates_since, 1));
   if (f.cost_type == CostType::kPerplexity) return out + printf_text("%.8f", std::exp(per_label));
   if (f.cost_type == CostType::kCrossEntropy || f.cost_type == CostType::kCeMean)
     return out + printf_text("%.8f", s.cost_sum / std::max<int64_t>(s.sentences, 1));
@@ -64,26 +66,29 @@ std::string format_duration(double seconds) {
 }
 
 std::string format_train_line(const DisplayStats& s, const DisplayFormat& f) {
-  std::string text = "Ep. " + std::to_string(s.epoch) + " : Up. " + std::to_string(s.updates) + " : Sen. " +
-                     with_commas(s.sentences_in_epoch) + " : " + cost_text(s, f);
+  std::string text = "Ep. " + std::to_string(s.epoch) + " : Up. " + std::to_string(s.updates) +
+                     " : Sen. " + with_commas(s.sentences_in_epoch) + " : " + cost_text(s, f);
   text += " : Time " + printf_text("%.2f", s.seconds) + "s : " +
-          printf_text("%.2f", s.seconds > 0 ? static_cast<double>(s.labels) / s.seconds : 0.0) + " words/s : gNorm " +
-          printf_text("%.4f", s.grad_norm_avg);
+          printf_text("%.2f", s.seconds > 0 ? static_cast<double>(s.labels) / s.seconds : 0.0) +
+          " words/s : gNorm " + printf_text("%.4f", s.grad_norm_avg);
   if (f.lr_report) text += " : L.r. " + printf_text("%.4e", s.lr);
   // realmt's fields follow Marian's.
   text += " : Mem " + printf_text("%.1f", s.mem_bytes / 1048576.0) + " MB";
-  if (s.mem_reserved_bytes > 0) text += " (reserved " + printf_text("%.1f", s.mem_reserved_bytes / 1048576.0) + " MB)";
+  if (s.mem_reserved_bytes > 0)
+    text += " (reserved " + printf_text("%.1f", s.mem_reserved_bytes / 1048576.0) + " MB)";
   text += " : ETA " + (s.eta_seconds < 0 ? std::string("?") : format_duration(s.eta_seconds));
   if (s.loss_scale > 0)
-    text += " : Loss scale " + printf_text("%g", s.loss_scale) + " (" + std::to_string(s.skipped_updates) + " skipped)";
+    text += " : Loss scale " + printf_text("%g", s.loss_scale) + " (" +
+            std::to_string(s.skipped_updates) + " skipped)";
   return text;
 }
 
 std::string format_valid_line(int64_t epoch, int64_t updates, const ValidResult& r) {
-  std::string text = "[valid] Ep. " + std::to_string(epoch) + " : Up. " + std::to_string(updates) + " : " + r.metric +
-                     " : " + printf_text("%g", r.value) + " : ";
+  std::string text = "[valid] Ep. " + std::to_string(epoch) + " : Up. " + std::to_string(updates) +
+                     " : " + r.metric + " : " + printf_text("%g", r.value) + " : ";
   if (r.improved) return text + "new best";
-  return text + "stalled " + std::to_string(r.stalled) + " times (last best: " + printf_text("%g", r.last_best) + ")";
+  return text + "stalled " + std::to_string(r.stalled) +
+         " times (last best: " + printf_text("%g", r.last_best) + ")";
 }
 
 TrainLog::TrainLog(const Options& o) : quiet_(o.quiet), format_(o.format) {
@@ -156,7 +161,8 @@ void TrainLog::progress(double fraction, const std::string& label) {
   if (!bar_) return;
   const int width = 30;
   const int filled = static_cast<int>(std::min(1.0, std::max(0.0, fraction)) * width);
-  std::fprintf(stderr, "\r[%.*s%*s] %s", filled, "##############################", width - filled, "", label.c_str());
+  std::fprintf(stderr, "\r[%.*s%*s] %s", filled, "##############################", width - filled,
+               "", label.c_str());
   std::fflush(stderr);
   bar_shown_ = true;
 }

@@ -43,26 +43,26 @@ constexpr auto enum_names(CostType) {
 }
 
 struct DisplayStats {
-  int64_t epoch = 0, updates = 0;     // epoch is 1-based here, as Marian prints it
-  int64_t sentences_in_epoch = 0;     // Marian's Sen.
-  double cost_sum = 0;                // label-smoothed loss summed since the last display
-  int64_t labels = 0;                 // target tokens since the last display
-  int64_t sentences = 0;              // sentences since the last display
-  int64_t updates_since = 0;          // updates since the last display
-  int64_t batch_labels = 0;           // target tokens of the last update
-  int64_t labels_total = 0;           // target tokens trained on so far
-  double seconds = 0;                 // since the last display
+  int64_t epoch = 0, updates = 0;  // epoch is 1-based here, as Marian prints it
+  int64_t sentences_in_epoch = 0;  // Marian's Sen.
+  double cost_sum = 0;             // label-smoothed loss summed since the last display
+  int64_t labels = 0;              // target tokens since the last display
+  int64_t sentences = 0;           // sentences since the last display
+  int64_t updates_since = 0;       // updates since the last display
+  int64_t batch_labels = 0;        // target tokens of the last update
+  int64_t labels_total = 0;        // target tokens trained on so far
+  double seconds = 0;              // since the last display
   double lr = 0, grad_norm_avg = 0;
   // realmt's fields, after Marian's
-  size_t mem_bytes = 0;               // peak memory of the parameters' device
-  size_t mem_reserved_bytes = 0;      // held by its caching allocator (in use + cached)
-  double loss_scale = 0;              // f16 dynamic loss scale (0: none, not shown)
-  int64_t skipped_updates = 0;        // f16 updates skipped on overflow so far
-  double eta_seconds = -1;            // < 0: unknown
+  size_t mem_bytes = 0;           // peak memory of the parameters' device
+  size_t mem_reserved_bytes = 0;  // held by its caching allocator (in use + cached)
+  double loss_scale = 0;          // f16 dynamic loss scale (0: none, not shown)
+  int64_t skipped_updates = 0;    // f16 updates skipped on overflow so far
+  double eta_seconds = -1;        // < 0: unknown
   // The metrics file's
-  double elapsed_seconds = 0;         // since the start of this run
-  int64_t sentences_total = 0;        // sentences trained on so far
-  double grad_norm = 0;               // of the last update
+  double elapsed_seconds = 0;   // since the start of this run
+  int64_t sentences_total = 0;  // sentences trained on so far
+  double grad_norm = 0;         // of the last update
 };
 
 // How the training line shows the cost and the learning rate (Marian's options of these names).

@@ -46,7 +46,8 @@ TrainResult Trainer::run() {
   Impl& s = *impl_;
   const distributed::FailureGuard guard;  // an error on one rank ends the whole job at exit
   s.start();
-  distributed::check_replicas_agree(*s.comm, s.model->params().values().flat(), "the initial parameters");
+  distributed::check_replicas_agree(*s.comm, s.model->params().values().flat(),
+                                    "the initial parameters");
   // Mixed precision: the compute copy starts from the initialised, loaded or resumed weights;
   // tf32 lets every f32 GEMM of this run (validation included) use TF32 tensor cores.
   s.mp->refresh();
@@ -64,7 +65,8 @@ TrainResult Trainer::run() {
     s.apply(sums);
     if (sums.epoch_ended) s.end_epoch();
     s.report(before);
-    if (s.on_update && s.lead() && s.progress.updates > before.updates) s.on_update(s.update_report());
+    if (s.on_update && s.lead() && s.progress.updates > before.updates)
+      s.on_update(s.update_report());
     const StopFlags stop = s.decide_stop(before);
     const bool save_due = due(s.o.save_freq, before, s.progress);
     if (save_due || s.reached(s.o.after) || stop.any()) s.save(save_due);
@@ -90,16 +92,16 @@ void Trainer::Impl::log_start() const {
   if (comm->size() > 1)
     log->line("data parallel: " + std::to_string(comm->size()) + " processes (" + comm->name() +
               "), each trains on its own batches of mini-batch-words; an update holds " +
-              std::to_string(comm->size()) + " x optimizer-delay (" + std::to_string(o.optimizer_delay) +
-              ") batches");
+              std::to_string(comm->size()) + " x optimizer-delay (" +
+              std::to_string(o.optimizer_delay) + ") batches");
   const AllocatorStats m = allocator_for(device).stats();
   std::string text = "training on " + device.str() + " in " + enum_name(precision) + ": " +
                      std::to_string(model->params().numel()) + " parameters";
   if (mp->has_compute_copy()) text += " (f32 master weights and a compute copy)";
   if (mp->scaler()) text += ", dynamic loss scale " + std::to_string(mp->loss_scale());
   char mb[96];
-  std::snprintf(mb, sizeof mb, "; device memory %.1f MB allocated, %.1f MB reserved", m.allocated_bytes / 1048576.0,
-                m.reserved_bytes / 1048576.0);
+  std::snprintf(mb, sizeof mb, "; device memory %.1f MB allocated, %.1f MB reserved",
+                m.allocated_bytes / 1048576.0, m.reserved_bytes / 1048576.0);
   log->line(text + mb);
 }
 
@@ -112,7 +114,8 @@ bool Trainer::Impl::stopped_during_start_up() {
   if (stop_now[0] == 0) return false;
   clear_stop_request();
   if (lead())
-    log->line("stopping on a signal received during start-up, before update " + std::to_string(progress.updates + 1));
+    log->line("stopping on a signal received during start-up, before update " +
+              std::to_string(progress.updates + 1));
   return true;
 }
 
@@ -129,7 +132,8 @@ UpdateSums Trainer::Impl::accumulate() {
     progress.batches += round.batches;
     progress.sentences += round.sentences;
     sums.epoch_ended = round.end_of_epoch;
-    if (!round.own) continue;  // the epoch ended before this rank's batch: it only joins the all-reduce
+    if (!round.own)
+      continue;  // the epoch ended before this rank's batch: it only joins the all-reduce
     const data::Batch& batch = *round.own;
     // ----
     Tensor src = Tensor::from_vector(batch.src, {batch.size, batch.src_len});
@@ -141,12 +145,15 @@ UpdateSums Trainer::Impl::accumulate() {
     const double value = out.loss.value().item();
     if (!std::isfinite(value)) {
       sums.bad_loss = format(
-          "training loss is {} at update {} (batch of {} sentences, corpus lines {}..); nothing of this update "
-          "was applied and the last checkpoint is intact; lower learn-rate, add lr-warmup or clip-norm",
+          "training loss is {} at update {} (batch of {} sentences, corpus lines {}..); nothing of "
+          "this update "
+          "was applied and the last checkpoint is intact; lower learn-rate, add lr-warmup or "
+          "clip-norm",
           value, progress.updates + 1, batch.size, batch.ids.empty() ? 0 : batch.ids[0] + 1);
       break;
     }
-    mp->backward(out.loss, first_backward);  // f32 gradients in the master arena (times the loss scale)
+    mp->backward(out.loss,
+                 first_backward);  // f32 gradients in the master arena (times the loss scale)
     first_backward = false;
     sums.loss += value;
     sums.tokens += out.target_tokens;
@@ -160,7 +167,8 @@ void Trainer::Impl::sum_over_ranks(UpdateSums& sums) {
   // every rank, so all ranks take the same step, or all stop together.
   double bad_ranks = sums.bad_loss.empty() ? 0 : 1;
   if (comm->size() > 1) {
-    double all[3] = {sums.loss, static_cast<double>(sums.tokens), bad_ranks};  // exact: counts < 2^53
+    double all[3] = {sums.loss, static_cast<double>(sums.tokens),
+                     bad_ranks};  // exact: counts < 2^53
     comm->all_reduce_sum(std::span<double>(all));
     sums.loss = all[0];
     sums.tokens = static_cast<int64_t>(all[1]);
@@ -169,7 +177,8 @@ void Trainer::Impl::sum_over_ranks(UpdateSums& sums) {
   }
   if (!sums.bad_loss.empty()) REALMT_FAIL("{}", sums.bad_loss);
   REALMT_CHECK(bad_ranks == 0,
-               "training loss is not finite on {} other rank(s) at update {}; nothing of this update was applied and "
+               "training loss is not finite on {} other rank(s) at update {}; nothing of this "
+               "update was applied and "
                "the last checkpoint is intact; lower learn-rate, add lr-warmup or clip-norm",
                bad_ranks, progress.updates + 1);
   // ----
@@ -182,16 +191,17 @@ void Trainer::Impl::apply(UpdateSums& sums) {
   const double squares = sums.tokens > 0 ? ops::sum_squares(params.grads().flat()) : 0.0;
   if (sums.tokens > 0 && !mp->finish(squares)) {
     if (lead())
-      log->line("update " + std::to_string(progress.updates + 1) + ": f16 gradients overflowed at loss scale " +
-                std::to_string(loss_scale) + "; update skipped (" + std::to_string(mp->scaler()->skipped()) +
+      log->line("update " + std::to_string(progress.updates + 1) +
+                ": f16 gradients overflowed at loss scale " + std::to_string(loss_scale) +
+                "; update skipped (" + std::to_string(mp->scaler()->skipped()) +
                 " so far), loss scale now " + std::to_string(mp->loss_scale()));
     sums.tokens = 0;  // nothing of it counts as trained
   }
   if (sums.tokens == 0) return;
   const UpdateResult u =
       apply_update(params, *optimizer, schedule, ema.get(),
-                   {.clip_norm = o.clip_norm, .exponential_smoothing = o.exponential_smoothing}, squares, sums.tokens,
-                   loss_scale, progress.updates + 1);
+                   {.clip_norm = o.clip_norm, .exponential_smoothing = o.exponential_smoothing},
+                   squares, sums.tokens, loss_scale, progress.updates + 1);
   mp->refresh();  // master -> compute copy
   progress.updates += 1;
   progress.tokens += sums.tokens;
@@ -214,8 +224,10 @@ void Trainer::Impl::end_epoch() {
 
 void Trainer::Impl::report(const Progress& before) {
   const Progress& now = progress;
-  const bool first = now.updates > before.updates && now.updates <= o.disp_first;  // Marian's disp-first
-  if (due(o.disp_freq, run.last_display, now) || first || (reached(o.after) && run.display_tokens > 0)) {
+  const bool first =
+      now.updates > before.updates && now.updates <= o.disp_first;  // Marian's disp-first
+  if (due(o.disp_freq, run.last_display, now) || first ||
+      (reached(o.after) && run.display_tokens > 0)) {
     const double t = elapsed();
     const DisplayStats d = display_stats(t);
     if (lead()) log->display(d);
@@ -257,7 +269,8 @@ DisplayStats Trainer::Impl::display_stats(double t) const {
   if (!o.after.off() && o.after.unit != Duration::Unit::kEpochs) {
     // Seconds a unit so far in this run, times the units left.
     const int64_t done = units(now, o.after.unit) - units(run.start, o.after.unit);
-    if (done > 0) d.eta_seconds = t / done * static_cast<double>(o.after.value - units(now, o.after.unit));
+    if (done > 0)
+      d.eta_seconds = t / done * static_cast<double>(o.after.value - units(now, o.after.unit));
   }
   if (o.time_limit_minutes > 0) {  // the time limit ends the run first when it is nearer
     const double left = std::max(0.0, 60.0 * o.time_limit_minutes - t);
@@ -289,15 +302,20 @@ StopFlags Trainer::Impl::decide_stop(const Progress& before) {
 
 StopReason Trainer::Impl::stop_reason(const StopFlags& stop) {
   if (stop.early) {
-    if (lead()) log->line("stopping: no improvement in " + std::to_string(stalled()) + " validations");
+    if (lead())
+      log->line("stopping: no improvement in " + std::to_string(stalled()) + " validations");
     return StopReason::kEarlyStopping;
   }
   if (stop.out_of_time) {
-    if (lead()) log->line("stopping: time-limit of " + std::to_string(o.time_limit_minutes) + " minutes reached");
+    if (lead())
+      log->line("stopping: time-limit of " + std::to_string(o.time_limit_minutes) +
+                " minutes reached");
     return StopReason::kTimeLimit;
   }
   clear_stop_request();  // acted on
-  if (lead()) log->line("stopping on a signal; checkpoint saved at update " + std::to_string(progress.updates));
+  if (lead())
+    log->line("stopping on a signal; checkpoint saved at update " +
+              std::to_string(progress.updates));
   return StopReason::kSignal;
 }
 

@@ -53,7 +53,7 @@ constexpr auto enum_names(StopReason) {
 
 struct TrainResult {
   int64_t updates = 0;
-  int64_t epochs = 0;        // completed epochs
+  int64_t epochs = 0;  // completed epochs
   StopReason stop_reason = StopReason::kAfter;
   std::vector<double> losses;  // loss per target token of every update of this run (tests, plots)
 };

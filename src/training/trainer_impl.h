@@ -47,8 +47,8 @@ inline bool due(const Duration& d, const Progress& before, const Progress& after
 // Marian's names are kept whatever the extension: model.iter<N><ext>, <model>.best-<metric><ext>.
 inline std::string model_extension(const std::string& path) {
   const size_t slash = path.rfind('/'), dot = path.rfind('.');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot + 1 == path.size() ||
-      dot == (slash == std::string::npos ? 0 : slash + 1))
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) ||
+      dot + 1 == path.size() || dot == (slash == std::string::npos ? 0 : slash + 1))
     return ".safetensors";
   return path.substr(dot);
 }
@@ -73,7 +73,8 @@ inline Device pick_device(const std::vector<std::string>& devices, int local_ran
 
 // Rank 0 (and a single process) keeps the historical stream; each other rank gets its own.
 inline uint64_t dropout_seed(int64_t seed, int rank) {
-  return static_cast<uint64_t>(seed) * 7919 + 17 + static_cast<uint64_t>(rank) * 0x9E3779B97F4A7C15ull;
+  return static_cast<uint64_t>(seed) * 7919 + 17 +
+         static_cast<uint64_t>(rank) * 0x9E3779B97F4A7C15ull;
 }
 
 // <model>.decoder.yml's text for the checkpoint at `model_path` (decoder_config.cc).
@@ -95,13 +96,13 @@ struct StopFlags {
 
 // What one run() keeps between updates: its clock, the training line's window, its result.
 struct RunState {
-  double t0 = 0;                  // steady-clock seconds when the first update began
-  Progress start, last_display;   // where the run began (the ETA's origin); the last training line
-  double display_time = 0;        // seconds into the run of the last training line
-  double display_loss = 0;        // summed loss since the last training line
-  int64_t display_tokens = 0;     // target tokens since the last training line
-  int64_t last_tokens = 0;        // target tokens of the last update
-  double grad_norm = 0;           // of the last update
+  double t0 = 0;                 // steady-clock seconds when the first update began
+  Progress start, last_display;  // where the run began (the ETA's origin); the last training line
+  double display_time = 0;       // seconds into the run of the last training line
+  double display_loss = 0;       // summed loss since the last training line
+  int64_t display_tokens = 0;    // target tokens since the last training line
+  int64_t last_tokens = 0;       // target tokens of the last update
+  double grad_norm = 0;          // of the last update
   TrainResult result;
 };
 
@@ -119,24 +120,26 @@ struct Trainer::Impl {
   std::unique_ptr<Optimizer> optimizer;
   Precision precision = Precision::kF32;
   std::unique_ptr<MixedPrecision> mp;  // compute copy (bf16/f16) and loss scaling (f16)
-  std::unique_ptr<Arena> ema;  // smoothed weights
+  std::unique_ptr<Arena> ema;          // smoothed weights
   std::unique_ptr<Validator> validator;
   std::unique_ptr<TrainLog> log;
-  std::unique_ptr<distributed::Communicator> comm;  // data parallelism: the job's ranks (size 1: alone)
+  std::unique_ptr<distributed::Communicator>
+      comm;  // data parallelism: the job's ranks (size 1: alone)
   Generator dropout_gen;
   LrSchedule schedule;
   Progress progress;
-  Progress epoch_start;                // where the current epoch began (Marian's Sen. and {B})
-  std::vector<MetricTrack> tracks;     // one per valid-metrics entry
-  double grad_norm_avg = 0;            // Marian's gNorm: exponential average of the gradient norm
-  RunState run;                        // the current run()
-  UpdateObserver on_update;            // Trainer::on_update (realmt.train's progress), or empty
+  Progress epoch_start;             // where the current epoch began (Marian's Sen. and {B})
+  std::vector<MetricTrack> tracks;  // one per valid-metrics entry
+  double grad_norm_avg = 0;         // Marian's gNorm: exponential average of the gradient norm
+  RunState run;                     // the current run()
+  UpdateObserver on_update;         // Trainer::on_update (realmt.train's progress), or empty
 
   explicit Impl(TrainOptions options);
 
   std::string state_path() const { return base + ".state.safetensors"; }
   bool reached(const Duration& d) const { return !d.off() && units(progress, d.unit) >= d.value; }
-  // Validations the early-stopping-on choice counts as stalled (first, all: the fewest, any: the most).
+  // Validations the early-stopping-on choice counts as stalled (first, all: the fewest, any: the
+  // most).
   int stalled() const;
   // Marian's gNorm average over gradient-norm-average-window updates (alpha 2 / (window + 1)).
   void average_grad_norm(double norm);
@@ -149,8 +152,10 @@ struct Trainer::Impl {
   void restore_rank_rng(const TrainingState& s);
   // ----
 
-  models::Metadata model_metadata() const;  // the model files' metadata (config, updates, vocabulary)
-  void start();   // resumes from the state file, or initialises (pretrained-model, random, ADMIN profile)
+  models::Metadata model_metadata()
+      const;  // the model files' metadata (config, updates, vocabulary)
+  void
+  start();  // resumes from the state file, or initialises (pretrained-model, random, ADMIN profile)
   void resume();
   // The state file's arenas (raw weights, moments, smoothed weights); *ema_in_state false for an
   // older state without the smoothed weights. Returns the metadata.
@@ -163,7 +168,8 @@ struct Trainer::Impl {
   // Writes the weights used for translation (smoothed when exponential smoothing is on).
   void save_model(const std::string& path);
   std::vector<models::NamedArena> state_arenas() const;  // what the state file holds
-  static void kill_here_if_asked(int64_t update);  // fault injection between the model and the state
+  static void kill_here_if_asked(
+      int64_t update);  // fault injection between the model and the state
   void write_decoder_config(const std::string& model_path) const;
   void validate_now();
 
@@ -171,17 +177,20 @@ struct Trainer::Impl {
   void log_start() const;          // the device, precision, parameters and memory (and the ranks)
   bool stopped_during_start_up();  // a stop asked for before the first update (logged)
   UpdateSums accumulate();         // forward and backward over optimizer-delay batches of this rank
-  void sum_over_ranks(UpdateSums& sums);  // the job's sums and gradients; throws on a non-finite loss
+  void sum_over_ranks(
+      UpdateSums& sums);  // the job's sums and gradients; throws on a non-finite loss
   // The update (unless f16 overflowed: then skipped, tokens 0): clipping, the optimizer step,
   // smoothing, the compute copy, the counters and the training line's sums.
   void apply(UpdateSums& sums);
-  void end_epoch();                          // counts the epoch; Marian's "Seen" and "Starting" lines
-  void report(const Progress& before);       // the training line when due, else the progress bar
-  DisplayStats display_stats(double t) const;  // the training line's numbers, t seconds into the run
+  void end_epoch();                     // counts the epoch; Marian's "Seen" and "Starting" lines
+  void report(const Progress& before);  // the training line when due, else the progress bar
+  DisplayStats display_stats(
+      double t) const;  // the training line's numbers, t seconds into the run
   StopFlags decide_stop(const Progress& before);  // validation when due, the time limit, a signal
-  StopReason stop_reason(const StopFlags& stop);  // the first that holds (logged; a signal is cleared)
+  StopReason stop_reason(
+      const StopFlags& stop);  // the first that holds (logged; a signal is cleared)
   TrainResult finish_run(StopReason reason);
-  double elapsed() const;  // seconds since the run's first update
+  double elapsed() const;              // seconds since the run's first update
   UpdateReport update_report() const;  // what on_update sees after an applied update
 };
 

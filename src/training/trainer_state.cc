@@ -33,8 +33,8 @@ namespace {
 // null (and leaves the options alone) for any other start.
 std::shared_ptr<data::Vocab> converted_start(TrainOptions& o, models::ModelMetadata& tables) {
   if (!o.fine_tunes_converted()) return nullptr;
-  const models::ModelMetadata m =
-      models::read_model_metadata(models::load_safetensors_header(o.pretrained_model).metadata, o.pretrained_model);
+  const models::ModelMetadata m = models::read_model_metadata(
+      models::load_safetensors_header(o.pretrained_model).metadata, o.pretrained_model);
   models::ModelConfig c = models::ModelConfig::from_yaml(m.config, o.pretrained_model);
   c.dropout = o.model_config.dropout;
   c.dropout_attention = o.model_config.dropout_attention;
@@ -55,15 +55,16 @@ Trainer::Impl::Impl(TrainOptions options)
   // ---- data parallelism: the job's ranks (one process without mpirun), then this rank's device
   comm = distributed::make_world({.timeout_s = o.comm_timeout});
   REALMT_CHECK(o.devices.size() <= 1 || comm->size() > 1,
-               "devices: one device a process; for {} devices start {} processes with mpirun", o.devices.size(),
-               o.devices.size());
+               "devices: one device a process; for {} devices start {} processes with mpirun",
+               o.devices.size(), o.devices.size());
   device = pick_device(o.devices, comm->local_rank());
   comm = distributed::for_device(std::move(comm), device, {.timeout_s = o.comm_timeout});
   // ----
   precision = o.compute_precision();
-  REALMT_CHECK(precision == Precision::kF32 || device.is_cuda(),
-               "precision {} needs a CUDA device (e.g. devices: [0]); on the CPU use precision: f32",
-               enum_name(precision));
+  REALMT_CHECK(
+      precision == Precision::kF32 || device.is_cuda(),
+      "precision {} needs a CUDA device (e.g. devices: [0]); on the CPU use precision: f32",
+      enum_name(precision));
   // A vocabulary that does not exist yet is created first, as Marian (rank 0; the others wait).
   if (lead()) create_missing_vocabs(o);
   comm->barrier();
@@ -88,7 +89,8 @@ Trainer::Impl::Impl(TrainOptions options)
                                            .eps = o.optimizer_params[2]};
   optimizer = std::make_unique<Optimizer>(model->params(), optimizer_options);
   if (o.exponential_smoothing > 0)
-    ema = std::make_unique<Arena>(model->params().shapes(), model->params().values().dtype(), device);
+    ema =
+        std::make_unique<Arena>(model->params().shapes(), model->params().values().dtype(), device);
   schedule = {.peak = o.learn_rate,
               .warmup = o.lr_warmup.value,
               .inv_sqrt_from = o.lr_decay_inv_sqrt.value,
@@ -119,7 +121,8 @@ Trainer::Impl::Impl(TrainOptions options)
   }
   lo.progress_bar = !o.quiet_progress;
   lo.quiet = o.quiet || !lead();
-  lo.format = {.cost_type = o.cost_type, .disp_label_counts = o.disp_label_counts, .lr_report = o.lr_report};
+  lo.format = {
+      .cost_type = o.cost_type, .disp_label_counts = o.disp_label_counts, .lr_report = o.lr_report};
   log = std::make_unique<TrainLog>(lo);
 }
 
@@ -136,7 +139,8 @@ int Trainer::Impl::stalled() const {
 }
 
 void Trainer::Impl::average_grad_norm(double norm) {
-  const double window = static_cast<double>(std::min<int64_t>(o.gradient_norm_average_window, progress.updates));
+  const double window =
+      static_cast<double>(std::min<int64_t>(o.gradient_norm_average_window, progress.updates));
   const double alpha = 2.0 / (std::max(window, 1.0) + 1.0);
   grad_norm_avg += alpha * (norm - grad_norm_avg);
 }
@@ -145,14 +149,16 @@ void Trainer::Impl::restore_rank_rng(const TrainingState& s) {
   const int64_t ranks = s.ranks.value_or(1);
   const bool same = comm->size() > 1 && ranks == comm->size();
   if (lead() && comm->size() > 1 && !same)
-    log->line("note: the state was saved by a run with " + std::to_string(ranks) + " process(es), this run has " +
-              std::to_string(comm->size()) + ": dropout masks of ranks > 0 start afresh");
+    log->line("note: the state was saved by a run with " + std::to_string(ranks) +
+              " process(es), this run has " + std::to_string(comm->size()) +
+              ": dropout masks of ranks > 0 start afresh");
   if (lead()) return;
   dropout_gen = Generator(dropout_seed(o.seed, comm->rank()));
   if (!same) return;
   const auto mine = s.rank_rng_states.find(std::to_string(comm->rank()));
-  REALMT_CHECK(mine != s.rank_rng_states.end(), "{}: training state lacks 'realmt.rng_state.rank{}' ({} ranks saved)",
-               state_path(), comm->rank(), ranks);
+  REALMT_CHECK(mine != s.rank_rng_states.end(),
+               "{}: training state lacks 'realmt.rng_state.rank{}' ({} ranks saved)", state_path(),
+               comm->rank(), ranks);
   dropout_gen.restore(mine->second);
 }
 
@@ -170,7 +176,8 @@ void Trainer::Impl::start() {
   int64_t have_state[1] = {std::filesystem::exists(state_path()) ? 1 : 0};
   comm->all_reduce_sum(std::span<int64_t>(have_state));
   REALMT_CHECK(have_state[0] == 0 || have_state[0] == comm->size(),
-               "{} is visible to {} of {} ranks: resuming a multi-process run needs the model directory on a "
+               "{} is visible to {} of {} ranks: resuming a multi-process run needs the model "
+               "directory on a "
                "filesystem that every rank sees",
                state_path(), have_state[0], comm->size());
   if (have_state[0] > 0 && o.no_reload && lead())
@@ -204,7 +211,8 @@ void Trainer::Impl::resume() {
     // Only for such an older state: the model file holds the smoothed weights of the same save
     // unless the run crashed between its two writes.
     if (lead())
-      log->line("note: " + state_path() + " holds no smoothed weights (an older realmt wrote it); taking them from " +
+      log->line("note: " + state_path() +
+                " holds no smoothed weights (an older realmt wrote it); taking them from " +
                 o.model);
     Tensor raw = params.values().flat().clone();
     models::load_parameters(o.model, model->params());
@@ -212,8 +220,8 @@ void Trainer::Impl::resume() {
     params.values().flat().copy_from(raw);
   }
   if (lead())
-    log->line("resumed from " + state_path() + " at update " + std::to_string(progress.updates) + ", epoch " +
-              std::to_string(progress.epoch + 1));
+    log->line("resumed from " + state_path() + " at update " + std::to_string(progress.updates) +
+              ", epoch " + std::to_string(progress.epoch + 1));
 }
 
 models::Metadata Trainer::Impl::load_state(bool* ema_in_state) {
@@ -244,7 +252,10 @@ models::Metadata Trainer::Impl::load_state(bool* ema_in_state) {
 
 void Trainer::Impl::restore_progress(const models::Metadata& m) {
   const TrainingState s = read_training_state(m, state_path());
-  progress = {.updates = s.updates, .batches = s.batches, .tokens = s.tokens, .sentences = s.sentences,
+  progress = {.updates = s.updates,
+              .batches = s.batches,
+              .tokens = s.tokens,
+              .sentences = s.sentences,
               .epoch = s.epoch};
   optimizer->set_steps(s.optimizer_steps);
   // Each metric's history (states written before there was one per metric: the first's only).
@@ -291,16 +302,19 @@ TrainingState Trainer::Impl::training_state(const std::vector<std::string>& rank
     s.first_best = tracks[0].best;
     s.first_stalled = tracks[0].stalled;
   }
-  s.epoch_start = EpochStartState{.updates = epoch_start.updates, .sentences = epoch_start.sentences};
+  s.epoch_start =
+      EpochStartState{.updates = epoch_start.updates, .sentences = epoch_start.sentences};
   s.grad_norm_avg = grad_norm_avg;
   s.rng_state = dropout_gen.state_string();
   if (const LossScaler* ls = mp->scaler())
-    s.loss_scale = LossScaleState{.scale = ls->scale(), .clean_run = ls->clean_run(), .skipped = ls->skipped()};
+    s.loss_scale = LossScaleState{
+        .scale = ls->scale(), .clean_run = ls->clean_run(), .skipped = ls->skipped()};
   s.data_position = data->state();
   s.vocab = data->vocab().fingerprint();
   if (comm->size() > 1) {  // data parallelism: every rank's dropout stream
     s.ranks = comm->size();
-    for (int r = 1; r < comm->size(); ++r) s.rank_rng_states[std::to_string(r)] = rank_rngs[size_t(r)];
+    for (int r = 1; r < comm->size(); ++r)
+      s.rank_rng_states[std::to_string(r)] = rank_rngs[size_t(r)];
   }
   return s;
 }
@@ -308,7 +322,8 @@ TrainingState Trainer::Impl::training_state(const std::vector<std::string>& rank
 void Trainer::Impl::save(bool also_iter) {
   const graph::ParameterSet& params = model->params();
   // ---- data parallelism: every rank comes here; the collective part, then only rank 0 writes
-  const std::vector<std::string> rank_rngs = distributed::all_gather(*comm, dropout_gen.state_string());
+  const std::vector<std::string> rank_rngs =
+      distributed::all_gather(*comm, dropout_gen.state_string());
   distributed::check_replicas_agree(*comm, params.values().flat(),
                                     "the parameters at update " + std::to_string(progress.updates));
   if (!lead()) return;
@@ -318,7 +333,8 @@ void Trainer::Impl::save(bool also_iter) {
   // written last and atomically: a crash at any point leaves a consistent state from this save
   // or the last, whatever the model files beside it hold.
   save_model(o.model);
-  if (also_iter && !o.overwrite) save_model(base + ".iter" + std::to_string(progress.updates) + ext);
+  if (also_iter && !o.overwrite)
+    save_model(base + ".iter" + std::to_string(progress.updates) + ext);
   kill_here_if_asked(progress.updates);
   models::save_arenas(state_path(), state_arenas(), params.names(), m);
   log->line("saved " + models::checkpoint_file(o.model) + " and " + state_path() + " at update " +
@@ -365,14 +381,17 @@ void Trainer::Impl::validate_now() {
   c.tokens = progress.tokens;
   if (!o.quiet_translation) c.log = [this](const std::string& text) { log->line(text); };
   // valid-script scores the weights being validated: the smoothed ones are in the model now.
-  c.save_model = [this](const std::string& path) { models::save_parameters(path, model->params(), model_metadata()); };
+  c.save_model = [this](const std::string& path) {
+    models::save_parameters(path, model->params(), model_metadata());
+  };
   c.dev_model_path = models::checkpoint_file(o.model + ".dev" + ext);  // Marian's <model>.dev<ext>
   const auto metrics = validator->run(*model, o.valid_metrics, c);
   std::vector<ValidResult> results;
   for (size_t i = 0; i < o.valid_metrics.size(); ++i) {
     const std::string& name = o.valid_metrics[i];
     MetricTrack& t = tracks[i];
-    ValidResult r{name, metrics.at(name), Validator::better(name, metrics.at(name), t.best), 0, t.best};
+    ValidResult r{name, metrics.at(name), Validator::better(name, metrics.at(name), t.best), 0,
+                  t.best};
     if (r.improved) {
       t.best = r.value;
       t.stalled = 0;

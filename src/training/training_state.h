@@ -43,8 +43,8 @@ struct EpochStartState {
 };
 
 struct TrainingState {
-  int64_t updates = 0;          // models::kStepKey
-  int64_t epoch = 0;            // completed epochs (models::kEpochKey)
+  int64_t updates = 0;  // models::kStepKey
+  int64_t epoch = 0;    // completed epochs (models::kEpochKey)
   int64_t batches = 0;
   int64_t tokens = 0;
   int64_t sentences = 0;
@@ -57,11 +57,11 @@ struct TrainingState {
   double first_best = INFINITY;
   int64_t first_stalled = 0;
   std::optional<EpochStartState> epoch_start;
-  std::optional<double> grad_norm_avg;     // Marian's gNorm average; older states lack it
-  std::string rng_state;                   // rank 0's dropout stream (models::kRngStateKey)
+  std::optional<double> grad_norm_avg;  // Marian's gNorm average; older states lack it
+  std::string rng_state;                // rank 0's dropout stream (models::kRngStateKey)
   std::optional<LossScaleState> loss_scale;
-  std::string data_position;               // data::BatchGenerator::state (models::kDataPositionKey)
-  std::optional<std::string> vocab;        // the vocabulary's fingerprint (models::kVocabKey)
+  std::string data_position;         // data::BatchGenerator::state (models::kDataPositionKey)
+  std::optional<std::string> vocab;  // the vocabulary's fingerprint (models::kVocabKey)
   // Data parallelism: the number of processes (written only when more than one) and the dropout
   // streams of ranks 1 .. ranks-1, by rank number.
   std::optional<int64_t> ranks;
@@ -91,9 +91,12 @@ struct TrainingState {
   bool operator==(const TrainingState&) const = default;
 };
 
-// Errors name `path` and the key: a missing required key, a number that is not one, a negative count.
-inline TrainingState read_training_state(const models::Metadata& metadata, const std::string& path) {
-  return models::read_record<TrainingState>(metadata, path, "training state", "the file is not a realmt-train state");
+// Errors name `path` and the key: a missing required key, a number that is not one, a negative
+// count.
+inline TrainingState read_training_state(const models::Metadata& metadata,
+                                         const std::string& path) {
+  return models::read_record<TrainingState>(metadata, path, "training state",
+                                            "the file is not a realmt-train state");
 }
 
 inline models::Metadata training_state_text(const TrainingState& state) {

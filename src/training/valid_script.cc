@@ -21,8 +21,11 @@ std::string expand_output_template(const std::string& path, const ValidationCont
   for (size_t i = 0; i < path.size(); ++i) {
     if (path[i] == '{' && i + 2 < path.size() && path[i + 2] == '}') {
       const char f = path[i + 1];
-      const int64_t v = f == 'E' ? c.epoch : f == 'U' ? c.updates : f == 'B' ? c.updates_in_epoch
-                        : f == 'T' ? c.tokens : -1;
+      const int64_t v = f == 'E'   ? c.epoch
+                        : f == 'U' ? c.updates
+                        : f == 'B' ? c.updates_in_epoch
+                        : f == 'T' ? c.tokens
+                                   : -1;
       if (v >= 0) {
         out += std::to_string(v);
         i += 2;
@@ -36,7 +39,8 @@ std::string expand_output_template(const std::string& path, const ValidationCont
 
 void write_translations(const std::string& path, const std::vector<std::string>& hyps) {
   std::ofstream out(path, std::ios::binary);
-  REALMT_CHECK(out.good(), "valid-translation-output: cannot write {}: {}", path, std::strerror(errno));
+  REALMT_CHECK(out.good(), "valid-translation-output: cannot write {}: {}", path,
+               std::strerror(errno));
   for (const auto& h : hyps) out << h << '\n';
   out.flush();
   REALMT_CHECK(out.good(), "valid-translation-output: writing {} failed", path);
@@ -47,7 +51,8 @@ namespace {
 // Runs `command` through the shell, as Marian does (so "bash ./validate.sh" works); its stdout.
 std::string run_command(const std::string& command) {
   FILE* pipe = ::popen(command.c_str(), "r");
-  REALMT_CHECK(pipe != nullptr, "valid-script-path: cannot run '{}': {}", command, std::strerror(errno));
+  REALMT_CHECK(pipe != nullptr, "valid-script-path: cannot run '{}': {}", command,
+               std::strerror(errno));
   std::string output;
   char buf[4096];
   for (size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) output.append(buf, n);
@@ -63,7 +68,8 @@ class TempFile {
   TempFile() {
     std::string tmpl = (std::filesystem::temp_directory_path() / "realmt-valid-XXXXXX").string();
     const int fd = ::mkstemp(tmpl.data());
-    REALMT_CHECK(fd >= 0, "cannot create a temporary file for the validation translations: {}", std::strerror(errno));
+    REALMT_CHECK(fd >= 0, "cannot create a temporary file for the validation translations: {}",
+                 std::strerror(errno));
     ::close(fd);
     path_ = tmpl;
   }
@@ -79,14 +85,16 @@ class TempFile {
 double Validator::script_score(const std::vector<std::string>& hyps, const std::string& metric,
                                const ValidationContext& c) const {
   REALMT_CHECK(!options_.script_path.empty(),
-               "valid-metrics {}: set valid-script-path to the command that prints the score", metric);
+               "valid-metrics {}: set valid-script-path to the command that prints the score",
+               metric);
   std::string command = options_.script_path;
   for (const auto& a : options_.script_args) command += " " + a;
   TempFile temp;
   if (metric == "translation") {
     // The translations were written to valid-translation-output already when it is set.
-    const std::string file =
-        options_.translation_output.empty() ? temp.path() : expand_output_template(options_.translation_output, c);
+    const std::string file = options_.translation_output.empty()
+                                 ? temp.path()
+                                 : expand_output_template(options_.translation_output, c);
     if (options_.translation_output.empty()) write_translations(file, hyps);
     command += " " + file;
   } else {
@@ -97,8 +105,10 @@ double Validator::script_score(const std::vector<std::string>& hyps, const std::
   const char* begin = output.c_str();
   char* end = nullptr;
   const double value = std::strtod(begin, &end);
-  REALMT_CHECK(end != begin, "valid-script-path: '{}' printed no number (Marian reads the score from its first "
-               "line); it printed: '{}'", command, output);
+  REALMT_CHECK(end != begin,
+               "valid-script-path: '{}' printed no number (Marian reads the score from its first "
+               "line); it printed: '{}'",
+               command, output);
   return value;
 }
 

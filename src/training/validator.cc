@@ -15,8 +15,8 @@
 
 namespace realmt::training {
 
-void shift_target(const std::vector<int32_t>& tgt, int64_t rows, int64_t len, const data::TableSpecialIds& ids,
-                  Tensor* tgt_in, Tensor* tgt_out) {
+void shift_target(const std::vector<int32_t>& tgt, int64_t rows, int64_t len,
+                  const data::TableSpecialIds& ids, Tensor* tgt_in, Tensor* tgt_out) {
   std::vector<int32_t> in(tgt.size());
   for (int64_t b = 0; b < rows; ++b) {
     in[b * len] = ids.decoder_start;
@@ -31,16 +31,17 @@ void shift_target(const std::vector<int32_t>& tgt, int64_t rows, int64_t len, co
 }
 
 const std::vector<std::string>& validation_metric_names() {
-  static const std::vector<std::string> names = {"cross-entropy", "ce-mean",    "ce-sum",         "ce-mean-words",
-                                                 "perplexity",    "bleu",       "bleu-detok",     "bleu-segmented",
-                                                 "chrf",          "translation", "valid-script"};
+  static const std::vector<std::string> names = {
+      "cross-entropy", "ce-mean",        "ce-sum", "ce-mean-words", "perplexity",  "bleu",
+      "bleu-detok",    "bleu-segmented", "chrf",   "translation",   "valid-script"};
   return names;
 }
 
-Validator::Validator(const std::string& src_path, const std::string& tgt_path, const data::Vocab& vocab,
-                     const ValidatorOptions& options)
+Validator::Validator(const std::string& src_path, const std::string& tgt_path,
+                     const data::Vocab& vocab, const ValidatorOptions& options)
     : vocab_(&vocab), options_(options) {
-  REALMT_CHECK(options.batch_sentences > 0, "valid-mini-batch must be positive, got {}", options.batch_sentences);
+  REALMT_CHECK(options.batch_sentences > 0, "valid-mini-batch must be positive, got {}",
+               options.batch_sentences);
   const data::TableSpecialIds ids = vocab.ids();
   struct Pair {
     std::vector<int32_t> src, tgt;
@@ -71,11 +72,13 @@ Validator::Validator(const std::string& src_path, const std::string& tgt_path, c
     p.tgt.push_back(ids.eos);
     pairs.push_back(std::move(p));
   }
-  REALMT_CHECK(!pairs.empty(), "valid-sets {} / {}: no non-empty sentence pairs", src_path, tgt_path);
+  REALMT_CHECK(!pairs.empty(), "valid-sets {} / {}: no non-empty sentence pairs", src_path,
+               tgt_path);
   sentences_ = static_cast<int64_t>(pairs.size());
   std::vector<size_t> order(pairs.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pairs[a].src.size() < pairs[b].src.size(); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return pairs[a].src.size() < pairs[b].src.size(); });
   const size_t per_batch = static_cast<size_t>(options.batch_sentences);
   for (size_t i = 0; i < order.size(); i += per_batch) {
     const size_t end = std::min(order.size(), i + per_batch);
@@ -100,13 +103,15 @@ Validator::Validator(const std::string& src_path, const std::string& tgt_path, c
   }
 }
 
-std::map<std::string, double> Validator::run(const models::Transformer& model, const std::vector<std::string>& metrics,
+std::map<std::string, double> Validator::run(const models::Transformer& model,
+                                             const std::vector<std::string>& metrics,
                                              const ValidationContext& context) const {
   graph::NoGradGuard no_grad;
   double loss = 0;
   int64_t tokens = 0, sentences = 0;
   for (const ValidBatch& b : batches_) {
-    const models::LossOutput out = model.loss(b.src, b.tgt_in, b.tgt_out, 0.0, models::ForwardContext{});
+    const models::LossOutput out =
+        model.loss(b.src, b.tgt_in, b.tgt_out, 0.0, models::ForwardContext{});
     loss += out.loss.value().item();
     tokens += out.target_tokens;
     sentences += b.sentences;
@@ -126,7 +131,8 @@ std::map<std::string, double> Validator::run(const models::Transformer& model, c
       result[m] = std::exp(ce);
     } else if (m == "valid-script") {
       result[m] = script_score({}, m, context);
-    } else if (m == "bleu" || m == "bleu-detok" || m == "bleu-segmented" || m == "chrf" || m == "translation") {
+    } else if (m == "bleu" || m == "bleu-detok" || m == "bleu-segmented" || m == "chrf" ||
+               m == "translation") {
       if (ids.empty()) {
         ids = translate(model, context);
         for (const auto& t : ids) hyps.push_back(vocab_->decode(t));
@@ -159,24 +165,28 @@ std::map<std::string, double> Validator::run(const models::Transformer& model, c
         metric = std::make_unique<metrics::Bleu>(metrics::BleuOptions{});
         metric->set_references({references_});
       }
-      result[m] = metric->corpus_score(metric->corpus_stats(scored, std::max(1, num_threads()))).score;
+      result[m] =
+          metric->corpus_score(metric->corpus_stats(scored, std::max(1, num_threads()))).score;
     } else {
-      REALMT_FAIL("valid-metrics: '{}' is not a validation metric (known: cross-entropy, ce-mean, ce-sum, "
-                  "ce-mean-words, perplexity, bleu, bleu-detok, bleu-segmented, chrf, translation, valid-script)",
-                  m);
+      REALMT_FAIL(
+          "valid-metrics: '{}' is not a validation metric (known: cross-entropy, ce-mean, ce-sum, "
+          "ce-mean-words, perplexity, bleu, bleu-detok, bleu-segmented, chrf, translation, "
+          "valid-script)",
+          m);
     }
   }
   return result;
 }
 
 std::vector<std::vector<int32_t>> Validator::translate(const models::Transformer& model,
-                                                        const ValidationContext& c) const {
+                                                       const ValidationContext& c) const {
   if (c.log) c.log("Translating validation set...");
   const auto t0 = std::chrono::steady_clock::now();
   // Length-sorted batches (less padding), results back in corpus order.
   std::vector<size_t> order(sources_.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sources_[a].size() < sources_[b].size(); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return sources_[a].size() < sources_[b].size(); });
   const search::BeamSearch search({&model});
   std::vector<std::vector<int32_t>> out(sources_.size());
   const size_t per_batch = static_cast<size_t>(options_.batch_sentences);
@@ -202,8 +212,8 @@ std::vector<std::vector<int32_t>> Validator::translate(const models::Transformer
 }
 
 bool Validator::higher_is_better(const std::string& metric) {
-  return !(metric == "cross-entropy" || metric == "ce-mean" || metric == "ce-sum" || metric == "ce-mean-words" ||
-           metric == "perplexity");
+  return !(metric == "cross-entropy" || metric == "ce-mean" || metric == "ce-sum" ||
+           metric == "ce-mean-words" || metric == "perplexity");
 }
 
 bool Validator::better(const std::string& metric, double a, double b) {

@@ -36,18 +36,18 @@ struct ValidBatch {
 
 // Decoder input and output from target rows ending in eos: in = start y_1 .. y_{T-1}, out = y,
 // with the vocabulary's decoder start, eos and pad (realmt's, or a converted model's).
-void shift_target(const std::vector<int32_t>& tgt, int64_t rows, int64_t len, const data::TableSpecialIds& ids,
-                  Tensor* tgt_in, Tensor* tgt_out);
+void shift_target(const std::vector<int32_t>& tgt, int64_t rows, int64_t len,
+                  const data::TableSpecialIds& ids, Tensor* tgt_in, Tensor* tgt_out);
 
 // The metric names valid-metrics accepts.
 const std::vector<std::string>& validation_metric_names();
 
 struct ValidatorOptions {
-  int64_t batch_sentences = 32;       // valid-mini-batch
-  int64_t max_length = 1000;          // valid-max-length: longer sentences are cropped
-  std::string script_path;            // valid-script-path: a shell command line
+  int64_t batch_sentences = 32;          // valid-mini-batch
+  int64_t max_length = 1000;             // valid-max-length: longer sentences are cropped
+  std::string script_path;               // valid-script-path: a shell command line
   std::vector<std::string> script_args;  // valid-script-args, between the command and the file
-  std::string translation_output;     // valid-translation-output: path template ({E} {U} {B} {T})
+  std::string translation_output;  // valid-translation-output: path template ({E} {U} {B} {T})
 };
 
 // Where training stands when it validates, and what validation may ask of the trainer.
@@ -70,7 +70,8 @@ class Validator {
   Validator(const std::string& src_path, const std::string& tgt_path, const data::Vocab& vocab,
             const ValidatorOptions& options);
   // Metric name -> value.
-  std::map<std::string, double> run(const models::Transformer& model, const std::vector<std::string>& metrics,
+  std::map<std::string, double> run(const models::Transformer& model,
+                                    const std::vector<std::string>& metrics,
                                     const ValidationContext& context = {}) const;
   int64_t sentences() const { return sentences_; }
   // Whether `a` is better than `b` for `metric`: higher for translation metrics, lower for the
@@ -83,7 +84,8 @@ class Validator {
 
  private:
   // Translations of the validation sources, detokenized, in corpus order (also their pieces).
-  std::vector<std::vector<int32_t>> translate(const models::Transformer& model, const ValidationContext& c) const;
+  std::vector<std::vector<int32_t>> translate(const models::Transformer& model,
+                                              const ValidationContext& c) const;
   double script_score(const std::vector<std::string>& hyps, const std::string& metric,
                       const ValidationContext& c) const;
 
@@ -93,7 +95,8 @@ class Validator {
   ValidatorOptions options_;
   std::vector<std::vector<int32_t>> sources_;  // subword ids without eos, corpus order
   std::vector<std::string> references_;        // raw target lines, corpus order
-  std::vector<std::string> reference_pieces_;  // their subword pieces, space-joined (bleu-segmented)
+  std::vector<std::string>
+      reference_pieces_;  // their subword pieces, space-joined (bleu-segmented)
   search::SearchOptions search_;
 };
 

@@ -49,7 +49,8 @@ class AnalyzeFiles : public ::testing::Test {
     models::Transformer m(c);
     m.allocate(Device::cpu());
     m.init(5);
-    models::save_parameters(path("model.safetensors"), m.params(), {{models::kConfigKey, c.to_yaml()}});
+    models::save_parameters(path("model.safetensors"), m.params(),
+                            {{models::kConfigKey, c.to_yaml()}});
     write("src.txt", "cat dog\ntree car book house\ncat dog house tree car book cat dog\n");
     write("tgt.txt", "dog cat house\nbook\ncar\n");
     o_.models = {path("model.safetensors")};
@@ -62,7 +63,9 @@ class AnalyzeFiles : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  void write(const std::string& name, const std::string& text) const { std::ofstream(path(name)) << text; }
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name)) << text;
+  }
   std::string error_of(const AnalyzeOptions& o) const {
     std::ostringstream log;
     try {
@@ -88,12 +91,14 @@ TEST_F(AnalyzeFiles, WritesTablesAndHeatmap) {
   EXPECT_EQ(line, "chain\tmeasure\tlayer\thead\tcount\tq1\tmedian\tq3\tmean\tmin\tmax\tcolour");
   int rows = 0;
   while (std::getline(tsv, line)) ++rows;
-  EXPECT_EQ(rows, 3 * 2 * 2 + 3 * 1 * 2);  // entropy: 3 chains x 2 layers x 2 heads; JSD: 1 layer pair
+  EXPECT_EQ(rows,
+            3 * 2 * 2 + 3 * 1 * 2);  // entropy: 3 chains x 2 layers x 2 heads; JSD: 1 layer pair
   std::ifstream js(path("out/attention.json"));
   const nlohmann::json j = nlohmann::json::parse(js);
   EXPECT_EQ(j["sentences"], 2);
   ASSERT_EQ(j["rows"].size(), 18u);
-  const auto& enc = j["rows"][0];  // encoder layer 1 head 1: queries of 3 + 5 source tokens, all seeing > 1 key
+  const auto& enc =
+      j["rows"][0];  // encoder layer 1 head 1: queries of 3 + 5 source tokens, all seeing > 1 key
   EXPECT_EQ(enc["chain"], "encoder");
   EXPECT_EQ(enc["count"], 3 + 5);
   EXPECT_EQ(enc["histogram"]["counts"].size(), 40u);
@@ -115,14 +120,18 @@ TEST_F(AnalyzeFiles, ErrorsNameTheProblem) {
   EXPECT_NE(error_of(o).find("longer than max-length"), std::string::npos) << error_of(o);
   o = o_;
   o.max_sentences = 1;
-  EXPECT_NE(error_of(o).find("heatmap-sentence: line 2 is not among the 1 pairs"), std::string::npos);
+  EXPECT_NE(error_of(o).find("heatmap-sentence: line 2 is not among the 1 pairs"),
+            std::string::npos);
   write("short.txt", "car\n");
   o = o_;
   o.train_sets[1] = path("short.txt");
-  EXPECT_NE(error_of(o).find("src.txt has 3 lines but " + path("short.txt") + " has 1"), std::string::npos) << error_of(o);
+  EXPECT_NE(error_of(o).find("src.txt has 3 lines but " + path("short.txt") + " has 1"),
+            std::string::npos)
+      << error_of(o);
   o = o_;
   o.train_sets.pop_back();
-  EXPECT_NE(error_of(o).find("train-sets: give a source file and a target file"), std::string::npos);
+  EXPECT_NE(error_of(o).find("train-sets: give a source file and a target file"),
+            std::string::npos);
 }
 
 }  // namespace

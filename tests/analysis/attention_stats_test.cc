@@ -49,10 +49,11 @@ TEST(AttentionStats, MaskedKeysAndPaddingRowsExcluded) {
   // Key 3 (padding) carries 0.5 in every row: the measures must not read it.
   AttentionStats s(2, 1, 1);
   s.begin_batch({3}, {1});
-  const std::vector<float> l0 = {0.7f, 0.2f, 0.1f, 0.5f,  0.5f, 0.25f, 0.25f, 0.5f,
-                                 0.2f, 0.2f, 0.6f, 0.5f,  0.1f, 0.1f, 0.1f, 0.5f};
+  const std::vector<float> l0 = {0.7f, 0.2f, 0.1f, 0.5f, 0.5f, 0.25f, 0.25f, 0.5f,
+                                 0.2f, 0.2f, 0.6f, 0.5f, 0.1f, 0.1f,  0.1f,  0.5f};
   std::vector<float> l1 = l0;
-  std::memcpy(l1.data(), std::vector<float>{0.2f, 0.2f, 0.6f}.data(), 3 * sizeof(float));  // query 0 changes
+  std::memcpy(l1.data(), std::vector<float>{0.2f, 0.2f, 0.6f}.data(),
+              3 * sizeof(float));  // query 0 changes
   s.observe(AttentionChain::kEncoder, 0, Tensor::from_vector(l0, {1, 1, 4, 4}));
   s.observe(AttentionChain::kEncoder, 1, Tensor::from_vector(l1, {1, 1, 4, 4}));
   ASSERT_EQ(s.entropy(0, 0, 0).size(), 3u);  // query 3 is padding
@@ -76,14 +77,17 @@ std::unique_ptr<models::Transformer> tiny(uint64_t seed, bool uniform) {
   c.dim_ffn = 16;
   c.dropout = 0.0;
   c.admin_init = models::AdminInit::kClosedForm;
-  c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross = layers::ResidualMode::kMean;
+  c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross =
+      layers::ResidualMode::kMean;
   auto m = std::make_unique<models::Transformer>(c);
   m->allocate(Device::cpu());
   m->init(seed);
-  if (uniform) {  // zero queries (and keys): every score is 0, so attention is uniform over the visible keys
+  if (uniform) {  // zero queries (and keys): every score is 0, so attention is uniform over the
+                  // visible keys
     const auto& names = m->params().names();
     for (size_t i = 0; i < names.size(); ++i)
-      if (names[i].find(".qkv.") != std::string::npos || names[i].find("cross_attn.q.") != std::string::npos) {
+      if (names[i].find(".qkv.") != std::string::npos ||
+          names[i].find("cross_attn.q.") != std::string::npos) {
         const Tensor v = m->params()[static_cast<int>(i)].value();
         std::memset(v.data<float>(), 0, static_cast<size_t>(v.numel()) * sizeof(float));
       }
@@ -92,7 +96,8 @@ std::unique_ptr<models::Transformer> tiny(uint64_t seed, bool uniform) {
 }
 
 // Runs sentences (source ids without eos, target ids) as one padded batch.
-void run(const models::Transformer& m, AttentionStats& s, const std::vector<std::vector<int32_t>>& src,
+void run(const models::Transformer& m, AttentionStats& s,
+         const std::vector<std::vector<int32_t>>& src,
          const std::vector<std::vector<int32_t>>& tgt) {
   const auto b = static_cast<int64_t>(src.size());
   int64_t S = 0, T = 0;
@@ -126,15 +131,19 @@ TEST(AttentionStats, UniformAttentionGivesLog2NAndZeroJsd) {
     for (int h = 0; h < 2; ++h) {
       // encoder: 3 queries seeing 3 keys, 6 seeing 6; cross: 4 then 2 queries seeing 3 and 6.
       std::vector<float> want_enc{3, 3, 3, 6, 6, 6, 6, 6, 6}, want_cross{3, 3, 3, 3, 6, 6};
-      std::vector<float> want_dec{2, 3, 4, 2};  // decoder: query i sees i + 1 keys; query 0 is skipped
+      std::vector<float> want_dec{2, 3, 4,
+                                  2};  // decoder: query i sees i + 1 keys; query 0 is skipped
       for (auto* w : {&want_enc, &want_cross, &want_dec})
         for (float& x : *w) x = static_cast<float>(std::log2(x));
       ASSERT_EQ(s.entropy(0, l, h).size(), want_enc.size());
-      for (size_t i = 0; i < want_enc.size(); ++i) EXPECT_NEAR(s.entropy(0, l, h)[i], want_enc[i], 1e-5);
+      for (size_t i = 0; i < want_enc.size(); ++i)
+        EXPECT_NEAR(s.entropy(0, l, h)[i], want_enc[i], 1e-5);
       ASSERT_EQ(s.entropy(1, l, h).size(), want_dec.size());
-      for (size_t i = 0; i < want_dec.size(); ++i) EXPECT_NEAR(s.entropy(1, l, h)[i], want_dec[i], 1e-5);
+      for (size_t i = 0; i < want_dec.size(); ++i)
+        EXPECT_NEAR(s.entropy(1, l, h)[i], want_dec[i], 1e-5);
       ASSERT_EQ(s.entropy(2, l, h).size(), want_cross.size());
-      for (size_t i = 0; i < want_cross.size(); ++i) EXPECT_NEAR(s.entropy(2, l, h)[i], want_cross[i], 1e-5);
+      for (size_t i = 0; i < want_cross.size(); ++i)
+        EXPECT_NEAR(s.entropy(2, l, h)[i], want_cross[i], 1e-5);
     }
   for (int c = 0; c < kChains; ++c)
     for (int h = 0; h < 2; ++h) {
@@ -176,7 +185,8 @@ TEST(AttentionStats, RandomModelMatchesNaiveReferenceAndIgnoresPadding) {
         if (n == 1) continue;
         double ent = 0, kl_p = 0, kl_q = 0;
         for (int64_t j = 0; j < n; ++j) {
-          const double p = rec.probs[c][0][(h * Tq + i) * Tk + j], q = rec.probs[c][1][(h * Tq + i) * Tk + j];
+          const double p = rec.probs[c][0][(h * Tq + i) * Tk + j],
+                       q = rec.probs[c][1][(h * Tq + i) * Tk + j];
           ent -= p > 0 ? p * std::log(p) / std::log(2.0) : 0.0;
           kl_p += p > 0 ? p * std::log(2 * p / (p + q)) / std::log(2.0) : 0.0;
           kl_q += q > 0 ? q * std::log(2 * q / (p + q)) / std::log(2.0) : 0.0;
@@ -207,12 +217,14 @@ TEST(AttentionStats, ObservingLeavesTheForwardPassUnchanged) {
   const Tensor src = Tensor::from_vector(std::vector<int32_t>{5, 6, 7, 3}, {1, 4});
   const Tensor tgt = Tensor::from_vector(std::vector<int32_t>{2, 9, 10}, {1, 3});
   graph::NoGradGuard no_grad;
-  const std::vector<float> plain = m->decode(m->encode(src, {}), tgt, {}).value().to_vector<float>();
+  const std::vector<float> plain =
+      m->decode(m->encode(src, {}), tgt, {}).value().to_vector<float>();
   AttentionStats s(2, 2, 2);
   s.begin_batch({4}, {3});
   models::ForwardContext ctx;
   ctx.attention = &s;
-  const std::vector<float> observed = m->decode(m->encode(src, ctx), tgt, ctx).value().to_vector<float>();
+  const std::vector<float> observed =
+      m->decode(m->encode(src, ctx), tgt, ctx).value().to_vector<float>();
   EXPECT_EQ(plain, observed);  // bit for bit
   EXPECT_EQ(s.entropy(2, 1, 1).size(), 3u);
 }

@@ -14,7 +14,9 @@ namespace {
 
 // Removes the fault hook when a test ends, whatever happens.
 struct HookGuard {
-  explicit HookGuard(realmt::testing::AtomicFileFaultHook h) { realmt::testing::set_atomic_file_fault_hook(std::move(h)); }
+  explicit HookGuard(realmt::testing::AtomicFileFaultHook h) {
+    realmt::testing::set_atomic_file_fault_hook(std::move(h));
+  }
   ~HookGuard() { realmt::testing::set_atomic_file_fault_hook(nullptr); }
 };
 
@@ -69,7 +71,8 @@ TEST(AtomicFile, InjectedFailureAtEachStepKeepsOldFile) {
     const std::string path = dir.file("model.safetensors");
     write_file_atomic(path, "old contents");
     HookGuard guard([step](std::string_view s) { return s == step ? ENOSPC : 0; });
-    expect_error([&] { write_file_atomic(path, "new contents"); }, {path, "No space left on device"});
+    expect_error([&] { write_file_atomic(path, "new contents"); },
+                 {path, "No space left on device"});
     EXPECT_EQ(read_file(path), "old contents");
     EXPECT_EQ(dir.list(), std::vector<std::string>{"model.safetensors"});
   }
@@ -80,7 +83,8 @@ TEST(AtomicFile, DirectorySyncFailureIsReportedAfterTheRename) {
   const std::string path = dir.file("d.txt");
   write_file_atomic(path, "old");
   HookGuard guard([](std::string_view s) { return s == "fsync_dir" ? EIO : 0; });
-  expect_error([&] { write_file_atomic(path, "new"); }, {path, "syncing its directory", "Input/output error"});
+  expect_error([&] { write_file_atomic(path, "new"); },
+               {path, "syncing its directory", "Input/output error"});
   EXPECT_EQ(read_file(path), "new");
   EXPECT_EQ(dir.list(), std::vector<std::string>{"d.txt"});
 }
@@ -106,7 +110,8 @@ TEST(AtomicFile, UnwritableDirectoryKeepsOldFile) {
   TempDir dir;
   const std::string path = dir.file("f.txt");
   write_file_atomic(path, "old");
-  std::filesystem::permissions(dir.path(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  std::filesystem::permissions(
+      dir.path(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
   expect_error([&] { write_file_atomic(path, "new"); }, {path, "Permission denied"});
   EXPECT_EQ(read_file(path), "old");
 }
@@ -144,7 +149,8 @@ TEST(AtomicFile, TemporaryFilesOfKilledWritersAreRemovedByTheNextWrite) {
 
 TEST(ReadFile, ErrorsNameThePath) {
   TempDir dir;
-  expect_error([&] { read_file(dir.file("missing.txt")); }, {dir.file("missing.txt"), "No such file or directory"});
+  expect_error([&] { read_file(dir.file("missing.txt")); },
+               {dir.file("missing.txt"), "No such file or directory"});
   expect_error([&] { read_file(dir.path().string()); }, {"is a directory"});
   write_bytes(dir.file("x"), "12345");
   InputFile f(dir.file("x"));

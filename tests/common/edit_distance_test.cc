@@ -19,11 +19,13 @@ TEST(EditDistance, KnownDistances) {
 TEST(EditDistance, Symmetric) {
   const char* words[] = {"", "a", "dim-emb", "dim-vocabs", "beam-size", "after", "afetr"};
   for (const char* a : words)
-    for (const char* b : words) EXPECT_EQ(edit_distance(a, b), edit_distance(b, a)) << a << " " << b;
+    for (const char* b : words)
+      EXPECT_EQ(edit_distance(a, b), edit_distance(b, a)) << a << " " << b;
 }
 
 TEST(EditDistance, ClosestName) {
-  const std::vector<std::string> valid = {"enc-depth", "dec-depth", "dim-emb", "beam-size", "after"};
+  const std::vector<std::string> valid = {"enc-depth", "dec-depth", "dim-emb", "beam-size",
+                                          "after"};
   EXPECT_EQ(closest_name("enc-dpeth", valid), "enc-depth");
   EXPECT_EQ(closest_name("dec-deep", valid), "dec-depth");
   EXPECT_EQ(closest_name("beamsize", valid), "beam-size");

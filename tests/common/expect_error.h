@@ -18,7 +18,8 @@ void expect_error(Fn&& fn, std::initializer_list<std::string> fragments) {
     ADD_FAILURE() << "no error thrown; expected one containing '" << *fragments.begin() << "'";
   } catch (const Error& e) {
     for (const std::string& f : fragments) {
-      EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << "message: " << e.what() << "\nlacks: " << f;
+      EXPECT_NE(std::string(e.what()).find(f), std::string::npos)
+          << "message: " << e.what() << "\nlacks: " << f;
     }
   }
 }

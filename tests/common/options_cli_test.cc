@@ -22,11 +22,38 @@ TEST(OptionsCli, DefaultsStayWhenNothingIsGiven) {
 TEST(OptionsCli, EveryType) {
   Fields f;
   OptionSet set = bind(&f);
-  EXPECT_TRUE(parse(set, {"--tied-embeddings-all", "--enc-depth", "12", "--transformer-dropout", "0.25",
-                          "--residual-attention", "sum", "--model=out/m.npz", "--mini-batch-words",
-                          "5000000000", "--learn-rate", "1e-4", "--after", "2e", "--valid-freq", "500000t",
-                          "--shuffle", "false", "--train-sets", "a.en", "a.fr", "--optimizer-params", "0.9",
-                          "0.997", "1e-08", "--valid-metrics", "bleu", "chrf", "--devices", "0", "1", "2"}));
+  EXPECT_TRUE(parse(set, {"--tied-embeddings-all",
+                          "--enc-depth",
+                          "12",
+                          "--transformer-dropout",
+                          "0.25",
+                          "--residual-attention",
+                          "sum",
+                          "--model=out/m.npz",
+                          "--mini-batch-words",
+                          "5000000000",
+                          "--learn-rate",
+                          "1e-4",
+                          "--after",
+                          "2e",
+                          "--valid-freq",
+                          "500000t",
+                          "--shuffle",
+                          "false",
+                          "--train-sets",
+                          "a.en",
+                          "a.fr",
+                          "--optimizer-params",
+                          "0.9",
+                          "0.997",
+                          "1e-08",
+                          "--valid-metrics",
+                          "bleu",
+                          "chrf",
+                          "--devices",
+                          "0",
+                          "1",
+                          "2"}));
   EXPECT_TRUE(f.tied);
   EXPECT_EQ(f.enc_depth, 12);
   EXPECT_FLOAT_EQ(f.dropout, 0.25f);
@@ -47,15 +74,15 @@ TEST(OptionsCli, EveryType) {
 }
 
 TEST(OptionsCli, BooleanSpellings) {
-  for (const auto& [args, want] : std::vector<std::pair<std::vector<std::string>, bool>>{
-           {{"--shuffle"}, true},
-           {{"--shuffle", "false"}, false},
-           {{"--shuffle", "FALSE"}, false},
-           {{"--shuffle=no"}, false},
-           {{"--shuffle=off"}, false},
-           {{"--shuffle=0"}, false},
-           {{"--shuffle=yes"}, true},
-           {{"--shuffle", "true"}, true}}) {
+  for (const auto& [args, want] :
+       std::vector<std::pair<std::vector<std::string>, bool>>{{{"--shuffle"}, true},
+                                                              {{"--shuffle", "false"}, false},
+                                                              {{"--shuffle", "FALSE"}, false},
+                                                              {{"--shuffle=no"}, false},
+                                                              {{"--shuffle=off"}, false},
+                                                              {{"--shuffle=0"}, false},
+                                                              {{"--shuffle=yes"}, true},
+                                                              {{"--shuffle", "true"}, true}}) {
     Fields f;
     f.shuffle = !want;
     OptionSet set = bind(&f);
@@ -73,7 +100,8 @@ TEST(OptionsCli, BooleanSpellings) {
 TEST(OptionsCli, ValuesThatLookLikeOptions) {
   Fields f;
   OptionSet set = bind(&f);
-  parse(set, {"--model", "-", "--enc-depth", "-3", "--optimizer-params", "-1", "-0.5", "--learn-rate", "+2"});
+  parse(set, {"--model", "-", "--enc-depth", "-3", "--optimizer-params", "-1", "-0.5",
+              "--learn-rate", "+2"});
   EXPECT_EQ(f.model, "-");
   EXPECT_EQ(f.enc_depth, -3);
   EXPECT_EQ(f.optimizer_params, (std::vector<double>{-1, -0.5}));
@@ -101,7 +129,8 @@ TEST(OptionsCli, EmptyArgv) {
 TEST(OptionsCli, RepeatedOptionsReplace) {
   Fields f;
   OptionSet set = bind(&f);
-  parse(set, {"--enc-depth", "2", "--devices", "1", "2", "--enc-depth=3", "--devices", "5", "--train-sets="});
+  parse(set, {"--enc-depth", "2", "--devices", "1", "2", "--enc-depth=3", "--devices", "5",
+              "--train-sets="});
   EXPECT_EQ(f.enc_depth, 3);
   EXPECT_EQ(f.devices, std::vector<int>{5});
   EXPECT_TRUE(f.train_sets.empty());
@@ -156,7 +185,10 @@ TEST(OptionsCli, ChoicesListAllowedValues) {
 TEST(OptionsCli, PositionalsWithoutDeclarationAreErrors) {
   Fields f;
   OptionSet set = bind(&f, /*with_positional=*/false);
-  EXPECT_HAS(error_of([&] { parse(set, {"--enc-depth", "3", "stray"}); }), "unexpected argument 'stray'");
+  EXPECT_HAS(error_of([&] {
+               parse(set, {"--enc-depth", "3", "stray"});
+             }),
+             "unexpected argument 'stray'");
 }
 
 TEST(OptionsCli, HelpListsGroupsDefaultsAndHelp) {
@@ -165,12 +197,13 @@ TEST(OptionsCli, HelpListsGroupsDefaultsAndHelp) {
   std::string out;
   EXPECT_FALSE(parse(set, {"--enc-depth", "3", "--help"}, &out));
   EXPECT_EQ(f.enc_depth, 6);  // help exits before applying anything
-  for (const char* part : {"realmt-test: Exercises every option type", "Model:", "Training:", "Hardware:",
-                           "Config:", "-c, --config FILE...", "--dump-config", "--enc-depth INT",
-                           "Number of encoder layers (default: 6)", "(default: 10000u)", "(default: 0.0003)",
-                           "--residual-attention {none|sum|mean}", "(default: mean)", "-m, --model STRING",
-                           "--devices INT...", "(default: 0.9 0.98 1e-09)", "(default: (empty))",
-                           "[references...]", "Reference files"}) {
+  for (const char* part :
+       {"realmt-test: Exercises every option type",
+        "Model:", "Training:", "Hardware:", "Config:", "-c, --config FILE...", "--dump-config",
+        "--enc-depth INT", "Number of encoder layers (default: 6)", "(default: 10000u)",
+        "(default: 0.0003)", "--residual-attention {none|sum|mean}", "(default: mean)",
+        "-m, --model STRING", "--devices INT...", "(default: 0.9 0.98 1e-09)", "(default: (empty))",
+        "[references...]", "Reference files"}) {
     EXPECT_HAS(out, part);
   }
   // Groups in declaration order; bools show no metavar.

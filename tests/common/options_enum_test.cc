@@ -12,8 +12,10 @@ namespace realmt::testing {
 
 enum class Shade { kLight, kDark, kNone };
 constexpr auto enum_names(Shade) {
-  return std::to_array<EnumName<Shade>>(
-      {{Shade::kLight, "light"}, {Shade::kDark, "dark"}, {Shade::kNone, "none"}, {Shade::kDark, "black"}});
+  return std::to_array<EnumName<Shade>>({{Shade::kLight, "light"},
+                                         {Shade::kDark, "dark"},
+                                         {Shade::kNone, "none"},
+                                         {Shade::kDark, "black"}});
 }
 
 namespace {
@@ -25,7 +27,8 @@ struct Painted {
 
 OptionSet bind_enums(Painted* p) {
   OptionSet set("realmt-test", "Enum options");
-  set.add_enum("Paint", "shade", &p->shade, "The shade").add_enum("Paint", "layers", &p->layers, "Shades, in order");
+  set.add_enum("Paint", "shade", &p->shade, "The shade")
+      .add_enum("Paint", "layers", &p->layers, "Shades, in order");
   return set;
 }
 
@@ -36,7 +39,8 @@ TEST(EnumNames, NamesSpellingsAndErrors) {
   EXPECT_EQ(enum_spellings<Shade>(), (std::vector<std::string>{"light", "dark", "none"}));
   EXPECT_EQ(enum_choices<Shade>(), "light, dark, none (or black)");
   EXPECT_EQ(parse_enum<Shade>("none", "shade"), Shade::kNone);
-  EXPECT_HAS(error_of([] { parse_enum<Shade>("grey", "shade"); }), "shade 'grey' is not one of: light, dark, none");
+  EXPECT_HAS(error_of([] { parse_enum<Shade>("grey", "shade"); }),
+             "shade 'grey' is not one of: light, dark, none");
 }
 
 TEST(OptionsEnum, CommandLineYamlDumpAndHelpUseTheNames) {
@@ -65,9 +69,13 @@ TEST(OptionsEnum, AWrongValueNamesTheOptionAndTheChoices) {
   Painted p;
   OptionSet set = bind_enums(&p);
   std::string msg = error_of([&] { parse(set, {"--shade", "grey"}); });
-  EXPECT_HAS(msg, "option 'shade' on the command line: expected one of: light, dark, none (or black), got 'grey'");
+  EXPECT_HAS(msg,
+             "option 'shade' on the command line: expected one of: light, dark, none (or black), "
+             "got 'grey'");
   msg = error_of([&] { set.load_yaml_string("layers: [dark, Light]\n", "cfg.yml"); });
-  EXPECT_HAS(msg, "option 'layers' in cfg.yml:1: expected a list of values, each one of: light, dark, none");
+  EXPECT_HAS(
+      msg,
+      "option 'layers' in cfg.yml:1: expected a list of values, each one of: light, dark, none");
   EXPECT_HAS(msg, "got 'Light'");
   EXPECT_EQ(p.layers, std::vector<Shade>{Shade::kDark});  // unchanged by the failed assignment
 }

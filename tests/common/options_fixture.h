@@ -53,8 +53,8 @@ inline OptionSet bind(Fields* f, bool with_positional = true) {
       .add("Training", "train-sets", &f->train_sets, "Source and target training files")
       .short_name("train-sets", 't')
       .add("Training", "optimizer-params", &f->optimizer_params, "Adam beta1 beta2 epsilon")
-      .add_choice("Training", "valid-metrics", &f->metrics, {"cross-entropy", "perplexity", "bleu", "chrf"},
-                  "Validation metrics")
+      .add_choice("Training", "valid-metrics", &f->metrics,
+                  {"cross-entropy", "perplexity", "bleu", "chrf"}, "Validation metrics")
       .add("Hardware", "devices", &f->devices, "GPU ids")
       .short_name("devices", 'd');
   if (with_positional) set.positional("references", &f->refs, "Reference files");
@@ -85,5 +85,7 @@ std::string error_of(Fn&& fn) {
 
 }  // namespace realmt::testing
 
-#define EXPECT_HAS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "missing: " << (needle) << "\nin:\n" << (haystack)
+#define EXPECT_HAS(haystack, needle)                               \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
+      << "missing: " << (needle) << "\nin:\n"                      \
+      << (haystack)

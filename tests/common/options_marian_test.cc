@@ -149,7 +149,8 @@ TEST(OptionsMarian, NoEffectOptionsAreAcceptedAndTypeChecked) {
 TEST(OptionsMarian, UnavailableOptionsNameTheReason) {
   Fields f;
   OptionSet set = bind(&f);
-  set.add_unavailable("dim-rnn", OptionSet::Kind::kValue, {"1024"}, "RNN models are not implemented")
+  set.add_unavailable("dim-rnn", OptionSet::Kind::kValue, {"1024"},
+                      "RNN models are not implemented")
       .add_unavailable("skip", OptionSet::Kind::kFlag, {}, "RNN models are not implemented");
   EXPECT_TRUE(parse(set, {"--dim-rnn", "1024", "--skip", "false"}));  // Marian's defaults: harmless
   const std::string msg = error_of([&] { parse(set, {"--dim-rnn", "512"}); });
@@ -159,13 +160,19 @@ TEST(OptionsMarian, UnavailableOptionsNameTheReason) {
   Fields g;
   OptionSet set2 = bind(&g);
   set2.add_unavailable("skip", OptionSet::Kind::kFlag, {}, "RNN models are not implemented");
-  EXPECT_HAS(error_of([&] { parse(set2, {"-c", dir.write("s2s.yml", "skip: true\n")}); }), "s2s.yml:1");
+  EXPECT_HAS(error_of([&] {
+               parse(set2, {"-c", dir.write("s2s.yml", "skip: true\n")});
+             }),
+             "s2s.yml:1");
   std::string out;
   EXPECT_FALSE(parse(set, {"--help"}, &out));
   EXPECT_EQ(out.find("dim-rnn"), std::string::npos);
   // A misspelling never suggests an unavailable option.
   EXPECT_HAS(error_of([&] { parse(set, {"--dim-rn", "3"}); }), "did you mean");
-  EXPECT_EQ(error_of([&] { parse(set, {"--dim-rn", "3"}); }).find("'--dim-rnn'"), std::string::npos);
+  EXPECT_EQ(error_of([&] {
+              parse(set, {"--dim-rn", "3"});
+            }).find("'--dim-rnn'"),
+            std::string::npos);
 }
 
 TEST(OptionsMarian, PresetsFillWhatTheUserDidNotSet) {
@@ -173,7 +180,9 @@ TEST(OptionsMarian, PresetsFillWhatTheUserDidNotSet) {
   std::vector<std::string> task;
   OptionSet set = bind(&f);
   set.add("Training", "task", &task, "Presets")
-      .preset("task", "transformer-base", {{"enc-depth", "6"}, {"learn-rate", "0.0003"}, {"optimizer-params", "0.9 0.98 1e-09"}})
+      .preset(
+          "task", "transformer-base",
+          {{"enc-depth", "6"}, {"learn-rate", "0.0003"}, {"optimizer-params", "0.9 0.98 1e-09"}})
       .preset("task", "transformer-big", {{"enc-depth", "6"}, {"learn-rate", "0.0002"}});
   TempDir dir;
   const std::string file = dir.write("c.yml", "enc-depth: 2\n");
@@ -186,9 +195,12 @@ TEST(OptionsMarian, PresetsFillWhatTheUserDidNotSet) {
   std::vector<std::string> task2;
   OptionSet set2 = bind(&g);
   set2.add("Training", "task", &task2, "Presets")
-      .preset("task", "transformer-base", {{"learn-rate", "0.0003"}, {"optimizer-params", "0.9 0.98 1e-09"}});
+      .preset("task", "transformer-base",
+              {{"learn-rate", "0.0003"}, {"optimizer-params", "0.9 0.98 1e-09"}});
   std::string out;
-  EXPECT_FALSE(parse(set2, {"--task", "transformer-base", "--learn-rate", "0.1", "--dump-config", "expand"}, &out));
+  EXPECT_FALSE(
+      parse(set2, {"--task", "transformer-base", "--learn-rate", "0.1", "--dump-config", "expand"},
+            &out));
   EXPECT_HAS(out, "optimizer-params: [0.9, 0.98, 1e-09]");
   EXPECT_HAS(out, "learn-rate: 0.1");
   EXPECT_FALSE(parse(set2, {"--task", "transformer-base", "--dump-config", "minimal"}, &out));
@@ -201,7 +213,10 @@ TEST(OptionsMarian, PresetsMatchAPrefix) {
     Fields f;
     std::string gemm = "float32";
     OptionSet set = bind(&f);
-    Bound() { set.add("Hardware", "gemm", &gemm, "GEMM type").preset("gemm", "intgemm8*", {{"model", "int8.npz"}}); }
+    Bound() {
+      set.add("Hardware", "gemm", &gemm, "GEMM type")
+          .preset("gemm", "intgemm8*", {{"model", "int8.npz"}});
+    }
   };
   Bound a;
   EXPECT_TRUE(parse(a.set, {"--gemm", "intgemm8avx512vnni"}));
@@ -218,7 +233,8 @@ TEST(OptionsMarian, ChecksRunAfterParsingAndFailAsUsageErrors) {
   int runs = 0;
   set.on_parsed([&](const OptionSet& s) {
     ++runs;
-    REALMT_CHECK(f.enc_depth < 10 || s.was_set("learn-rate"), "enc-depth {} needs a learn-rate", f.enc_depth);
+    REALMT_CHECK(f.enc_depth < 10 || s.was_set("learn-rate"), "enc-depth {} needs a learn-rate",
+                 f.enc_depth);
   });
   EXPECT_TRUE(parse(set, {"--enc-depth", "3"}));
   EXPECT_EQ(runs, 1);

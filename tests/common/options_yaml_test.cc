@@ -51,7 +51,8 @@ TEST(OptionsYaml, EveryTypeFromAFile) {
 
 TEST(OptionsYaml, LaterFilesWinAndTheCommandLineWinsOverFiles) {
   TempDir dir;
-  const std::string a = dir.write("a.yml", "enc-depth: 2\nlearn-rate: 0.1\ndevices: [0, 1]\nmodel: a.npz\n");
+  const std::string a =
+      dir.write("a.yml", "enc-depth: 2\nlearn-rate: 0.1\ndevices: [0, 1]\nmodel: a.npz\n");
   const std::string b = dir.write("b.yml", "enc-depth: 3\ndevices: [5]\n");
   Fields f;
   OptionSet set = bind(&f);
@@ -80,7 +81,8 @@ TEST(OptionsYaml, NullAndEmptyValues) {
   EXPECT_EQ(f.model, "");
   EXPECT_TRUE(f.train_sets.empty());
   EXPECT_TRUE(f.devices.empty());
-  EXPECT_HAS(error_of([&] { set.load_yaml_string("enc-depth:\n", "t.yml"); }), "'enc-depth' in t.yml:1 has no value");
+  EXPECT_HAS(error_of([&] { set.load_yaml_string("enc-depth:\n", "t.yml"); }),
+             "'enc-depth' in t.yml:1 has no value");
   set.load_yaml_string("", "empty.yml");  // an empty file sets nothing
   set.load_yaml_string("# only a comment\n", "comment.yml");
 }
@@ -99,7 +101,8 @@ TEST(OptionsYaml, UnknownKeyNamesClosestAndLine) {
 TEST(OptionsYaml, TypeErrorsNameKeyLineAndType) {
   Fields f;
   OptionSet set = bind(&f);
-  std::string msg = error_of([&] { set.load_yaml_string("after: 1e\nenc-depth: abc\n", "cfg.yml"); });
+  std::string msg =
+      error_of([&] { set.load_yaml_string("after: 1e\nenc-depth: abc\n", "cfg.yml"); });
   EXPECT_HAS(msg, "'enc-depth' in cfg.yml:2");
   EXPECT_HAS(msg, "expected an integer");
   EXPECT_HAS(msg, "'abc'");
@@ -119,7 +122,8 @@ TEST(OptionsYaml, NotANumberAndInfinityAreRefusedInFilesAndOnTheCommandLine) {
   for (const std::string bad : {"nan", "NaN", "inf", "-inf", "infinity", "1e999"}) {
     Fields f;
     OptionSet set = bind(&f);
-    std::string msg = error_of([&] { set.load_yaml_string("optimizer-params: [0.9, " + bad + ", 1e-9]\n", "c.yml"); });
+    std::string msg = error_of(
+        [&] { set.load_yaml_string("optimizer-params: [0.9, " + bad + ", 1e-9]\n", "c.yml"); });
     EXPECT_HAS(msg, "'optimizer-params' in c.yml:1");
     EXPECT_HAS(msg, "not nan or inf");
     msg = error_of([&] { parse(set, {"--learn-rate", bad}); });
@@ -144,12 +148,14 @@ TEST(OptionsYaml, NestedDuplicateAndMalformed) {
   std::string msg = error_of([&] { set.load_yaml_string("model:\n  enc-depth: 6\n", "n.yml"); });
   EXPECT_HAS(msg, "nested key 'model.enc-depth' in n.yml:2");
   EXPECT_HAS(msg, "flat");
-  msg = error_of([&] { set.load_yaml_string("enc-depth: 1\nlearn-rate: 1\nenc-depth: 2\n", "d.yml"); });
+  msg = error_of(
+      [&] { set.load_yaml_string("enc-depth: 1\nlearn-rate: 1\nenc-depth: 2\n", "d.yml"); });
   EXPECT_HAS(msg, "'enc-depth' appears twice in d.yml (again at d.yml:3)");
   msg = error_of([&] { set.load_yaml_string("enc-depth: 1\ndevices: [0, 1\n", "bad.yml"); });
   EXPECT_HAS(msg, "invalid YAML in bad.yml:");
   EXPECT_HAS(error_of([&] { set.load_yaml_string("- a\n- b\n", "list.yml"); }), "not a list");
-  EXPECT_HAS(error_of([&] { set.load_yaml_file("/nonexistent/x.yml"); }), "cannot read config file");
+  EXPECT_HAS(error_of([&] { set.load_yaml_file("/nonexistent/x.yml"); }),
+             "cannot read config file");
 }
 
 // Binds a fresh set, loads `yaml`, returns the fields.
@@ -181,11 +187,34 @@ TEST(OptionsYaml, DumpRoundTripsEveryValue) {
   for (const std::string model : {"", "null", "~", "a: b # c", "[x]", "yes", "'q\"", "-", "x\ny"}) {
     Fields f;
     OptionSet set = bind(&f);
-    parse(set, {"--tied-embeddings-all", "--shuffle=false", "--enc-depth", "-7", "--mini-batch-words",
-                "123456789012", "--transformer-dropout", "0.1", "--learn-rate", "0.1", "--model=" + model,
-                "--residual-attention", "none", "--after", "3e", "--valid-freq", "1Gt", "--train-sets", "a b",
-                "", "#c", "--devices=", "--optimizer-params", "1e-300", "0.30000000000000004",
-                "--valid-metrics", "chrf", "bleu"});
+    parse(set, {"--tied-embeddings-all",
+                "--shuffle=false",
+                "--enc-depth",
+                "-7",
+                "--mini-batch-words",
+                "123456789012",
+                "--transformer-dropout",
+                "0.1",
+                "--learn-rate",
+                "0.1",
+                "--model=" + model,
+                "--residual-attention",
+                "none",
+                "--after",
+                "3e",
+                "--valid-freq",
+                "1Gt",
+                "--train-sets",
+                "a b",
+                "",
+                "#c",
+                "--devices=",
+                "--optimizer-params",
+                "1e-300",
+                "0.30000000000000004",
+                "--valid-metrics",
+                "chrf",
+                "bleu"});
     const std::string dump = set.dump_yaml();
     expect_same(f, load(dump));
     // A second dump of the reloaded values is identical text.
@@ -202,7 +231,9 @@ TEST(OptionsYaml, DumpHasHelpCommentsAndEveryOption) {
   EXPECT_FALSE(parse(set, {"--enc-depth", "4", "--dump-config"}, &out));
   EXPECT_HAS(out, "# ---- Model ----\n");
   EXPECT_HAS(out, "# Number of encoder layers\nenc-depth: 4\n");
-  EXPECT_HAS(out, "# RealFormer residual attention:\n# none, sum or mean of the scores\nresidual-attention: mean\n");
+  EXPECT_HAS(out,
+             "# RealFormer residual attention:\n# none, sum or mean of the "
+             "scores\nresidual-attention: mean\n");
   EXPECT_HAS(out, "devices: [0]\n");
   EXPECT_HAS(out, "valid-freq: 10000u\n");
   // Every option but Marian's print-and-exit ones every OptionSet refuses (dumped only when set).

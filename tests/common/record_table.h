@@ -56,13 +56,16 @@ std::string record_table_holes() {
   std::string holes;
   size_t end = 0;
   for (const RecordLayout::Span& s : spans) {
-    if (s.offset < end) holes += " a member at byte " + std::to_string(s.offset) + " is visited twice;";
+    if (s.offset < end)
+      holes += " a member at byte " + std::to_string(s.offset) + " is visited twice;";
     else if (s.offset != round_up(end, s.align))
-      holes += " bytes " + std::to_string(end) + ".." + std::to_string(s.offset) + " are in no field;";
+      holes +=
+          " bytes " + std::to_string(end) + ".." + std::to_string(s.offset) + " are in no field;";
     end = std::max(end, s.offset + s.size);
   }
   if (sizeof(R) != round_up(end, alignof(R)))
-    holes += " bytes " + std::to_string(end) + ".." + std::to_string(sizeof(R)) + " are in no field;";
+    holes +=
+        " bytes " + std::to_string(end) + ".." + std::to_string(sizeof(R)) + " are in no field;";
   return holes;
 }
 

@@ -43,7 +43,8 @@ class TempDir {
   // Names in the directory, sorted (to spot leftover temporary files).
   std::vector<std::string> list() const {
     std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(path_)) out.push_back(e.path().filename().string());
+    for (const auto& e : std::filesystem::directory_iterator(path_))
+      out.push_back(e.path().filename().string());
     std::sort(out.begin(), out.end());
     return out;
   }

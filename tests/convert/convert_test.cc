@@ -48,7 +48,8 @@ ConvertedModel tiny(models::ModelConfig c) {
   t.init(3);
   ConvertedModel m;
   m.config = c;
-  for (int i = 0; i < t.params().size(); ++i) m.tensors.emplace_back(t.params().names()[i], t.params()[i].value());
+  for (int i = 0; i < t.params().size(); ++i)
+    m.tensors.emplace_back(t.params().names()[i], t.params()[i].value());
   m.source_table = {"<pad>", "<unk>", "<s>", "</s>", "a", "b", "c", "d", "e", "f"};
   return m;
 }
@@ -59,7 +60,8 @@ struct Var {
   std::vector<uint32_t> dims;
   std::string bytes;
 };
-std::map<std::string, Var> read_model_bin(const std::string& path, std::string& spec, uint32_t& revision) {
+std::map<std::string, Var> read_model_bin(const std::string& path, std::string& spec,
+                                          uint32_t& revision) {
   const std::string b = read_file(path);
   size_t at = 0;
   auto u = [&](int n) {
@@ -120,7 +122,8 @@ TEST(Ctranslate2Export, WritesTheTransformerSpec) {
   float x;
   std::memcpy(&x, qkv.bytes.data() + (5 * 8 + 3) * 4, 4);  // row 5 (output 5), column 3 (input 3)
   EXPECT_EQ(x, ours.data<float>()[3 * 24 + 5]);
-  EXPECT_EQ(vars.at("decoder/layer_0/attention/linear_1/weight").dims, (std::vector<uint32_t>{16, 8}));  // K|V
+  EXPECT_EQ(vars.at("decoder/layer_0/attention/linear_1/weight").dims,
+            (std::vector<uint32_t>{16, 8}));  // K|V
   EXPECT_EQ(vars.at("decoder/position_encodings/encodings").dims, (std::vector<uint32_t>{20, 8}));
   EXPECT_EQ(vars.at("encoder/num_heads").type, 2);  // int16
   EXPECT_EQ(vars.at("encoder/num_heads").bytes, std::string("\x02\x00", 2));
@@ -168,7 +171,8 @@ TEST(Ctranslate2Export, LearnedPositionsAreTheTable) {
     std::vector<float> got(9 * 8);
     std::memcpy(got.data(), enc.bytes.data(), got.size() * 4);
     for (int r = 0; r < 9; ++r)
-      for (int k = 0; k < 8; ++k) EXPECT_EQ(got[r * 8 + k], table[std::min(r, 4) * 8 + k]) << side << " row " << r;
+      for (int k = 0; k < 8; ++k)
+        EXPECT_EQ(got[r * 8 + k], table[std::min(r, 4) * 8 + k]) << side << " row " << r;
     float scale;
     std::memcpy(&scale, vars.at(std::string(side) + "/scale_embeddings").bytes.data(), 4);
     EXPECT_EQ(scale, 1.0f);
@@ -195,7 +199,8 @@ TEST(Ctranslate2Export, ResidualAttentionIsRefusedWithTheReason) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("ct2/model.bin")));
   ConvertedModel no_vocab = tiny(plain());
   no_vocab.source_table.clear();
-  EXPECT_NE(error_of([&] { write_ctranslate2(no_vocab, dir.file("ct2")); }).find("--vocabs"), std::string::npos);
+  EXPECT_NE(error_of([&] { write_ctranslate2(no_vocab, dir.file("ct2")); }).find("--vocabs"),
+            std::string::npos);
 }
 
 TEST(RealmtCheckpoint, RoundTripsWithItsTables) {
@@ -212,7 +217,8 @@ TEST(RealmtCheckpoint, RoundTripsWithItsTables) {
   EXPECT_EQ(back.source_table, m.source_table);
   EXPECT_EQ(back.origin, "test");
   EXPECT_EQ(back.config.pad_id, 9);
-  EXPECT_EQ(back.tensor("output.bias").to_vector<float>(), m.tensor("output.bias").to_vector<float>());
+  EXPECT_EQ(back.tensor("output.bias").to_vector<float>(),
+            m.tensor("output.bias").to_vector<float>());
   ConvertedModel extra = m;
   extra.tensors.emplace_back("stray", Tensor::zeros({2}));
   const std::string e = error_of([&] { write_realmt(extra, dir.file("x.realmt")); });
@@ -228,7 +234,8 @@ TEST(RealmtCheckpoint, MalformedTablesNameTheFileAndTheField) {
   const models::SafetensorsFile f = models::load_safetensors(path);
   std::vector<std::pair<std::string, Tensor>> tensors;
   for (const auto& n : f.names) tensors.emplace_back(n, f.get(n).clone());
-  for (const auto& [key, text, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+  for (const auto& [key, text, says] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
            {models::kVocabTableKey, "[\"a\",", "is not JSON"},
            {models::kVocabTableKey, "{}", "holds a JSON object"},
            {models::kVocabTargetTableKey, "[\"a\", 1]", "holds a number at id 1"}}) {
@@ -241,14 +248,16 @@ TEST(RealmtCheckpoint, MalformedTablesNameTheFileAndTheField) {
     } catch (const Error& error) {
       e = error.what();
     }  // any other exception fails the test
-    EXPECT_NE(e.find(path + ": model metadata field '" + key + "' " + says), std::string::npos) << e;
+    EXPECT_NE(e.find(path + ": model metadata field '" + key + "' " + says), std::string::npos)
+        << e;
   }
 }
 
 TEST(HfImport, ConfigErrorsNameTheFileAndField) {
   TempDir dir;
   auto config = [&](const std::string& json) { write_file_atomic(dir.file("config.json"), json); };
-  EXPECT_NE(error_of([&] { import_hf(dir.path().string()); }).find("config.json not found"), std::string::npos);
+  EXPECT_NE(error_of([&] { import_hf(dir.path().string()); }).find("config.json not found"),
+            std::string::npos);
   config(R"({"model_type": "bart"})");
   std::string e = error_of([&] { import_hf(dir.path().string()); });
   EXPECT_NE(e.find("model_type 'bart'"), std::string::npos) << e;

@@ -25,8 +25,10 @@ using namespace fixtures;
 // New data in the fixtures' made-up languages: the words of make_fixtures.py, the target in the
 // source's order (the fixtures swap neighbours), so the converted model starts far from it.
 void write_new_domain(const std::string& src_path, const std::string& tgt_path, bool tagged) {
-  const char* src_words[] = {"ka", "lo", "mi", "nu", "pe", "ro", "su", "ti", "va", "ze", "bo", "di"};
-  const char* tgt_words[] = {"la", "le", "un", "de", "et", "ce", "il", "ne", "se", "sa", "mon", "ton"};
+  const char* src_words[] = {"ka", "lo", "mi", "nu", "pe", "ro",
+                             "su", "ti", "va", "ze", "bo", "di"};
+  const char* tgt_words[] = {"la", "le", "un", "de", "et",  "ce",
+                             "il", "ne", "se", "sa", "mon", "ton"};
   std::ofstream src(src_path), tgt(tgt_path);
   std::mt19937 g(7);
   for (int i = 0; i < 400; ++i) {
@@ -53,8 +55,8 @@ std::vector<std::string> lines_of(const std::string& path, size_t n) {
 double log_prob_of(const std::string& model, const std::string& name, const std::string& src,
                    const std::string& tgt, size_t n) {
   auto m = search::load_model(model, Device::cpu());
-  const data::Vocab vocab =
-      search::load_vocab({fixture(name) + "/source.spm", fixture(name) + "/target.spm"}, model, m->config());
+  const data::Vocab vocab = search::load_vocab(
+      {fixture(name) + "/source.spm", fixture(name) + "/target.spm"}, model, m->config());
   const auto s = lines_of(src, n), t = lines_of(tgt, n);
   double sum = 0;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -64,7 +66,8 @@ double log_prob_of(const std::string& model, const std::string& name, const std:
   return sum;
 }
 
-training::TrainOptions options(const testing::TempDir& tmp, const std::string& name, const std::string& converted) {
+training::TrainOptions options(const testing::TempDir& tmp, const std::string& name,
+                               const std::string& converted) {
   training::TrainOptions o;
   o.train_sets = {tmp.file("new.src"), tmp.file("new.tgt")};
   o.vocabs = {fixture(name) + "/source.spm", fixture(name) + "/target.spm"};
@@ -99,12 +102,14 @@ void fine_tune(const std::string& name, bool tagged) {
   const double before = log_prob_of(converted, name, o.train_sets[0], o.train_sets[1], 50);
   training::Trainer(o).run();
   const double after = log_prob_of(o.model, name, o.train_sets[0], o.train_sets[1], 50);
-  std::cout << name << ": log-probability of 50 training pairs " << before << " before, " << after << " after\n";
+  std::cout << name << ": log-probability of 50 training pairs " << before << " before, " << after
+            << " after\n";
   // Log-probabilities are negative: a quarter of the loss gone at least.
-  EXPECT_GT(after, 0.75 * before) << "log-probability of 50 training pairs: " << before << " before, " << after
-                                  << " after 200 updates";
+  EXPECT_GT(after, 0.75 * before) << "log-probability of 50 training pairs: " << before
+                                  << " before, " << after << " after 200 updates";
   // The converted model's special ids and parameters (its ties) are kept.
-  const models::ModelConfig was = search::read_model_config(converted), is = search::read_model_config(o.model);
+  const models::ModelConfig was = search::read_model_config(converted),
+                            is = search::read_model_config(o.model);
   EXPECT_EQ(is.pad_id, was.pad_id);
   EXPECT_EQ(is.eos_id, was.eos_id);
   EXPECT_EQ(is.decoder_start_id, was.decoder_start_id);
@@ -113,7 +118,8 @@ void fine_tune(const std::string& name, bool tagged) {
   EXPECT_EQ(tensor_names(o.model), tensor_names(converted));
   // It translates with the original vocabularies, as the converted model does, and has learnt
   // the new data: three quarters of its sentences come out right (19 or 20 of 20 seen).
-  const auto t = search::Translator::load({o.model}, std::vector<std::string>{o.vocabs[0], o.vocabs[1]}, Device::cpu());
+  const auto t = search::Translator::load(
+      {o.model}, std::vector<std::string>{o.vocabs[0], o.vocabs[1]}, Device::cpu());
   const auto src = lines_of(o.train_sets[0], 20), tgt = lines_of(o.train_sets[1], 20);
   const auto out = t.translate_lines(src, search::SearchOptions{}, search::BatchingOptions{});
   ASSERT_EQ(out.size(), src.size());
@@ -124,7 +130,8 @@ void fine_tune(const std::string& name, bool tagged) {
     right += out[i].hypotheses[0].text == tgt[i];
     got += out[i].hypotheses[0].text + " / ";
   }
-  std::cout << name << ": " << right << " of " << src.size() << " training sentences translated as their reference\n";
+  std::cout << name << ": " << right << " of " << src.size()
+            << " training sentences translated as their reference\n";
   EXPECT_GE(right, 15u) << got;
 }
 
@@ -140,7 +147,8 @@ TEST(FineTuneConverted, BatchesUseTheModelsSpecialIds) {
   ASSERT_NE(c.eos_id, data::kEosId);
   data::BatchGeneratorOptions o = options(tmp, "swish_tied", converted).loader_options();
   o.vocab = std::make_shared<data::Vocab>(search::load_vocab(
-      {fixture("swish_tied") + "/source.spm", fixture("swish_tied") + "/target.spm"}, converted, c));
+      {fixture("swish_tied") + "/source.spm", fixture("swish_tied") + "/target.spm"}, converted,
+      c));
   o.prefetch = 0;
   o.maxi_batch = 1;  // one batch of the first lines, of several lengths
   o.shuffle = false;
@@ -155,7 +163,8 @@ TEST(FineTuneConverted, BatchesUseTheModelsSpecialIds) {
       const auto eos = std::find(row, end, c.eos_id);
       ASSERT_NE(eos, end) << "row " << r << " has no eos " << c.eos_id;
       EXPECT_EQ(std::count(row, eos, c.pad_id), 0) << "row " << r;
-      EXPECT_EQ(std::count(eos + 1, end, c.pad_id), end - eos - 1) << "row " << r << " is not padded with " << c.pad_id;
+      EXPECT_EQ(std::count(eos + 1, end, c.pad_id), end - eos - 1)
+          << "row " << r << " is not padded with " << c.pad_id;
       pads += end - eos - 1;
     }
   };
@@ -165,12 +174,19 @@ TEST(FineTuneConverted, BatchesUseTheModelsSpecialIds) {
   Tensor in, out;
   training::shift_target(b->tgt, b->size, b->tgt_len, o.vocab->ids(), &in, &out);
   const std::vector<int32_t> v = in.to_vector<int32_t>();
-  for (int64_t r = 0; r < b->size; ++r) EXPECT_EQ(v[static_cast<size_t>(r * b->tgt_len)], c.decoder_start_id);
+  for (int64_t r = 0; r < b->size; ++r)
+    EXPECT_EQ(v[static_cast<size_t>(r * b->tgt_len)], c.decoder_start_id);
 }
 
-TEST(FineTuneConverted, TiedOneVocabularyLowersTheLossAndTranslates) { fine_tune("swish_tied", false); }
-TEST(FineTuneConverted, TwoVocabulariesLowerTheLossAndTranslate) { fine_tune("gelu_two_vocabs", false); }
-TEST(FineTuneConverted, UntiedOutputLayerLowersTheLossAndTranslates) { fine_tune("relu_untied", false); }
+TEST(FineTuneConverted, TiedOneVocabularyLowersTheLossAndTranslates) {
+  fine_tune("swish_tied", false);
+}
+TEST(FineTuneConverted, TwoVocabulariesLowerTheLossAndTranslate) {
+  fine_tune("gelu_two_vocabs", false);
+}
+TEST(FineTuneConverted, UntiedOutputLayerLowersTheLossAndTranslates) {
+  fine_tune("relu_untied", false);
+}
 
 }  // namespace
 }  // namespace realmt::convert

@@ -23,7 +23,9 @@ namespace realmt::convert::fixtures {
 
 using Json = nlohmann::json;
 
-inline std::string fixture(const std::string& name) { return std::string(REALMT_HF_FIXTURES) + "/" + name; }
+inline std::string fixture(const std::string& name) {
+  return std::string(REALMT_HF_FIXTURES) + "/" + name;
+}
 
 inline Json expected_of(const std::string& name) {
   std::ifstream in(fixture(name) + "/expected.json");
@@ -41,15 +43,15 @@ inline Loaded load(const std::string& name, const testing::TempDir& tmp) {
   const std::string path = tmp.file(name + ".realmt");
   write_realmt(import_hf(fixture(name)), path);
   auto model = search::load_model(path, Device::cpu());
-  data::Vocab vocab =
-      search::load_vocab({fixture(name) + "/source.spm", fixture(name) + "/target.spm"}, path, model->config());
+  data::Vocab vocab = search::load_vocab(
+      {fixture(name) + "/source.spm", fixture(name) + "/target.spm"}, path, model->config());
   search::check_vocab_matches(vocab, *model, path);
   return {std::move(model), std::move(vocab)};
 }
 
 // log p(y_t | y_<t, x) of every token of `out` (its eos appended), forced decoding.
-inline std::vector<double> forced_log_probs(const models::Transformer& model, std::vector<int32_t> src,
-                                            std::vector<int32_t> out) {
+inline std::vector<double> forced_log_probs(const models::Transformer& model,
+                                            std::vector<int32_t> src, std::vector<int32_t> out) {
   const models::ModelConfig& c = model.config();
   src.push_back(c.eos_id);
   out.push_back(c.eos_id);
@@ -57,13 +59,16 @@ inline std::vector<double> forced_log_probs(const models::Transformer& model, st
   in.insert(in.end(), out.begin(), out.end() - 1);
   graph::NoGradGuard no_grad;
   const int64_t s = static_cast<int64_t>(src.size()), t = static_cast<int64_t>(in.size());
-  const models::Encoded enc = model.encode(Tensor::from_vector(src, {1, s}), models::ForwardContext{});
+  const models::Encoded enc =
+      model.encode(Tensor::from_vector(src, {1, s}), models::ForwardContext{});
   const Tensor lp = ops::log_softmax(
-      model.logits(model.decode(enc, Tensor::from_vector(in, {1, t}), models::ForwardContext{})).value());
+      model.logits(model.decode(enc, Tensor::from_vector(in, {1, t}), models::ForwardContext{}))
+          .value());
   const std::vector<float> v = lp.to_vector<float>();
   const int64_t vocab = lp.shape()[2];
   std::vector<double> got;
-  for (int64_t i = 0; i < t; ++i) got.push_back(v[static_cast<size_t>(i * vocab + out[static_cast<size_t>(i)])]);
+  for (int64_t i = 0; i < t; ++i)
+    got.push_back(v[static_cast<size_t>(i * vocab + out[static_cast<size_t>(i)])]);
   return got;
 }
 

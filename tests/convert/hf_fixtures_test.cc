@@ -24,7 +24,8 @@ Ids search_ids(const models::Transformer& model, const Ids& sources, int beam, d
   o.repeat_ngram = 0;
   o.allow_unk = true;
   Ids out;
-  for (const auto& h : search::BeamSearch({&model}).search(sources, o)) out.push_back(h.at(0).tokens);
+  for (const auto& h : search::BeamSearch({&model}).search(sources, o))
+    out.push_back(h.at(0).tokens);
   return out;
 }
 
@@ -41,7 +42,8 @@ void check_fixture(const std::string& name) {
   EXPECT_EQ(search_ids(*m.model, sources, 1, factor), want["greedy"].get<Ids>()) << "greedy";
   const auto texts_out = want["greedy_text"].get<std::vector<std::string>>();
   for (size_t i = 0; i < texts_out.size(); ++i)
-    EXPECT_EQ(m.vocab.decode(want["greedy"][i].get<std::vector<int32_t>>()), texts_out[i]) << "text of greedy " << i;
+    EXPECT_EQ(m.vocab.decode(want["greedy"][i].get<std::vector<int32_t>>()), texts_out[i])
+        << "text of greedy " << i;
   EXPECT_EQ(search_ids(*m.model, sources, 4, factor), want["beam4"].get<Ids>()) << "beam 4";
   const Ids greedy = want["greedy"].get<Ids>();
   const auto lps = want["log_probs"].get<std::vector<std::vector<double>>>();

@@ -63,7 +63,9 @@ void write_safetensors(const std::string& path, const std::map<std::string, Raw>
   Json header = Json::object();
   std::string data;
   for (const auto& [name, t] : tensors) {
-    header[name] = {{"dtype", t.dtype}, {"shape", t.shape}, {"data_offsets", {data.size(), data.size() + t.bytes.size()}}};
+    header[name] = {{"dtype", t.dtype},
+                    {"shape", t.shape},
+                    {"data_offsets", {data.size(), data.size() + t.bytes.size()}}};
     data += t.bytes;
   }
   std::string text = header.dump();
@@ -99,7 +101,9 @@ std::map<std::string, Raw> weights_of(const Json& c, const std::string& dtype) {
   const int64_t d = c["d_model"], f = c["encoder_ffn_dim"], v = c["vocab_size"];
   const int64_t tv = c.value("decoder_vocab_size", v);
   std::map<std::string, Raw> w;
-  auto put = [&](const std::string& name, std::vector<int64_t> shape) { w[name] = floats(name, shape, dtype); };
+  auto put = [&](const std::string& name, std::vector<int64_t> shape) {
+    w[name] = floats(name, shape, dtype);
+  };
   const bool share = c.value("share_encoder_decoder_embeddings", true);
   if (share) {
     put("model.shared.weight", {v, d});
@@ -132,15 +136,18 @@ std::map<std::string, Raw> weights_of(const Json& c, const std::string& dtype) {
     put(p + ".fc2.bias", {d});
     norm(p + ".final_layer_norm");
   };
-  for (int i = 0; i < c["encoder_layers"].get<int>(); ++i) layer("model.encoder.layers." + std::to_string(i), false);
-  for (int i = 0; i < c["decoder_layers"].get<int>(); ++i) layer("model.decoder.layers." + std::to_string(i), true);
+  for (int i = 0; i < c["encoder_layers"].get<int>(); ++i)
+    layer("model.encoder.layers." + std::to_string(i), false);
+  for (int i = 0; i < c["decoder_layers"].get<int>(); ++i)
+    layer("model.decoder.layers." + std::to_string(i), true);
   return w;
 }
 
 // vocab.json of n pieces with <unk> at 1 and <pad> at n - 1.
 std::string vocab_json(int64_t n) {
   Json v = Json::object();
-  for (int64_t i = 0; i < n; ++i) v[i == 0 ? "</s>" : i == 1 ? "<unk>" : i == n - 1 ? "<pad>" : "p" + std::to_string(i)] = i;
+  for (int64_t i = 0; i < n; ++i)
+    v[i == 0 ? "</s>" : i == 1 ? "<unk>" : i == n - 1 ? "<pad>" : "p" + std::to_string(i)] = i;
   return v.dump();
 }
 
@@ -149,7 +156,8 @@ void write_model(const TempDir& dir, const Json& c, const std::map<std::string, 
   write_file_atomic(dir.file("config.json"), c.dump());
   write_file_atomic(dir.file("vocab.json"), vocab_json(c["vocab_size"]));
   if (!c.value("share_encoder_decoder_embeddings", true))
-    write_file_atomic(dir.file("target_vocab.json"), vocab_json(c.value("decoder_vocab_size", c["vocab_size"].get<int64_t>())));
+    write_file_atomic(dir.file("target_vocab.json"),
+                      vocab_json(c.value("decoder_vocab_size", c["vocab_size"].get<int64_t>())));
   write_safetensors(dir.file("model.safetensors"), w);
 }
 
@@ -212,7 +220,8 @@ TEST(HfImport, UnusedIntegerBuffersAreSkippedAndNeededOnesRefused) {
   w["model.encoder.layers.0.fc1.bias"] = {"I64", {16}, std::string(128, '\0')};
   write_model(dir, base_config(), w);
   const std::string e = error_of([&] { import_hf(dir.path().string()); });
-  EXPECT_NE(e.find("tensor 'model.encoder.layers.0.fc1.bias' has dtype I64"), std::string::npos) << e;
+  EXPECT_NE(e.find("tensor 'model.encoder.layers.0.fc1.bias' has dtype I64"), std::string::npos)
+      << e;
 }
 
 // The weights split over two safetensors shards with the index transformers writes.
@@ -224,7 +233,8 @@ void write_sharded(const TempDir& dir, const Json& c, const std::map<std::string
   for (const auto& [name, t] : w) {
     const bool first = name.find("decoder") == std::string::npos;
     (first ? a : b)[name] = t;
-    index["weight_map"][name] = first ? "model-00001-of-00002.safetensors" : "model-00002-of-00002.safetensors";
+    index["weight_map"][name] =
+        first ? "model-00001-of-00002.safetensors" : "model-00002-of-00002.safetensors";
   }
   write_safetensors(dir.file("model-00001-of-00002.safetensors"), a);
   write_safetensors(dir.file("model-00002-of-00002.safetensors"), b);
@@ -243,8 +253,10 @@ TEST(HfImport, ShardedCheckpointsReadEveryShard) {
   index["weight_map"]["model.extra.weight"] = "model-00002-of-00002.safetensors";
   write_file_atomic(dir.file("model.safetensors.index.json"), index.dump());
   std::string e = error_of([&] { import_hf(dir.path().string()); });
-  EXPECT_NE(e.find("tensor 'model.extra.weight' in shard model-00002-of-00002.safetensors, which lacks it"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find(
+          "tensor 'model.extra.weight' in shard model-00002-of-00002.safetensors, which lacks it"),
+      std::string::npos)
       << e;
   // A missing shard.
   write_sharded(dir, base_config(), w);
@@ -255,7 +267,8 @@ TEST(HfImport, ShardedCheckpointsReadEveryShard) {
   index["weight_map"]["model.extra.weight"] = "../elsewhere.safetensors";
   write_file_atomic(dir.file("model.safetensors.index.json"), index.dump());
   e = error_of([&] { import_hf(dir.path().string()); });
-  EXPECT_NE(e.find("'../elsewhere.safetensors' of tensor 'model.extra.weight' is not a file in the model directory"),
+  EXPECT_NE(e.find("'../elsewhere.safetensors' of tensor 'model.extra.weight' is not a file in the "
+                   "model directory"),
             std::string::npos)
       << e;
 }
@@ -304,14 +317,21 @@ TEST(HfImport, EveryUsedFieldChangesTheModel) {
       {"d_model", {{}, {{"d_model", 16}, {"num_hidden_layers", nullptr}}}},
       {"encoder_layers", {{{"num_hidden_layers", nullptr}}, {{"encoder_layers", 2}}}},
       {"decoder_layers", {{}, {{"decoder_layers", 2}}}},
-      {"encoder_attention_heads", {{}, {{"encoder_attention_heads", 4}, {"decoder_attention_heads", 4}}}},
-      {"decoder_attention_heads", {{}, {{"encoder_attention_heads", 4}, {"decoder_attention_heads", 4}}}},
+      {"encoder_attention_heads",
+       {{}, {{"encoder_attention_heads", 4}, {"decoder_attention_heads", 4}}}},
+      {"decoder_attention_heads",
+       {{}, {{"encoder_attention_heads", 4}, {"decoder_attention_heads", 4}}}},
       {"encoder_ffn_dim", {{}, {{"encoder_ffn_dim", 32}, {"decoder_ffn_dim", 32}}}},
       {"decoder_ffn_dim", {{}, {{"encoder_ffn_dim", 32}, {"decoder_ffn_dim", 32}}}},
       {"activation_function", {{}, {{"activation_function", "relu"}}}},
-      {"vocab_size", {{}, {{"vocab_size", 12}, {"decoder_vocab_size", 12}, {"pad_token_id", 11},
-                           {"decoder_start_token_id", 11}}}},
-      {"decoder_vocab_size", {{{"share_encoder_decoder_embeddings", false}}, {{"decoder_vocab_size", 12}}}},
+      {"vocab_size",
+       {{},
+        {{"vocab_size", 12},
+         {"decoder_vocab_size", 12},
+         {"pad_token_id", 11},
+         {"decoder_start_token_id", 11}}}},
+      {"decoder_vocab_size",
+       {{{"share_encoder_decoder_embeddings", false}}, {{"decoder_vocab_size", 12}}}},
       {"dropout", {{}, {{"dropout", 0.2}}}},
       {"attention_dropout", {{}, {{"attention_dropout", 0.1}}}},
       {"activation_dropout", {{}, {{"activation_dropout", 0.1}}}},
@@ -335,7 +355,8 @@ TEST(HfImport, EveryUsedFieldChangesTheModel) {
 TEST(HfImport, EosDefaultAndUnknownFields) {
   TempDir dir;
   write_file_atomic(dir.file("config.json"), base_config().dump());
-  EXPECT_TRUE(read_hf_config(dir.file("config.json")).unknown.empty());  // a real config has no unknown field
+  EXPECT_TRUE(read_hf_config(dir.file("config.json"))
+                  .unknown.empty());  // a real config has no unknown field
   Json c = base_config();
   c.erase("eos_token_id");
   c["decoder_start_token_id"] = 9;
@@ -353,8 +374,9 @@ TEST(HfImport, EosDefaultAndUnknownFields) {
   EXPECT_EQ(read_hf_config(dir.file("config.json")).model.eos_id, 2);
   c.erase("pad_token_id");
   write_file_atomic(dir.file("config.json"), c.dump());
-  EXPECT_NE(error_of([&] { read_hf_config(dir.file("config.json")); }).find("'pad_token_id' missing"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { read_hf_config(dir.file("config.json")); }).find("'pad_token_id' missing"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -38,14 +38,16 @@ ConvertedModel random_model(models::ModelConfig c, uint64_t seed,
   t.init(seed);
   ConvertedModel m;
   m.config = c;
-  for (int i = 0; i < t.params().size(); ++i) m.tensors.emplace_back(t.params().names()[i], t.params()[i].value());
+  for (int i = 0; i < t.params().size(); ++i)
+    m.tensors.emplace_back(t.params().names()[i], t.params()[i].value());
   return m;
 }
 
 std::unique_ptr<models::Transformer> instantiate(const ConvertedModel& m) {
   auto t = std::make_unique<models::Transformer>(m.config);
   t->allocate(Device::cpu(), DType::kF32, graph::Gradients::kNo);
-  for (int i = 0; i < t->params().size(); ++i) t->params()[i].value().copy_from(m.tensor(t->params().names()[i]));
+  for (int i = 0; i < t->params().size(); ++i)
+    t->params()[i].value().copy_from(m.tensor(t->params().names()[i]));
   return t;
 }
 
@@ -175,7 +177,8 @@ TEST(MarianExport, RefusesWhatMarianCannotExpressNamingTheOption) {
   EXPECT_EQ(marian_incompatibility(random_model(c, 1).config), "");
   models::ModelConfig start = c;
   start.decoder_start_zero = false;
-  EXPECT_NE(marian_incompatibility(random_model(start, 1).config).find("decoder-start-zero"), std::string::npos);
+  EXPECT_NE(marian_incompatibility(random_model(start, 1).config).find("decoder-start-zero"),
+            std::string::npos);
   EXPECT_NE(error_of(start).find("decoder-start-zero"), std::string::npos);
   models::ModelConfig residual = random_model(c, 1).config;
   residual.residual_attention_cross = layers::ResidualMode::kMean;

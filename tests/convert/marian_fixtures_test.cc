@@ -28,7 +28,7 @@ const std::string kDir = REALMT_MARIAN_FIXTURES;
 struct Expected {
   std::vector<std::string> vocabs;
   std::vector<std::string> sources;
-  std::map<int, std::vector<std::string>> pieces;     // beam -> per sentence, pieces joined by spaces
+  std::map<int, std::vector<std::string>> pieces;  // beam -> per sentence, pieces joined by spaces
   std::map<int, std::vector<std::vector<double>>> scores;  // beam -> per sentence, per token
 };
 
@@ -64,25 +64,29 @@ Expected read_expected(const std::string& dir) {
 
 // The source's ids as Marian reads them: a .yml vocabulary's words split at spaces, a .spm's
 // pieces (realmt's vocabulary from the converted tables, as realmt-translate builds it).
-std::vector<int32_t> encode(const ConvertedModel& m, const std::vector<std::string>& vocabs, const std::string& text) {
+std::vector<int32_t> encode(const ConvertedModel& m, const std::vector<std::string>& vocabs,
+                            const std::string& text) {
   const models::ModelConfig& c = m.config;
   if (vocabs.front().ends_with(".yml")) {
     std::vector<int32_t> ids;
     for (const std::string& w : split(text)) {
       const auto it = std::find(m.source_table.begin(), m.source_table.end(), w);
-      ids.push_back(it == m.source_table.end() ? c.unk_id : static_cast<int32_t>(it - m.source_table.begin()));
+      ids.push_back(it == m.source_table.end() ? c.unk_id
+                                               : static_cast<int32_t>(it - m.source_table.begin()));
     }
     return ids;
   }
-  const data::Vocab vocab = data::Vocab::from_tables(vocabs.front(), vocabs.back(), m.source_table, m.target_table,
-                                                     {c.pad_id, c.unk_id, c.eos_id, c.decoder_start_id});
+  const data::Vocab vocab =
+      data::Vocab::from_tables(vocabs.front(), vocabs.back(), m.source_table, m.target_table,
+                               {c.pad_id, c.unk_id, c.eos_id, c.decoder_start_id});
   return vocab.encode(text);
 }
 
 std::unique_ptr<models::Transformer> instantiate(const ConvertedModel& m) {
   auto t = std::make_unique<models::Transformer>(m.config);
   t->allocate(Device::cpu(), DType::kF32, graph::Gradients::kNo);
-  for (int i = 0; i < t->params().size(); ++i) t->params()[i].value().copy_from(m.tensor(t->params().names()[i]));
+  for (int i = 0; i < t->params().size(); ++i)
+    t->params()[i].value().copy_from(m.tensor(t->params().names()[i]));
   return t;
 }
 
@@ -105,13 +109,15 @@ void expect_as_marian(const std::string& variant, const std::string& npz = "") {
     for (size_t i = 0; i < sources.size(); ++i) {
       const search::Hypothesis& h = out[i].front();
       std::string pieces;
-      for (const int32_t id : h.tokens) pieces += (pieces.empty() ? "" : " ") + m.target_pieces()[id];
+      for (const int32_t id : h.tokens)
+        pieces += (pieces.empty() ? "" : " ") + m.target_pieces()[id];
       EXPECT_EQ(pieces, e.pieces.at(beam)[i]) << variant << " beam " << beam << " sentence " << i;
       const std::vector<double>& want = e.scores.at(beam)[i];
-      EXPECT_EQ(h.token_log_probs.size(), want.size()) << variant << " beam " << beam << " sentence " << i;
+      EXPECT_EQ(h.token_log_probs.size(), want.size())
+          << variant << " beam " << beam << " sentence " << i;
       for (size_t k = 0; k < std::min(want.size(), h.token_log_probs.size()); ++k)
-        EXPECT_NEAR(h.token_log_probs[k], want[k], 2e-4) << variant << " beam " << beam << " sentence " << i
-                                                          << " token " << k;
+        EXPECT_NEAR(h.token_log_probs[k], want[k], 2e-4)
+            << variant << " beam " << beam << " sentence " << i << " token " << k;
     }
   }
 }
@@ -166,8 +172,10 @@ std::string learned_positions_copy(const std::string& variant, const std::string
     members.emplace_back(mem.name, bytes);
   }
   graph::ParameterSet scratch;
-  const layers::Embedding sinusoids(scratch, "s", 1, d, {layers::Positions::kSinusoidalMarian, true});
-  members.emplace_back("Wpos.npy", npy_f32(sinusoids.positions(0, 256, DType::kF32, Device::cpu())));
+  const layers::Embedding sinusoids(scratch, "s", 1, d,
+                                    {layers::Positions::kSinusoidalMarian, true});
+  members.emplace_back("Wpos.npy",
+                       npy_f32(sinusoids.positions(0, 256, DType::kF32, Device::cpu())));
   std::filesystem::create_directories(std::filesystem::path(out).parent_path());
   std::ofstream(out, std::ios::binary) << zip_stored(members);
   return out;
@@ -175,8 +183,8 @@ std::string learned_positions_copy(const std::string& variant, const std::string
 
 TEST(MarianFixtures, LearnedPositionsAsSinusoids) {
   const std::string npz = ::testing::TempDir() + "/marian_wpos/model.npz";
-  const ConvertedModel m =
-      import_marian(learned_positions_copy("swish_untied", npz), read_expected(kDir + "/swish_untied").vocabs);
+  const ConvertedModel m = import_marian(learned_positions_copy("swish_untied", npz),
+                                         read_expected(kDir + "/swish_untied").vocabs);
   EXPECT_EQ(m.config.positions, layers::Positions::kLearned);
   EXPECT_FALSE(m.config.scale_embeddings);
   EXPECT_EQ(m.config.learned_positions, 256);

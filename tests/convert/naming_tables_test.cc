@@ -50,7 +50,8 @@ TEST(NamingTables, Ct2NamesEveryEntryOnce) {
       using Kind = Ct2Mapping::Kind;
       EXPECT_EQ(m.kind == Kind::kTable, e.role.stack == Stack::kNone) << e.name;
       EXPECT_EQ(m.kind == Kind::kFolded, e.role.part == Part::kOmega) << e.name;
-      EXPECT_EQ(m.kind == Kind::kTransposed, e.role.field == models::Field::kWeight && e.role.stack != Stack::kNone)
+      EXPECT_EQ(m.kind == Kind::kTransposed,
+                e.role.field == models::Field::kWeight && e.role.stack != Stack::kNone)
           << e.name;
       if (m.kind == Kind::kTensor || m.kind == Kind::kTransposed) {
         EXPECT_TRUE(names.insert(m.name).second) << e.name << " -> " << m.name << ", named twice";
@@ -91,14 +92,16 @@ TEST(NamingTables, HuggingFaceNamesEveryEntryOnceOrRefuses) {
       const HfMapping m = hf_mapping(e);
       using Kind = HfMapping::Kind;
       EXPECT_EQ(m.kind == Kind::kTable, e.role.stack == Stack::kNone) << e.name;
-      const bool absent = e.role.part == Part::kOmega || (e.role.stack != Stack::kNone && e.role.layer < 0);
+      const bool absent =
+          e.role.part == Part::kOmega || (e.role.stack != Stack::kNone && e.role.layer < 0);
       EXPECT_EQ(m.kind == Kind::kNone, absent) << e.name;
       if (m.kind == Kind::kNone) {
         EXPECT_FALSE(m.reason.empty()) << e.name;
       }
       if (m.kind != Kind::kParameter) continue;
       EXPECT_EQ(m.transpose, e.shape.rank() == 2) << e.name;
-      for (const std::string& n : m.tensors) EXPECT_TRUE(names.insert(n).second) << e.name << " -> " << n << ", named twice";
+      for (const std::string& n : m.tensors)
+        EXPECT_TRUE(names.insert(n).second) << e.name << " -> " << n << ", named twice";
     }
   }
 }

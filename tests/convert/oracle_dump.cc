@@ -32,7 +32,8 @@ Tensor padded(const std::string& path, int32_t pad) {
   std::vector<int32_t> flat(rows.size() * width, pad);
   for (size_t r = 0; r < rows.size(); ++r)
     std::copy(rows[r].begin(), rows[r].end(), flat.begin() + static_cast<int64_t>(r * width));
-  return Tensor::from_vector(flat, {static_cast<int64_t>(rows.size()), static_cast<int64_t>(width)});
+  return Tensor::from_vector(flat,
+                             {static_cast<int64_t>(rows.size()), static_cast<int64_t>(width)});
 }
 
 }  // namespace
@@ -47,8 +48,10 @@ int main(int argc, char** argv) {
     graph::NoGradGuard no_grad;
     const int32_t pad = model->config().pad_id;
     const models::Encoded enc = model->encode(padded(argv[2], pad), models::ForwardContext{});
-    const Tensor logits = model->logits(model->decode(enc, padded(argv[3], pad), models::ForwardContext{})).value();
-    models::save_safetensors(argv[4], {{"encoder", enc.out.value()}, {"log_probs", ops::log_softmax(logits)}});
+    const Tensor logits =
+        model->logits(model->decode(enc, padded(argv[3], pad), models::ForwardContext{})).value();
+    models::save_safetensors(
+        argv[4], {{"encoder", enc.out.value()}, {"log_probs", ops::log_softmax(logits)}});
   } catch (const std::exception& e) {
     std::cerr << "convert_oracle_dump: " << e.what() << "\n";
     return 1;

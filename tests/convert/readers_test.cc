@@ -50,7 +50,8 @@ std::string make_zip(const std::vector<Member>& members) {
   std::string out, cd;
   for (const Member& m : members) {
     const std::string body = m.deflate ? raw_deflate(m.data) : m.data;
-    uint32_t crc = static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(m.data.data()), m.data.size()));
+    uint32_t crc = static_cast<uint32_t>(
+        crc32(0, reinterpret_cast<const Bytef*>(m.data.data()), m.data.size()));
     if (m.bad_crc) crc ^= 1;
     const uint64_t offset = out.size();
     put(out, 0x04034b50, 4);
@@ -113,8 +114,9 @@ std::string error_of(const std::function<void()>& f) {
 TEST(ZipReader, ReadsStoredDeflatedAndZip64Members) {
   TempDir dir;
   const std::string text(5000, 'x');
-  const std::string path = dir.write("a.zip", make_zip({{"stored.bin", "hello"}, {"deflated.txt", text + "y", true},
-                                                         {"big.bin", "zip64 sizes", false, true}}));
+  const std::string path = dir.write("a.zip", make_zip({{"stored.bin", "hello"},
+                                                        {"deflated.txt", text + "y", true},
+                                                        {"big.bin", "zip64 sizes", false, true}}));
   const ZipReader zip(path);
   ASSERT_EQ(zip.members().size(), 3u);
   EXPECT_EQ(zip.read(*zip.find("stored.bin")), "hello");
@@ -135,9 +137,11 @@ TEST(ZipReader, DamageIsNamed) {
   EXPECT_NE(error_of([&] { ZipReader z(junk); }).find("not a zip archive"), std::string::npos);
 }
 
-std::string npy(const std::string& descr, const std::string& shape, const std::string& data, bool fortran = false) {
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
-                       ", 'shape': (" + shape + "), }";
+std::string npy(const std::string& descr, const std::string& shape, const std::string& data,
+                bool fortran = false) {
+  std::string header = "{'descr': '" + descr +
+                       "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': (" +
+                       shape + "), }";
   while ((10 + header.size() + 1) % 64 != 0) header += ' ';
   header += '\n';
   std::string out = "\x93NUMPY";
@@ -149,21 +153,29 @@ std::string npy(const std::string& descr, const std::string& shape, const std::s
 
 TEST(Npy, FloatArraysAndText) {
   const float v[6] = {1, 2, 3, 4, 5, 6};
-  const NpyArray a = parse_npy(npy("<f4", "2, 3", std::string(reinterpret_cast<const char*>(v), 24)), "w");
+  const NpyArray a =
+      parse_npy(npy("<f4", "2, 3", std::string(reinterpret_cast<const char*>(v), 24)), "w");
   EXPECT_EQ(a.shape, (std::vector<int64_t>{2, 3}));
   const Tensor t = npy_to_f32(a, "w");
   EXPECT_EQ(t.shape(), Shape({2, 3}));
   EXPECT_FLOAT_EQ(t.data<float>()[4], 5.0f);
   const double d[2] = {0.5, -1.25};
-  EXPECT_FLOAT_EQ(npy_to_f32(parse_npy(npy("<f8", "2,", std::string(reinterpret_cast<const char*>(d), 16)), "d"), "d")
-                      .data<float>()[1],
-                  -1.25f);
+  EXPECT_FLOAT_EQ(
+      npy_to_f32(
+          parse_npy(npy("<f8", "2,", std::string(reinterpret_cast<const char*>(d), 16)), "d"), "d")
+          .data<float>()[1],
+      -1.25f);
   const std::string yml = "dim-emb: 8\n";
-  EXPECT_EQ(npy_to_text(parse_npy(npy("|i1", std::to_string(yml.size() + 1) + ",", yml + '\0'), "y"), "y"), yml);
-  EXPECT_NE(error_of([&] { parse_npy(npy("<f4", "2,", std::string(8, '\0'), true), "f"); }).find("Fortran"),
+  EXPECT_EQ(npy_to_text(
+                parse_npy(npy("|i1", std::to_string(yml.size() + 1) + ",", yml + '\0'), "y"), "y"),
+            yml);
+  EXPECT_NE(error_of([&] {
+              parse_npy(npy("<f4", "2,", std::string(8, '\0'), true), "f");
+            }).find("Fortran"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { parse_npy(npy("<f4", "3,", std::string(8, '\0')), "short"); }).find("short"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { parse_npy(npy("<f4", "3,", std::string(8, '\0')), "short"); }).find("short"),
+      std::string::npos);
 }
 
 // String literals with NULs in them, whole.
@@ -181,8 +193,9 @@ std::string state_dict_pickle() {
     return o + s;
   };
   std::string p = b("\x80\x02") + b("ccollections\nOrderedDict\nq\x00)Rq\x01(") + str("w");
-  p += b("ctorch._utils\n_rebuild_tensor_v2\nq\x02((") + str("storage") + b("ctorch\nFloatStorage\nq\x03") +
-       str("0") + str("cpu") + b("K\x06tq\x04QK\x00K\x03K\x02\x86q\x05K\x01K\x03\x86q\x06\x89") +
+  p += b("ctorch._utils\n_rebuild_tensor_v2\nq\x02((") + str("storage") +
+       b("ctorch\nFloatStorage\nq\x03") + str("0") + str("cpu") +
+       b("K\x06tq\x04QK\x00K\x03K\x02\x86q\x05K\x01K\x03\x86q\x06\x89") +
        b("ccollections\nOrderedDict\nq\x07)Rq\x08tq\tRq\n");
   p += str("n");
   p += b("h\x02((") + str("storage") + b("ctorch\nLongStorage\nq\x0b") + str("1") + str("cpu") +
@@ -194,12 +207,12 @@ std::string state_dict_pickle() {
 TEST(TorchReader, RebuildsTensorsFromAStateDict) {
   TempDir dir;
   const float storage[6] = {0, 1, 2, 3, 4, 5};
-  const std::string path =
-      dir.write("pytorch_model.bin",
-            make_zip({{"archive/data.pkl", state_dict_pickle()},
-                      {"archive/data/0", std::string(reinterpret_cast<const char*>(storage), 24)},
-                      {"archive/data/1", std::string(8, '\0')},
-                      {"archive/version", "3\n"}}));
+  const std::string path = dir.write(
+      "pytorch_model.bin",
+      make_zip({{"archive/data.pkl", state_dict_pickle()},
+                {"archive/data/0", std::string(reinterpret_cast<const char*>(storage), 24)},
+                {"archive/data/1", std::string(8, '\0')},
+                {"archive/version", "3\n"}}));
   std::map<std::string, std::string> skipped;
   const auto sd = read_torch_state_dict(path, &skipped);
   ASSERT_EQ(sd.size(), 1u);  // the integer buffer is left out, and listed
@@ -212,8 +225,10 @@ TEST(TorchReader, RebuildsTensorsFromAStateDict) {
 
 TEST(TorchReader, LegacyFormatAndDamageAreNamed) {
   TempDir dir;
-  const std::string legacy = dir.write("old.bin", b("\x80\x02\x8a\x0a" "legacy"));
-  EXPECT_NE(error_of([&] { read_torch_state_dict(legacy); }).find("before PyTorch 1.6"), std::string::npos);
+  const std::string legacy = dir.write("old.bin", b("\x80\x02\x8a\x0a"
+                                                    "legacy"));
+  EXPECT_NE(error_of([&] { read_torch_state_dict(legacy); }).find("before PyTorch 1.6"),
+            std::string::npos);
   std::string cut = state_dict_pickle();
   cut.resize(cut.size() / 2);
   const std::string truncated = dir.write("cut.bin", make_zip({{"archive/data.pkl", cut}}));
@@ -226,10 +241,11 @@ TEST(TorchReader, LegacyFormatAndDamageAreNamed) {
 TEST(TorchReader, HostilePicklesAreErrors) {
   TempDir dir;
   const std::map<std::string, std::string> cases = {
-      {"memo index", b("\x80\x02]r\xff\xff\xff\xff.")},         // LONG_BINPUT 2^32 - 1: no 32 GB memo
+      {"memo index", b("\x80\x02]r\xff\xff\xff\xff.")},  // LONG_BINPUT 2^32 - 1: no 32 GB memo
       {"LONG1 of 9 bytes", b("\x80\x02\x8a\x09\x01\x02\x03\x04\x05\x06\x07\x08\x09.")},
       {"without its tensor", b("ctorch._utils\n_rebuild_parameter\n)R.")},  // no args
-      {"holds no dict", b("]q\x00h\x00" "a.")},                          // a list that holds itself
+      {"holds no dict", b("]q\x00h\x00"
+                          "a.")},  // a list that holds itself
       {"pickle stack underflow", b("(a.")},
   };
   for (const auto& [want, pickle] : cases) {
@@ -239,14 +255,17 @@ TEST(TorchReader, HostilePicklesAreErrors) {
   }
   // A view past its storage (6 floats; sizes (4, 2) strides (1, 3) reach element 9), and an
   // expanded view (stride 0) of 2^40 elements: both refused before anything is allocated.
-  for (const std::string& view : {b("K\x04K\x02\x86K\x01K\x03\x86"), b("\x8a\x06\x00\x00\x00\x00\x00\x01\x85K\x00\x85")}) {
+  for (const std::string& view :
+       {b("K\x04K\x02\x86K\x01K\x03\x86"), b("\x8a\x06\x00\x00\x00\x00\x00\x01\x85K\x00\x85")}) {
     std::string p = state_dict_pickle();
     const std::string orig = b("K\x03K\x02\x86q\x05K\x01K\x03\x86");
     p.replace(p.find(orig), orig.size(), view + b("q\x05"));
     const float storage[6] = {0, 1, 2, 3, 4, 5};
     const std::string path = dir.write(
-        "v.bin", make_zip({{"archive/data.pkl", p}, {"archive/data/0", std::string(reinterpret_cast<const char*>(storage), 24)},
-                           {"archive/data/1", std::string(8, '\0')}}));
+        "v.bin",
+        make_zip({{"archive/data.pkl", p},
+                  {"archive/data/0", std::string(reinterpret_cast<const char*>(storage), 24)},
+                  {"archive/data/1", std::string(8, '\0')}}));
     const std::string e = error_of([&] { read_torch_state_dict(path); });
     EXPECT_NE(e.find("reads past its storage"), std::string::npos) << e;
   }
@@ -262,18 +281,23 @@ TEST(TorchReader, ADuplicateKeyKeepsTheLaterValue) {
   p.replace(p.find(n), n.size(), b("X\x01\x00\x00\x00w"));  // {"w": float tensor, "w": long tensor}
   const float storage[6] = {0, 1, 2, 3, 4, 5};
   const std::string path = dir.write(
-      "dup.bin", make_zip({{"archive/data.pkl", p}, {"archive/data/0", std::string(reinterpret_cast<const char*>(storage), 24)},
-                           {"archive/data/1", std::string(8, '\0')}}));
+      "dup.bin",
+      make_zip({{"archive/data.pkl", p},
+                {"archive/data/0", std::string(reinterpret_cast<const char*>(storage), 24)},
+                {"archive/data/1", std::string(8, '\0')}}));
   std::map<std::string, std::string> skipped;
   EXPECT_TRUE(read_torch_state_dict(path, &skipped).empty());
   EXPECT_EQ(skipped, (std::map<std::string, std::string>{{"w", "LongStorage"}}));
 }
 
 TEST(Npy, HostileHeadersAreErrors) {
-  for (const auto& c : std::vector<std::pair<std::string, std::string>>{
-           {"<fx", "2,"}, {"<f4", "4611686018427387904, 4"}, {"<f4", "1, 1, 1, 1, 1, 1, 1, 1, 1"},
-           {"<f4", "99999999999999999999999"}}) {
-    std::string e = error_of([&] { parse_npy(npy(c.first, c.second, std::string(8, '\0')), "hostile"); });
+  for (const auto& c :
+       std::vector<std::pair<std::string, std::string>>{{"<fx", "2,"},
+                                                        {"<f4", "4611686018427387904, 4"},
+                                                        {"<f4", "1, 1, 1, 1, 1, 1, 1, 1, 1"},
+                                                        {"<f4", "99999999999999999999999"}}) {
+    std::string e =
+        error_of([&] { parse_npy(npy(c.first, c.second, std::string(8, '\0')), "hostile"); });
     EXPECT_NE(e.find("hostile"), std::string::npos) << c.first << " " << c.second << ": " << e;
   }
 }

@@ -52,7 +52,8 @@ TEST(CpuIsa, UnsetVariableGivesTheCpusBestWithinTheBuild) {
   EXPECT_EQ(resolve_cpu_isa(nullptr, avx512_cpu(), CpuIsa::kAvx512), CpuIsa::kAvx512);
   EXPECT_EQ(resolve_cpu_isa("", avx2_cpu(), CpuIsa::kAvx512), CpuIsa::kAvx2);
   EXPECT_EQ(resolve_cpu_isa(nullptr, CpuFeatures{}, CpuIsa::kAvx512), CpuIsa::kBaseline);
-  EXPECT_EQ(resolve_cpu_isa(nullptr, avx512_cpu(), CpuIsa::kBaseline), CpuIsa::kBaseline);  // non-x86 build
+  EXPECT_EQ(resolve_cpu_isa(nullptr, avx512_cpu(), CpuIsa::kBaseline),
+            CpuIsa::kBaseline);  // non-x86 build
 }
 
 TEST(CpuIsa, VariableCapsTheLevel) {
@@ -81,7 +82,9 @@ TEST(CpuIsa, LevelAboveTheBuildIsRefused) {
 TEST(CpuIsa, UnknownNameIsRefused) {
   for (const char* bad : {"avx", "AVX2", "sse2", "native"}) {
     const std::string m = error_of([bad] { resolve_cpu_isa(bad, avx512_cpu(), CpuIsa::kAvx512); });
-    EXPECT_NE(m.find("REALMT_CPU_ISA='" + std::string(bad) + "' is not a CPU kernel level"), std::string::npos) << m;
+    EXPECT_NE(m.find("REALMT_CPU_ISA='" + std::string(bad) + "' is not a CPU kernel level"),
+              std::string::npos)
+        << m;
     EXPECT_NE(m.find("baseline, avx2 or avx512"), std::string::npos) << m;
   }
 }
@@ -101,7 +104,9 @@ TEST(CpuIsa, ScopeAboveTheCpuIsRefused) {
   if (top == CpuIsa::kAvx512) GTEST_SKIP() << "this CPU and build run every level";
   const CpuIsa above = static_cast<CpuIsa>(static_cast<int>(top) + 1);
   const std::string m = error_of([above] { const CpuIsaScope scope(above); });
-  EXPECT_NE(m.find(std::string("CPU kernel level ") + cpu_isa_name(above) + " asked for"), std::string::npos) << m;
+  EXPECT_NE(m.find(std::string("CPU kernel level ") + cpu_isa_name(above) + " asked for"),
+            std::string::npos)
+      << m;
   EXPECT_EQ(cpu_isa(), cpu_isa_configured()) << "a refused scope changed the level";
 }
 

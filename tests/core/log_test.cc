@@ -51,8 +51,8 @@ TEST_F(Log, FileGetsEveryLevelAtOrAboveTheOneSetInOneStyle) {
   set_file("");
   const std::vector<std::string> file = lines_of(testing::read_bytes(path));
   ASSERT_EQ(file.size(), 5u) << testing::read_bytes(path);
-  const std::vector<std::string> tails = {"[warn] careful 2", "[error] broken 3", "[debug] detail 4", "plain",
-                                          "[error] for the file"};
+  const std::vector<std::string> tails = {"[warn] careful 2", "[error] broken 3",
+                                          "[debug] detail 4", "plain", "[error] for the file"};
   for (size_t i = 0; i < file.size(); ++i) {
     EXPECT_TRUE(std::regex_search(file[i], kStamp)) << file[i];
     EXPECT_EQ(std::regex_replace(file[i], kStamp, ""), tails[i]);

@@ -11,7 +11,8 @@ namespace {
 
 // Known-answer vectors of Philox-4x32-10 from the Random123 distribution (kat_vectors).
 TEST(Philox, KnownAnswers) {
-  EXPECT_EQ(philox4x32_10(0, 0, 0), (PhiloxBlock{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}));
+  EXPECT_EQ(philox4x32_10(0, 0, 0),
+            (PhiloxBlock{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}));
   EXPECT_EQ(philox4x32_10(~0ull, ~0ull, ~0ull),
             (PhiloxBlock{0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu}));
   // counter {243f6a88, 85a308d3, 13198a2e, 03707344}, key {a4093822, 299f31d0}

@@ -48,7 +48,7 @@ TEST(Half, RoundTripAndRounding) {
     EXPECT_EQ(static_cast<float>(Half(f)), f) << f;
   EXPECT_TRUE(std::isinf(static_cast<float>(Half(65520.0f))));  // rounds to even -> overflow
   EXPECT_EQ(static_cast<float>(Half(65519.0f)), 65504.0f);
-  EXPECT_EQ(Half(1.0f + 1.0f / 2048).bits, Half(1.0f).bits);     // tie -> even
+  EXPECT_EQ(Half(1.0f + 1.0f / 2048).bits, Half(1.0f).bits);      // tie -> even
   EXPECT_EQ(Half(1.0f + 3.0f / 2048).bits, Half(1.0f).bits + 2);  // tie -> even (up)
   EXPECT_TRUE(std::isnan(static_cast<float>(Half(std::nanf("")))));
   EXPECT_EQ(static_cast<float>(BFloat16(1.0f)), 1.0f);
@@ -73,8 +73,8 @@ TEST(FastMath, ExpAndLogAccuracy) {
 }
 
 TEST(Allocator, CachesAndCounts) {
-  CachingAllocator a([](size_t n, int) { return std::malloc(n); }, [](void* p, int) { std::free(p); }, 0,
-                     "test");
+  CachingAllocator a([](size_t n, int) { return std::malloc(n); },
+                     [](void* p, int) { std::free(p); }, 0, "test");
   void* p = a.allocate(1000);
   EXPECT_EQ(a.stats().allocated_bytes, 1024u);
   a.deallocate(p, 1000);

@@ -190,7 +190,8 @@ TEST(CudaFusedKernels, LinearCrossEntropyMatchesCpu) {
   for (int64_t i = 0; i < n; ++i)
     tv[i] = i % 11 == 1 ? 0 : static_cast<int32_t>(1 + (i * 977) % (v - 1));
   const Tensor targets = Tensor::from_vector(tv, Shape{n});
-  const ops::LinearCrossEntropyOptions o{.label_smoothing = 0.1, .with_grad = true, .chunk_rows = 64};
+  const ops::LinearCrossEntropyOptions o{
+      .label_smoothing = 0.1, .with_grad = true, .chunk_rows = 64};
   for (const DType dt : {DType::kF32, DType::kF16, DType::kBF16}) {
     SCOPED_TRACE(dt);
     const Tensor hr = rounded(h, dt), wr = rounded(w, dt), br = rounded(bias, dt);

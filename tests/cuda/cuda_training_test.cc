@@ -30,10 +30,10 @@ double max_rel_diff(const Tensor& got, const Tensor& want) {
 
 TEST(CudaMatmulTf32, UsedOnlyWhenAllowedPerCallOrByScope) {
   REALMT_REQUIRE_CUDA();
-  const Tensor a = realmt::testing::host_tensor(realmt::testing::uniform_values(256 * 1024, -1, 1, 1), {256, 1024},
-                                                DType::kF32);
-  const Tensor b = realmt::testing::host_tensor(realmt::testing::uniform_values(1024 * 192, -1, 1, 2), {1024, 192},
-                                                DType::kF32);
+  const Tensor a = realmt::testing::host_tensor(
+      realmt::testing::uniform_values(256 * 1024, -1, 1, 1), {256, 1024}, DType::kF32);
+  const Tensor b = realmt::testing::host_tensor(
+      realmt::testing::uniform_values(1024 * 192, -1, 1, 2), {1024, 192}, DType::kF32);
   const Tensor want = ops::matmul(a, b);
   const Tensor ga = a.to(kGpu), gb = b.to(kGpu);
   const double exact = max_rel_diff(ops::matmul(ga, gb), want);
@@ -70,7 +70,8 @@ models::ModelConfig small_config() {
 }
 
 // Trains a fresh seeded model on `device` through MixedPrecision; returns the losses.
-std::vector<double> train_on(Device device, MixedPrecisionOptions o, int updates, int* skipped = nullptr) {
+std::vector<double> train_on(Device device, MixedPrecisionOptions o, int updates,
+                             int* skipped = nullptr) {
   models::Transformer master(small_config());
   master.allocate(device);
   master.init(42);
@@ -84,8 +85,10 @@ TEST(CudaTraining, F32OnTheGpuFollowsTheCpu) {
   const std::vector<double> gpu = train_on(kGpu, {}, 40);
   ASSERT_EQ(cpu.size(), gpu.size());
   double worst = 0;
-  for (size_t i = 0; i < cpu.size(); ++i) worst = std::max(worst, std::fabs(gpu[i] - cpu[i]) / cpu[i]);
-  std::printf("f32 GPU vs CPU over %zu updates: max relative loss difference %.2e\n", cpu.size(), worst);
+  for (size_t i = 0; i < cpu.size(); ++i)
+    worst = std::max(worst, std::fabs(gpu[i] - cpu[i]) / cpu[i]);
+  std::printf("f32 GPU vs CPU over %zu updates: max relative loss difference %.2e\n", cpu.size(),
+              worst);
   // Both are f32 with different summation orders (cuBLAS vs BLIS, tree vs threaded reductions)
   // and exp implementations: ~1e-7 relative per op. On the CPU, f32 training of this kind
   // stays within 4e-7 of the same training in f64 over 200 updates (measured with
@@ -100,7 +103,8 @@ TEST(CudaTraining, Bf16ComputeWithF32MasterTracksF32) {
   const std::vector<double> bf16 = train_on(kGpu, {DType::kBF16, false, {}}, 60);
   ASSERT_EQ(f32.size(), bf16.size());
   for (size_t i = 0; i < f32.size(); ++i)
-    EXPECT_NEAR(bf16[i], f32[i], 0.05 * f32[i] + 0.02) << "update " << i + 1;  // bf16: 8 mantissa bits
+    EXPECT_NEAR(bf16[i], f32[i], 0.05 * f32[i] + 0.02)
+        << "update " << i + 1;  // bf16: 8 mantissa bits
   EXPECT_LT(bf16.back(), bf16.front() - 0.5);
 }
 

@@ -16,7 +16,7 @@ class BatchGeneratorTest : public ::testing::Test {
  protected:
   void SetUp() override {
     corpus_ = test::make_corpus(3000, 30);
-    corpus_.src[10] = "";   // empty pairs are never used
+    corpus_.src[10] = "";  // empty pairs are never used
     corpus_.tgt[20] = "";
     options_.src_path = test::write_file(dir_.file("c.en"), corpus_.src_text());
     options_.tgt_path = test::write_file(dir_.file("c.fr"), corpus_.tgt_text());
@@ -64,7 +64,8 @@ TEST_F(BatchGeneratorTest, BatchesAreWellFormedAndHonourTheTokenBudget) {
       const auto ids = v.encode(corpus_.src[size_t(b.ids[size_t(r)])]);
       for (size_t k = 0; k < ids.size(); ++k) ASSERT_EQ(b.src_at(r, int64_t(k)), ids[k]);
       ASSERT_EQ(b.src_at(r, int64_t(ids.size())), kEosId);
-      for (int64_t k = int64_t(ids.size()) + 1; k < b.src_len; ++k) ASSERT_EQ(b.src_at(r, k), kPadId);
+      for (int64_t k = int64_t(ids.size()) + 1; k < b.src_len; ++k)
+        ASSERT_EQ(b.src_at(r, k), kPadId);
       src_tokens += int64_t(ids.size()) + 1;
       EXPECT_EQ(v.decode(std::vector<int32_t>(b.tgt.begin() + r * b.tgt_len,
                                               b.tgt.begin() + (r + 1) * b.tgt_len)),
@@ -198,7 +199,8 @@ TEST_F(BatchGeneratorTest, NoPairFittingMaxLengthIsAnErrorNotEndlessEmptyEpochs)
   std::string src, tgt;
   for (int i = 0; i < 50; ++i) {
     src += corpus_.src[size_t(i)] + " " + corpus_.src[size_t(i)] + " one two three four five six\n";
-    tgt += corpus_.tgt[size_t(i)] + " " + corpus_.tgt[size_t(i)] + " un deux trois quatre cinq six\n";
+    tgt +=
+        corpus_.tgt[size_t(i)] + " " + corpus_.tgt[size_t(i)] + " un deux trois quatre cinq six\n";
   }
   options_.src_path = test::write_file(dir_.file("long.en"), src);
   options_.tgt_path = test::write_file(dir_.file("long.fr"), tgt);
@@ -211,7 +213,9 @@ TEST_F(BatchGeneratorTest, NoPairFittingMaxLengthIsAnErrorNotEndlessEmptyEpochs)
       FAIL() << "expected an error (prefetch " << prefetch << ")";
     } catch (const Error& e) {
       const std::string msg = e.what();
-      EXPECT_NE(msg.find("no sentence pair fits max-length 3 (50 of 50 usable pairs"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("no sentence pair fits max-length 3 (50 of 50 usable pairs"),
+                std::string::npos)
+          << msg;
     }
   }
   // Cropping makes every pair fit.
@@ -230,7 +234,8 @@ TEST_F(BatchGeneratorTest, GzipAndTsvCorporaGiveTheSameBatches) {
   BatchGenerator gz(o);
   expect_same(epoch(gz), reference);
   std::string tsv;
-  for (size_t i = 0; i < corpus_.src.size(); ++i) tsv += corpus_.src[i] + "\t" + corpus_.tgt[i] + "\n";
+  for (size_t i = 0; i < corpus_.src.size(); ++i)
+    tsv += corpus_.src[i] + "\t" + corpus_.tgt[i] + "\n";
   o.src_path = test::write_file(dir_.file("c.tsv"), tsv);
   o.tgt_path.clear();
   BatchGenerator from_tsv(o);

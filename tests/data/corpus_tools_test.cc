@@ -18,11 +18,13 @@ namespace {
 TEST(Clean, DropsEachKindAndCountsIt) {
   test::TempDir dir;
   CleanOptions o;
-  o.input.src_path = test::write_file(dir.file("in.en"),
+  o.input.src_path = test::write_file(
+      dir.file("in.en"),
       "Hello world\n\nthe same\nthe same\none two three four five\nshort\ncafe\u0301\n");
-  o.input.tgt_path = test::write_file(dir.file("in.fr"),
-      "Bonjour le monde\nvide\nla même\nla même\nun deux trois quatre cinq\n"
-      "une phrase beaucoup beaucoup trop longue pour si peu\ncafé\n");
+  o.input.tgt_path =
+      test::write_file(dir.file("in.fr"),
+                       "Bonjour le monde\nvide\nla même\nla même\nun deux trois quatre cinq\n"
+                       "une phrase beaucoup beaucoup trop longue pour si peu\ncafé\n");
   o.src_out = dir.file("out.en");
   o.tgt_out = dir.file("out.fr");
   o.dropped_out = dir.file("dropped.tsv");
@@ -37,7 +39,8 @@ TEST(Clean, DropsEachKindAndCountsIt) {
   EXPECT_EQ(r.bad_ratio, 0);
   EXPECT_EQ(r.kept, 3);
   EXPECT_EQ(r.normalized, 1);
-  EXPECT_EQ(read_lines(o.src_out), (std::vector<std::string>{"Hello world", "the same", "caf\u00e9"}));
+  EXPECT_EQ(read_lines(o.src_out),
+            (std::vector<std::string>{"Hello world", "the same", "caf\u00e9"}));
   const auto dropped = read_lines(o.dropped_out);
   ASSERT_EQ(dropped.size(), 4u);
   EXPECT_EQ(dropped[0], "empty\t2\t\tvide");
@@ -102,16 +105,20 @@ TEST(Normalize, NfcNfkcAndCasefold) {
 TEST(Cli, SubcommandsParseWithOptionSet) {
   // A misspelt option is a usage error naming the closest one (realmt-data exits 2 for it).
   try {
-    run_clean({"clean", "--src", "a", "--tgt", "b", "--src-out", "x", "--tgt-out", "y", "--max-wrds", "3"});
+    run_clean({"clean", "--src", "a", "--tgt", "b", "--src-out", "x", "--tgt-out", "y",
+               "--max-wrds", "3"});
     FAIL() << "no error";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("did you mean '--max-words'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("did you mean '--max-words'"), std::string::npos)
+        << e.what();
   }
   // Required options and the input rules are usage errors too.
   EXPECT_THROW(run_clean({"clean", "--src", "a", "--tgt", "b"}), UsageError);
-  EXPECT_THROW(run_clean({"clean", "--src", "a", "--tsv", "t", "--src-out", "x", "--tgt-out", "y"}), UsageError);
+  EXPECT_THROW(run_clean({"clean", "--src", "a", "--tsv", "t", "--src-out", "x", "--tgt-out", "y"}),
+               UsageError);
   EXPECT_THROW(run_sgm2txt({"sgm2txt", "a.sgm", "-i", "b.sgm"}), UsageError);
-  EXPECT_THROW(run_vocab({"vocab", "-i", "a", "-o", "v.spm", "--model-type", "bigram"}), UsageError);
+  EXPECT_THROW(run_vocab({"vocab", "-i", "a", "-o", "v.spm", "--model-type", "bigram"}),
+               UsageError);
   // --help and --version print and return 0 without doing anything.
   EXPECT_EQ(run_split({"split", "--help"}), 0);
   EXPECT_EQ(run_stats({"stats", "--version"}), 0);

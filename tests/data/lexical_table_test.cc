@@ -104,7 +104,8 @@ TEST(LexicalTable, MinProbAndSpecialsLeaveEntriesOut) {
 
 TEST(LexicalTable, WritesMarianLexAndCTranslate2Vmap) {
   Fixture f;
-  const int32_t house = f.vocab.id_of("house"), maison = f.vocab.id_of("maison"), la = f.vocab.id_of("la");
+  const int32_t house = f.vocab.id_of("house"), maison = f.vocab.id_of("maison"),
+                la = f.vocab.id_of("la");
   const std::vector<LexEntry> entries = {{house, maison, 0.75f}, {house, la, 0.125f}};
   EXPECT_EQ(format_lex_s2t(entries, f.vocab), "maison house 0.75\nla house 0.125\n");
   const std::string vmap = format_vmap(entries, f.vocab, 2, false);

@@ -27,7 +27,8 @@ std::string error_of(F fn) {
 TEST(LineReader, ReadsPlainAndGzipAlike) {
   TempDir dir;
   const std::string text = "first\nsecond\r\n\nlast without newline";
-  for (const auto& path : {write_file(dir.file("a.txt"), text), write_gzip(dir.file("a.gz"), text)}) {
+  for (const auto& path :
+       {write_file(dir.file("a.txt"), text), write_gzip(dir.file("a.gz"), text)}) {
     LineReader r(path);
     std::string line;
     std::vector<std::string> lines;
@@ -65,8 +66,8 @@ TEST(LineReader, UnreadableFilesAreErrors) {
   EXPECT_NE(error_of([&] { LineReader r(dir.path().string()); }).find("directory"),
             std::string::npos);
   // A gzip header followed by garbage: a read error naming the file.
-  const auto path = write_file(dir.file("corrupt.gz"), std::string("\x1f\x8b\x08\x00", 4) +
-                                                           std::string(64, '\x55'));
+  const auto path = write_file(dir.file("corrupt.gz"),
+                               std::string("\x1f\x8b\x08\x00", 4) + std::string(64, '\x55'));
   const std::string msg = error_of([&] { read_lines(path); });
   EXPECT_NE(msg.find(path + ":1"), std::string::npos) << msg;
 }
@@ -79,9 +80,11 @@ TEST(LineReader, TruncatedGzipIsAnErrorNotAShorterFile) {
   EXPECT_EQ(read_lines(dir.file("whole.gz")).size(), 20000u);
   // Cut in the middle of the compressed data, and just before the 8-byte trailer (CRC, size).
   for (const size_t keep : {whole.size() / 2, whole.size() - 8, whole.size() - 1}) {
-    const auto path = write_file(dir.file("cut" + std::to_string(keep) + ".gz"), whole.substr(0, keep));
+    const auto path =
+        write_file(dir.file("cut" + std::to_string(keep) + ".gz"), whole.substr(0, keep));
     const std::string msg = error_of([&] { read_lines(path); });
-    EXPECT_NE(msg.find(path + ": the gzip data is incomplete"), std::string::npos) << keep << ": " << msg;
+    EXPECT_NE(msg.find(path + ": the gzip data is incomplete"), std::string::npos)
+        << keep << ": " << msg;
   }
 }
 

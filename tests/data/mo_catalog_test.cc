@@ -16,7 +16,8 @@ namespace {
 
 // Writes a .mo catalog (little-endian, as msgfmt does) of (msgid, msgstr) pairs; msgids must be
 // sorted as in a real catalog (the reader does not need it, gettext does).
-std::string write_mo(const std::string& path, std::vector<std::pair<std::string, std::string>> entries) {
+std::string write_mo(const std::string& path,
+                     std::vector<std::pair<std::string, std::string>> entries) {
   const uint32_t n = uint32_t(entries.size());
   std::string head(28, '\0'), tables(16 * size_t(n), '\0'), strings;
   const uint32_t orig = 28, trans = 28 + 8 * n, base = 28 + 16 * n;
@@ -35,12 +36,14 @@ std::string write_mo(const std::string& path, std::vector<std::pair<std::string,
 
 TEST(MoCatalog, ReadsContextsPluralsAndCharset) {
   test::TempDir dir;
-  const auto path = write_mo(dir.file("fr.mo"), {
-      {"", "Content-Type: text/plain; charset=ISO-8859-1\n"},
-      {"menu\x04_Open", "_Ouvrir"},
-      {std::string("%d file\0%d files", 16), std::string("%d fichier\0%d fichiers", 22)},
-      {"Caf\xe9", "Caf\xe9 cr\xe8me"},
-  });
+  const auto path = write_mo(
+      dir.file("fr.mo"),
+      {
+          {"", "Content-Type: text/plain; charset=ISO-8859-1\n"},
+          {"menu\x04_Open", "_Ouvrir"},
+          {std::string("%d file\0%d files", 16), std::string("%d fichier\0%d fichiers", 22)},
+          {"Caf\xe9", "Caf\xe9 cr\xe8me"},
+      });
   const auto entries = read_mo(path);
   ASSERT_EQ(entries.size(), 3u);
   EXPECT_EQ(entries[0].context, "menu");
@@ -54,15 +57,17 @@ TEST(MoCatalog, ReadsContextsPluralsAndCharset) {
 
 TEST(MoCatalog, UnknownCharsetIsAnErrorNamingItNotSilentlyEmptyEntries) {
   test::TempDir dir;
-  const auto path = write_mo(dir.file("x.mo"), {
-      {"", "Content-Type: text/plain; charset=NO-SUCH-CHARSET-42\n"},
-      {"Hello", "Bonjour"},
-  });
+  const auto path =
+      write_mo(dir.file("x.mo"), {
+                                     {"", "Content-Type: text/plain; charset=NO-SUCH-CHARSET-42\n"},
+                                     {"Hello", "Bonjour"},
+                                 });
   try {
     read_mo(path);
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(path + ": unknown charset 'NO-SUCH-CHARSET-42'"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find(path + ": unknown charset 'NO-SUCH-CHARSET-42'"),
+              std::string::npos)
         << e.what();
   }
 }
@@ -124,15 +129,20 @@ TEST(MoCatalog, Mo2pairsLabelsEachPairWithItsCatalogGroup) {
   for (int i = 0; i < 30; ++i) {
     const std::string w = std::string(1, char('a' + i % 26)) + char('a' + i / 26);
     app.emplace_back("Open file " + w, "Ouvrir le fichier " + w);
-    fork.emplace_back("OPEN file " + w + "...", "Ouvre le fichier " + w);  // masked: the same sources
+    fork.emplace_back("OPEN file " + w + "...",
+                      "Ouvre le fichier " + w);  // masked: the same sources
     other.emplace_back("Close window " + w, "Fermer la fenetre " + w);
   }
-  std::filesystem::create_directories(dir.file("p1")), std::filesystem::create_directories(dir.file("p2"));
-  const std::string list = test::write_file(dir.file("list"),
-      write_mo(dir.file("p1/app.mo"), app) + "\n" + write_mo(dir.file("p2/app.mo"), {{"Quit now", "Quitter"}}) +
-      "\n" + write_mo(dir.file("p1/fork.mo"), fork) + "\n" + write_mo(dir.file("p2/other.mo"), other) + "\n");
-  ASSERT_EQ(run_mo2pairs({"mo2pairs", "--list", list, "--src-out", dir.file("en"), "--tgt-out", dir.file("fr"),
-                          "--groups-out", dir.file("groups")}), 0);
+  std::filesystem::create_directories(dir.file("p1")),
+      std::filesystem::create_directories(dir.file("p2"));
+  const std::string list = test::write_file(
+      dir.file("list"), write_mo(dir.file("p1/app.mo"), app) + "\n" +
+                            write_mo(dir.file("p2/app.mo"), {{"Quit now", "Quitter"}}) + "\n" +
+                            write_mo(dir.file("p1/fork.mo"), fork) + "\n" +
+                            write_mo(dir.file("p2/other.mo"), other) + "\n");
+  ASSERT_EQ(run_mo2pairs({"mo2pairs", "--list", list, "--src-out", dir.file("en"), "--tgt-out",
+                          dir.file("fr"), "--groups-out", dir.file("groups")}),
+            0);
   const auto groups = read_lines(dir.file("groups"));
   ASSERT_EQ(groups.size(), read_lines(dir.file("en")).size());
   ASSERT_EQ(groups.size(), 91u);

@@ -39,7 +39,8 @@ TEST(ParallelReader, TwoFilesSkipAndCountEmptyAndLongPairs) {
 TEST(ParallelReader, TsvTakesTheFirstTwoColumns) {
   TempDir dir;
   ParallelReaderOptions o;
-  o.src_path = write_file(dir.file("t.tsv"), "Go.\tVa !\tCC-BY 2.0 (France) #1\nHi.\tSalut !\n\tvide\n");
+  o.src_path =
+      write_file(dir.file("t.tsv"), "Go.\tVa !\tCC-BY 2.0 (France) #1\nHi.\tSalut !\n\tvide\n");
   ParallelReader r(o);
   const auto pairs = read_all(r);
   ASSERT_EQ(pairs.size(), 2u);

@@ -13,15 +13,16 @@ using test::write_file;
 
 TEST(SgmReader, SegmentsInDocumentOrderWithEntitiesDecoded) {
   TempDir dir;
-  const auto path = write_file(dir.file("t.sgm"),
-      "<srcset setid=\"newstest2014\" srclang=\"any\">\n"
-      "<doc sysid=\"ref\" docid=\"1009-lemondefr\" genre=\"news\" origlang=\"fr\">\n"
-      "<p>\n"
-      "<seg id=\"2\"> Tom &amp; Jerry &lt;3 &quot;cats&quot; &#233;t&#xE9; </seg>\n"
-      "<seg id=\"1\">second &apos;line&apos;&nbsp;&copy;</seg>\n"
-      "</p>\n</doc>\n"
-      "<doc docid='other'><seg id=\"1\">AT&T & co</seg></doc>\n"
-      "</srcset>\n");
+  const auto path =
+      write_file(dir.file("t.sgm"),
+                 "<srcset setid=\"newstest2014\" srclang=\"any\">\n"
+                 "<doc sysid=\"ref\" docid=\"1009-lemondefr\" genre=\"news\" origlang=\"fr\">\n"
+                 "<p>\n"
+                 "<seg id=\"2\"> Tom &amp; Jerry &lt;3 &quot;cats&quot; &#233;t&#xE9; </seg>\n"
+                 "<seg id=\"1\">second &apos;line&apos;&nbsp;&copy;</seg>\n"
+                 "</p>\n</doc>\n"
+                 "<doc docid='other'><seg id=\"1\">AT&T & co</seg></doc>\n"
+                 "</srcset>\n");
   const SgmDocument doc = read_sgm(path);
   ASSERT_EQ(doc.segments.size(), 3u);
   EXPECT_EQ(doc.segments[0].text, "Tom & Jerry <3 \"cats\" été");
@@ -36,7 +37,8 @@ TEST(SgmReader, SegmentsInDocumentOrderWithEntitiesDecoded) {
 
 TEST(SgmReader, UnclosedSegmentNamesFileAndLine) {
   TempDir dir;
-  const auto path = write_file(dir.file("t.sgm"), "<doc docid=\"d\">\n<seg id=\"1\">open\n</doc>\n");
+  const auto path =
+      write_file(dir.file("t.sgm"), "<doc docid=\"d\">\n<seg id=\"1\">open\n</doc>\n");
   try {
     read_sgm(path);
     FAIL() << "expected an error";
@@ -78,7 +80,8 @@ TEST(SgmReader, RawLineBreaksInsideASegmentBecomeSpaces) {
 
 TEST(SgmReader, AFileWithoutSegmentsIsAnError) {
   TempDir dir;
-  const auto path = write_file(dir.file("empty.sgm"), "<srcset>\n<doc docid=\"d\">\n</doc>\n</srcset>\n");
+  const auto path =
+      write_file(dir.file("empty.sgm"), "<srcset>\n<doc docid=\"d\">\n</doc>\n</srcset>\n");
   try {
     read_sgm(path);
     FAIL() << "expected an error";

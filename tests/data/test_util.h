@@ -45,13 +45,14 @@ struct Corpus {
 };
 
 inline Corpus make_corpus(int n, int max_words, uint64_t seed = 7) {
-  static const char* en[] = {"the", "house", "is", "red", "a", "cat", "sleeps", "on", "table",
-                             "we", "read", "books", "every", "day", "under", "green", "trees",
-                             "children", "play", "music", "quickly", "river", "flows", "north"};
-  static const char* fr[] = {"la", "maison", "est", "rouge", "un", "chat", "dort", "sur",
-                             "table", "nous", "lisons", "livres", "chaque", "jour", "sous",
-                             "verts", "arbres", "enfants", "jouent", "musique", "vite",
-                             "rivière", "coule", "nord"};
+  static const char* en[] = {"the",    "house", "is",      "red",   "a",     "cat",
+                             "sleeps", "on",    "table",   "we",    "read",  "books",
+                             "every",  "day",   "under",   "green", "trees", "children",
+                             "play",   "music", "quickly", "river", "flows", "north"};
+  static const char* fr[] = {"la",     "maison",  "est",   "rouge",   "un",     "chat",
+                             "dort",   "sur",     "table", "nous",    "lisons", "livres",
+                             "chaque", "jour",    "sous",  "verts",   "arbres", "enfants",
+                             "jouent", "musique", "vite",  "rivière", "coule",  "nord"};
   Rng rng(seed);
   Corpus c;
   for (int i = 0; i < n; ++i) {
@@ -74,7 +75,8 @@ inline const std::string& test_vocab() {
   static std::string path = [] {
     const Corpus c = make_corpus(2000, 12);
     VocabTrainOptions o;
-    o.inputs = {write_file(dir.file("v.en"), c.src_text()), write_file(dir.file("v.fr"), c.tgt_text())};
+    o.inputs = {write_file(dir.file("v.en"), c.src_text()),
+                write_file(dir.file("v.fr"), c.tgt_text())};
     o.output = dir.file("test.spm");
     o.vocab_size = 64;
     train_vocab(o);

@@ -55,7 +55,8 @@ TEST_F(VocabLanguageTags, ALeadingTagTheVocabularyHasIsOneIdAndTheRestAsBefore) 
   EXPECT_EQ(v.encode(">>fra<< the cat sleeps"), cat({id(">>fra<<")}, rest));
   EXPECT_EQ(v.encode(">>spa<<the cat sleeps"), cat({id(">>spa<<")}, rest));
   // Not at the start, or a tag the vocabulary lacks: text, as SentencePiece segments it.
-  for (const std::string text : {"the cat >>fra<< sleeps", ">>deu<< the cat sleeps", " >>fra<< the cat"}) {
+  for (const std::string text :
+       {"the cat >>fra<< sleeps", ">>deu<< the cat sleeps", " >>fra<< the cat"}) {
     const std::vector<std::string> pieces = Vocab(path_).encode_pieces(text);
     std::vector<int32_t> expected;
     for (const std::string& p : pieces) expected.push_back(v.id_of(p));
@@ -74,7 +75,7 @@ TEST_F(VocabLanguageTags, PiecesTheTargetModelLacksDecodeAsHuggingFaceWritesThem
   EXPECT_EQ(v.decode(cat({pad_, joined}, the_cat)), "under under the cat");
   EXPECT_EQ(v.decode(cat(the_cat, {joined, 0, joined})), "the cat under under");
   EXPECT_EQ(v.decode(cat(cat(the_cat, {1}), sleeps)), "the cat sleeps");  // unk dropped
-  EXPECT_EQ(v.decode(cat({id(">>fra<<")}, the_cat)), ">>fra<< the cat");   // not a special token
+  EXPECT_EQ(v.decode(cat({id(">>fra<<")}, the_cat)), ">>fra<< the cat");  // not a special token
 }
 
 TEST_F(VocabLanguageTags, TheTagOfALanguageOrAnErrorListingTheVocabularysTags) {
@@ -87,13 +88,15 @@ TEST_F(VocabLanguageTags, TheTagOfALanguageOrAnErrorListingTheVocabularysTags) {
     FAIL() << "no >>deu<< in the vocabulary";
   } catch (const Error& e) {
     const std::string m = e.what();
-    for (const char* part : {">>deu<<", ">>fra<< >>spa<<"}) EXPECT_NE(m.find(part), std::string::npos) << m;
+    for (const char* part : {">>deu<<", ">>fra<< >>spa<<"})
+      EXPECT_NE(m.find(part), std::string::npos) << m;
   }
   try {
     Vocab(path_).language_tag("fra");
     FAIL() << "a vocabulary without tags";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("not a multilingual model"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not a multilingual model"), std::string::npos)
+        << e.what();
   }
 }
 

@@ -30,7 +30,8 @@ TEST(VocabTables, IdsComeFromTheTableAndTextRoundTrips) {
   const Vocab v = Vocab::from_tables(path, path, table, {}, {pad, 1, 0, pad});
   EXPECT_TRUE(v.has_tables());
   EXPECT_EQ(v.size(), static_cast<int32_t>(table.size()));
-  EXPECT_EQ(v.special_ids(), "pad=" + std::to_string(pad) + " unk=1 eos=0 decoder-start=" + std::to_string(pad));
+  EXPECT_EQ(v.special_ids(),
+            "pad=" + std::to_string(pad) + " unk=1 eos=0 decoder-start=" + std::to_string(pad));
   const std::string text = "the cat sleeps under green trees";
   const std::vector<int32_t> ids = v.encode(text);
   const std::vector<std::string> pieces = spm.encode_pieces(text);
@@ -67,8 +68,10 @@ TEST(VocabTables, SeparateTablesServeTheirSides) {
   std::vector<std::string> source = marian_table(spm), target = source;
   std::swap(target[5], target[6]);  // the target side numbers two pieces the other way
   target.insert(target.end() - 1, "extra");
-  const int32_t pad_s = static_cast<int32_t>(source.size()) - 1, pad_t = static_cast<int32_t>(target.size()) - 1;
-  EXPECT_THROW(Vocab::from_tables(path, path, source, target, {pad_t, 1, 0, pad_t}), Error);  // pad outside source
+  const int32_t pad_s = static_cast<int32_t>(source.size()) - 1,
+                pad_t = static_cast<int32_t>(target.size()) - 1;
+  EXPECT_THROW(Vocab::from_tables(path, path, source, target, {pad_t, 1, 0, pad_t}),
+               Error);  // pad outside source
   std::vector<std::string> source2 = source;
   source2.insert(source2.end() - 1, "extra2");  // equal sizes: one pad id for both sides
   const Vocab v = Vocab::from_tables(path, path, source2, target, {pad_t, 1, 0, pad_t});
@@ -78,7 +81,8 @@ TEST(VocabTables, SeparateTablesServeTheirSides) {
   ASSERT_EQ(src_ids.size(), tgt_ids.size());
   for (size_t i = 0; i < src_ids.size(); ++i) {
     EXPECT_EQ(source2[static_cast<size_t>(src_ids[i])], target[static_cast<size_t>(tgt_ids[i])]);
-    EXPECT_EQ(v.piece(tgt_ids[i]), target[static_cast<size_t>(tgt_ids[i])]);  // piece(): the target side
+    EXPECT_EQ(v.piece(tgt_ids[i]),
+              target[static_cast<size_t>(tgt_ids[i])]);  // piece(): the target side
   }
   EXPECT_EQ(v.decode(tgt_ids), text);
   (void)pad_s;
@@ -100,10 +104,11 @@ TEST(VocabTables, MissingModelIsNamed) {
   EXPECT_THROW(
       {
         try {
-          Vocab::from_tables("/nonexistent/source.spm", "/nonexistent/source.spm", {"</s>", "<unk>", "<pad>"}, {},
-                             {2, 1, 0, 2});
+          Vocab::from_tables("/nonexistent/source.spm", "/nonexistent/source.spm",
+                             {"</s>", "<unk>", "<pad>"}, {}, {2, 1, 0, 2});
         } catch (const Error& e) {
-          EXPECT_NE(std::string(e.what()).find("/nonexistent/source.spm"), std::string::npos) << e.what();
+          EXPECT_NE(std::string(e.what()).find("/nonexistent/source.spm"), std::string::npos)
+              << e.what();
           throw;
         }
       },

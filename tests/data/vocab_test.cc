@@ -13,7 +13,8 @@ namespace {
 TEST(Vocab, TrainedModelHasTheFixedSpecialIds) {
   Vocab v(test::test_vocab());
   EXPECT_EQ(v.size(), 64);
-  EXPECT_EQ(v.special_ids(), "pad=0 unk=1 bos=2 eos=3");  // realmt-data vocab's models map to themselves
+  EXPECT_EQ(v.special_ids(),
+            "pad=0 unk=1 bos=2 eos=3");  // realmt-data vocab's models map to themselves
   EXPECT_EQ(v.piece(kPadId), "<pad>");
   EXPECT_EQ(v.piece(kUnkId), "<unk>");
   EXPECT_EQ(v.piece(kBosId), "<s>");
@@ -51,7 +52,8 @@ TEST(Vocab, FingerprintNamesTheContentNotTheFileOrTheSize) {
   // Another vocabulary of the same size (trained on other sentences) has other pieces or scores.
   const test::Corpus c = test::make_corpus(2000, 12, 99);
   VocabTrainOptions o;
-  o.inputs = {test::write_file(dir.file("en"), c.src_text()), test::write_file(dir.file("fr"), c.tgt_text())};
+  o.inputs = {test::write_file(dir.file("en"), c.src_text()),
+              test::write_file(dir.file("fr"), c.tgt_text())};
   o.output = dir.file("other.spm");
   o.vocab_size = 64;
   train_vocab(o);
@@ -65,7 +67,8 @@ std::string train_spm(const test::TempDir& dir, const std::string& name, const s
   const test::Corpus c = test::make_corpus(500, 8);
   const auto input = test::write_file(dir.file("in.txt"), c.src_text());
   const auto status = sentencepiece::SentencePieceTrainer::Train(
-      "--input=" + input + " --model_prefix=" + dir.file(name) + " --vocab_size=40 --minloglevel=2 " + flags);
+      "--input=" + input + " --model_prefix=" + dir.file(name) +
+      " --vocab_size=40 --minloglevel=2 " + flags);
   EXPECT_TRUE(status.ok()) << status.ToString();
   return dir.file(name + ".model");
 }

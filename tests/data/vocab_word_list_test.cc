@@ -43,7 +43,8 @@ TEST(WordListVocab, JsonReadsAsYamlAndBadListsNameTheFile) {
   test::TempDir dir;
   const Vocab yml(test::write_file(dir.file("v.yml"), kYml));
   const Vocab json(test::write_file(
-      dir.file("v.json"), R"({"</s>": 0, "<unk>": 1, "the": 2, "hou@@": 3, "se": 4, "a:b": 5, "@@": 6})"));
+      dir.file("v.json"),
+      R"({"</s>": 0, "<unk>": 1, "the": 2, "hou@@": 3, "se": 4, "a:b": 5, "@@": 6})"));
   EXPECT_EQ(json.fingerprint(), yml.fingerprint());
   const std::string gap = test::write_file(dir.file("gap.yml"), "</s>: 0\n<unk>: 2\n");
   try {
@@ -61,15 +62,19 @@ TEST(WordListVocab, CreatedAsMarianDoes) {
   const std::string b = test::write_file(dir.file("b.txt"), "d a\n");
   EXPECT_EQ(create_word_list({a, b}, dir.file("all.yml"), 0), 6);
   // </s> and <unk> first, then by falling count (b 3, a 3 in first-seen order), then c, d.
-  EXPECT_EQ(read_word_list(dir.file("all.yml")), (std::vector<std::string>{"</s>", "<unk>", "b", "a", "c", "d"}));
+  EXPECT_EQ(read_word_list(dir.file("all.yml")),
+            (std::vector<std::string>{"</s>", "<unk>", "b", "a", "c", "d"}));
   EXPECT_EQ(create_word_list({a, b}, dir.file("four.yml"), 4), 4);
-  EXPECT_EQ(read_word_list(dir.file("four.yml")), (std::vector<std::string>{"</s>", "<unk>", "b", "a"}));
+  EXPECT_EQ(read_word_list(dir.file("four.yml")),
+            (std::vector<std::string>{"</s>", "<unk>", "b", "a"}));
 }
 
 TEST(VocabPair, EachSideItsOwnVocabulary) {
   test::TempDir dir;
-  const std::string src = test::write_file(dir.file("src.yml"), "</s>: 0\n<unk>: 1\ncat: 2\ndog: 3\n");
-  const std::string tgt = test::write_file(dir.file("tgt.yml"), "</s>: 0\n<unk>: 1\nchien: 2\nchat: 3\nles: 4\n");
+  const std::string src =
+      test::write_file(dir.file("src.yml"), "</s>: 0\n<unk>: 1\ncat: 2\ndog: 3\n");
+  const std::string tgt =
+      test::write_file(dir.file("tgt.yml"), "</s>: 0\n<unk>: 1\nchien: 2\nchat: 3\nles: 4\n");
   const Vocab v = Vocab::pair(src, tgt);
   ASSERT_TRUE(v.is_pair());
   EXPECT_EQ(v.size(), 6);

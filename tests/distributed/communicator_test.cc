@@ -56,15 +56,17 @@ TEST(Wait, ReturnsOnSuccessAndOnDeadline) {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_GE(s, 0.2);
   EXPECT_LT(s, 2.0);
-  EXPECT_NE(timeout_message(1, 2, "barrier", 3).find("rank 1 of 2: barrier did not complete within 3 s"),
-            std::string::npos);
+  EXPECT_NE(
+      timeout_message(1, 2, "barrier", 3).find("rank 1 of 2: barrier did not complete within 3 s"),
+      std::string::npos);
 }
 
 // ---- under mpirun -np 2 ----
 class Mpi : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!launched_by_mpi()) GTEST_SKIP() << "needs mpirun -np 2 (ctest runs distributed_tests_mpirun_np2)";
+    if (!launched_by_mpi())
+      GTEST_SKIP() << "needs mpirun -np 2 (ctest runs distributed_tests_mpirun_np2)";
     static std::unique_ptr<Communicator> world = make_world({.timeout_s = 60});
     comm = world.get();
     ASSERT_EQ(comm->name(), "mpi");
@@ -77,7 +79,8 @@ TEST_F(Mpi, AllReduceSumsTensorsOverBuckets) {
   // Just over one bucket, so that two MPI_Iallreduce calls are in flight; f32 and f64.
   const int64_t n = static_cast<int64_t>(kBucketBytes / sizeof(float)) + 3;
   std::vector<float> v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) v[size_t(i)] = static_cast<float>((i % 1000) * (comm->rank() + 1));
+  for (int64_t i = 0; i < n; ++i)
+    v[size_t(i)] = static_cast<float>((i % 1000) * (comm->rank() + 1));
   Tensor t = Tensor::from_vector(v, {n});
   comm->all_reduce_sum(t);
   const float* p = t.data<float>();
@@ -104,7 +107,8 @@ TEST_F(Mpi, ScalarsStringsAndBarrier) {
     comm->broadcast(s, root);
     EXPECT_EQ(s, "from root " + std::to_string(root));
   }
-  EXPECT_EQ(all_gather(*comm, "r" + std::to_string(comm->rank())), (std::vector<std::string>{"r0", "r1"}));
+  EXPECT_EQ(all_gather(*comm, "r" + std::to_string(comm->rank())),
+            (std::vector<std::string>{"r0", "r1"}));
   comm->barrier();
 }
 
@@ -116,7 +120,8 @@ TEST_F(Mpi, ReplicaCheckFailsOnEveryRank) {
     check_replicas_agree(*comm, differ, "weights");
     FAIL() << "no error on rank " << comm->rank();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("weights differ between the ranks of the job (1 of 2"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("weights differ between the ranks of the job (1 of 2"),
+              std::string::npos)
         << e.what();
   }
 }

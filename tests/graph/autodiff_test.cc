@@ -9,7 +9,9 @@
 namespace realmt::graph {
 namespace {
 
-Tensor vec(std::vector<float> v) { return Tensor::from_vector(v, {static_cast<int64_t>(v.size())}); }
+Tensor vec(std::vector<float> v) {
+  return Tensor::from_vector(v, {static_cast<int64_t>(v.size())});
+}
 
 TEST(Autodiff, ChainAndFanOut) {
   // y = sum(x * x + 3 x) -> dy/dx = 2x + 3; x is used three times.

@@ -50,7 +50,8 @@ TEST(ResidualAttention, OneLayerEqualsVanillaAttention) {
   const auto none = s.layers[0].self_attend(x, mask, false, {.mode = ResidualMode::kNone});
   for (ResidualMode mode : {ResidualMode::kSum, ResidualMode::kMean}) {
     const auto res = s.layers[0].self_attend(x, mask, false, {.mode = mode});
-    EXPECT_EQ(res.out.value().to_vector<float>(), none.out.value().to_vector<float>()) << enum_name(mode);
+    EXPECT_EQ(res.out.value().to_vector<float>(), none.out.value().to_vector<float>())
+        << enum_name(mode);
     EXPECT_TRUE(res.scores.defined());
     EXPECT_FALSE(none.scores.defined());
   }
@@ -63,7 +64,8 @@ TEST(ResidualAttention, MaskedPositionsGetExactlyZeroAtEveryLayer) {
     graph::Var x(random_input(2, {kB, kT, kD}));
     graph::Var chain;
     for (int l = 0; l < 4; ++l) {
-      const auto r = s.layers[l].self_attend(x, mask, false, {.mode = mode, .layer = l + 1, .prev_scores = chain});
+      const auto r = s.layers[l].self_attend(x, mask, false,
+                                             {.mode = mode, .layer = l + 1, .prev_scores = chain});
       const auto p = r.probs.to_vector<float>();  // [B, H, T, T]
       for (int64_t h = 0; h < kH; ++h)
         for (int64_t q = 0; q < kT; ++q)
@@ -86,12 +88,13 @@ TEST(ResidualAttention, RunningMeanLogitsEqualMeanOfPerLayerScores) {
   const graph::Var x(random_input(4, {kB, kT, kD}));
   std::vector<Tensor> raw;
   for (int l = 0; l < kLayers; ++l)
-    raw.push_back(s.layers[l].self_attend(x, mask, false, {.mode = ResidualMode::kSum}).scores.value());
+    raw.push_back(
+        s.layers[l].self_attend(x, mask, false, {.mode = ResidualMode::kSum}).scores.value());
   graph::Var chain;
   Tensor sum = Tensor::zeros(raw[0].shape());
   for (int l = 0; l < kLayers; ++l) {
-    const auto r =
-        s.layers[l].self_attend(x, mask, false, {.mode = ResidualMode::kMean, .layer = l + 1, .prev_scores = chain});
+    const auto r = s.layers[l].self_attend(
+        x, mask, false, {.mode = ResidualMode::kMean, .layer = l + 1, .prev_scores = chain});
     sum = ops::add(sum, raw[l]);
     const Tensor want = ops::softmax(ops::scale(sum, 1.0 / (l + 1)), pad_mask_4d());
     const auto got = r.probs.to_vector<float>();
@@ -110,8 +113,8 @@ TEST(ResidualAttention, SumModeUsesTheUnscaledRunningSum) {
   const graph::Var x(random_input(5, {kB, kT, kD}));
   const auto r1 = s.layers[0].self_attend(x, Tensor(), false, {.mode = ResidualMode::kSum});
   const auto raw2 = s.layers[1].self_attend(x, Tensor(), false, {.mode = ResidualMode::kSum});
-  const auto r2 =
-      s.layers[1].self_attend(x, Tensor(), false, {.mode = ResidualMode::kSum, .layer = 2, .prev_scores = r1.scores});
+  const auto r2 = s.layers[1].self_attend(
+      x, Tensor(), false, {.mode = ResidualMode::kSum, .layer = 2, .prev_scores = r1.scores});
   const Tensor want = ops::softmax(ops::add(r1.scores.value(), raw2.scores.value()));
   const auto got = r2.probs.to_vector<float>();
   const auto exp = want.to_vector<float>();

@@ -10,12 +10,14 @@ namespace {
 using testing::corpus;
 using testing::sentence;
 
-const std::vector<std::string> H = {"The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."};
+const std::vector<std::string> H = {"The dog bit the man.", "It wasn't surprising.",
+                                    "The man had just bitten him."};
 const std::vector<std::vector<std::string>> R = {
     {"The dog bit the man.", "It was not unexpected.", "The man bit him first."},
     {"The dog had bit the man.", "No one was surprised.", "The man had bitten the dog."}};
 
-double bleu(BleuOptions o, const std::vector<std::string>& h = H, const std::vector<std::vector<std::string>>& r = R) {
+double bleu(BleuOptions o, const std::vector<std::string>& h = H,
+            const std::vector<std::vector<std::string>>& r = R) {
   Bleu m(o);
   return corpus(m, h, r).score;
 }
@@ -25,7 +27,8 @@ TEST(Bleu, ReadmeExample) {
   const Score s = corpus(m, H, R);
   EXPECT_DOUBLE_EQ(s.score, 48.530827009929865);
   EXPECT_EQ(s.verbose, "82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)");
-  EXPECT_EQ(m.signature().format(false), "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0");
+  EXPECT_EQ(m.signature().format(false),
+            "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0");
   EXPECT_EQ(m.signature().format(true), "#:2|c:mixed|e:no|tok:13a|s:exp|v:2.6.0");
 }
 
@@ -62,7 +65,8 @@ TEST(Bleu, TokenizersSmoothingAndOrders) {
 }
 
 // raw_corpus_bleu: floor smoothing, effective order, no tokenization.
-double raw(const std::vector<std::string>& h, const std::vector<std::vector<std::string>>& r, double v) {
+double raw(const std::vector<std::string>& h, const std::vector<std::vector<std::string>>& r,
+           double v) {
   BleuOptions o;
   o.tokenizer = TokenizerKind::kNone;
   o.smoothing = Smoothing::kFloor;
@@ -77,17 +81,25 @@ TEST(Bleu, RawCorpusBleu) {
   EXPECT_DOUBLE_EQ(raw({"this is a fest"}, {{"this is a test"}}, .01), 22.3606797749979);
   EXPECT_DOUBLE_EQ(raw({"test"}, {{"a test"}}, .01), 36.78794411714425);
   EXPECT_DOUBLE_EQ(raw({"a little test"}, {{"a test"}}, .01), 3.2182979486854326);
-  EXPECT_EQ(raw({"am I am a character sequence"}, {{"I am a symbol string sequence a a"}}, 0.0), 0.0);
+  EXPECT_EQ(raw({"am I am a character sequence"}, {{"I am a symbol string sequence a a"}}, 0.0),
+            0.0);
 }
 
 TEST(Bleu, ComputeBleuDirect) {
-  EXPECT_DOUBLE_EQ(compute_bleu({9, 7, 5, 3}, {10, 8, 6, 4}, 11, 11, Smoothing::kNone, std::nullopt, false).score,
-                   83.75922397086269);  // B15
+  EXPECT_DOUBLE_EQ(
+      compute_bleu({9, 7, 5, 3}, {10, 8, 6, 4}, 11, 11, Smoothing::kNone, std::nullopt, false)
+          .score,
+      83.75922397086269);  // B15
   // B16: all exactly 0.
-  EXPECT_EQ(compute_bleu({0, 0, 0, 0}, {4, 4, 2, 1}, 0, 1, Smoothing::kFloor, 0.0, false).score, 0.0);
-  EXPECT_EQ(compute_bleu({0, 0, 0, 0}, {10, 11, 12, 0}, 14, 10, Smoothing::kFloor, 0.0, false).score, 0.0);
-  EXPECT_EQ(compute_bleu({6, 5, 4, 0}, {6, 5, 4, 3}, 6, 6, Smoothing::kFloor, 0.0, false).score, 0.0);
-  EXPECT_EQ(compute_bleu({0, 0, 0, 0}, {0, 0, 0, 0}, 1, 5, Smoothing::kFloor, 0.01, false).score, 0.0);
+  EXPECT_EQ(compute_bleu({0, 0, 0, 0}, {4, 4, 2, 1}, 0, 1, Smoothing::kFloor, 0.0, false).score,
+            0.0);
+  EXPECT_EQ(
+      compute_bleu({0, 0, 0, 0}, {10, 11, 12, 0}, 14, 10, Smoothing::kFloor, 0.0, false).score,
+      0.0);
+  EXPECT_EQ(compute_bleu({6, 5, 4, 0}, {6, 5, 4, 3}, 6, 6, Smoothing::kFloor, 0.0, false).score,
+            0.0);
+  EXPECT_EQ(compute_bleu({0, 0, 0, 0}, {0, 0, 0, 0}, 1, 5, Smoothing::kFloor, 0.01, false).score,
+            0.0);
   // "a" vs ["a", ""]: the total = 0 break without effective order gives 0; with it, 100.
   EXPECT_EQ(bleu({}, {"a"}, {{"a"}, {""}}), 0.0);
 }
@@ -101,8 +113,11 @@ struct SentenceCase {
 };
 
 TEST(Bleu, SentenceLevel) {
-  const std::string sys = "Produc\u021bia de zah\u0103r prim\u0103 va fi exprimat\u0103 \u00een ceea ce prive\u0219te zah\u0103rul alb;";
-  const std::string ref = "produc\u0163ia de zah\u0103r brut se exprim\u0103 \u00een zah\u0103r alb;";
+  const std::string sys =
+      "Produc\u021bia de zah\u0103r prim\u0103 va fi exprimat\u0103 \u00een ceea ce prive\u0219te "
+      "zah\u0103rul alb;";
+  const std::string ref =
+      "produc\u0163ia de zah\u0103r brut se exprim\u0103 \u00een zah\u0103r alb;";
   const SentenceCase cases[] = {
       {Smoothing::kExp, {}, TokenizerKind::k13a, false, 8.493098745313148},
       {Smoothing::kNone, {}, TokenizerKind::k13a, false, 0.0},
@@ -127,7 +142,8 @@ TEST(Bleu, SentenceLevel) {
   BleuOptions o;
   o.effective_order = true;
   Bleu m(o);
-  EXPECT_EQ(sentence(m, sys, {ref}).verbose, "35.7/15.4/4.2/2.3 (BP = 1.000 ratio = 1.400 hyp_len = 14 ref_len = 10)");
+  EXPECT_EQ(sentence(m, sys, {ref}).verbose,
+            "35.7/15.4/4.2/2.3 (BP = 1.000 ratio = 1.400 hyp_len = 14 ref_len = 10)");
   o.smoothing = Smoothing::kAddK;
   Bleu addk(o);
   EXPECT_EQ(sentence(addk, sys, {ref}).verbose.substr(0, 19), "35.7/21.4/7.7/8.3 (");
@@ -149,7 +165,8 @@ TEST(Bleu, SignatureSmoothValues) {
   o.smoothing = Smoothing::kAddK;
   o.smooth_value.reset();
   o.lowercase = true;
-  EXPECT_NE(Bleu(o).signature().format(false).find("case:lc|eff:no|tok:13a|smooth:add-k[1.00]"), std::string::npos);
+  EXPECT_NE(Bleu(o).signature().format(false).find("case:lc|eff:no|tok:13a|smooth:add-k[1.00]"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ CliExit refusal(const std::vector<std::string>& args) {
 }
 
 TEST(CliArgparse, EqualsForms) {
-  const CliOptions o = parse_cli({"--tokenize=intl", "-w=3", "-i=h.txt", "--metrics=chrf", "--test-set=wmt14"});
+  const CliOptions o =
+      parse_cli({"--tokenize=intl", "-w=3", "-i=h.txt", "--metrics=chrf", "--test-set=wmt14"});
   EXPECT_EQ(o.tokenize, "intl");
   EXPECT_EQ(o.width, 3);
   EXPECT_EQ(o.inputs, std::vector<std::string>{"h.txt"});
@@ -30,7 +31,8 @@ TEST(CliArgparse, EqualsForms) {
 }
 
 TEST(CliArgparse, UnambiguousPrefixesAndAttachedValues) {
-  const CliOptions o = parse_cli({"--tok", "zh", "--metric", "bleu", "ter", "--sc", "-twmt17", "-len-de", "-w4"});
+  const CliOptions o =
+      parse_cli({"--tok", "zh", "--metric", "bleu", "ter", "--sc", "-twmt17", "-len-de", "-w4"});
   EXPECT_EQ(o.tokenize, "zh");
   EXPECT_EQ(o.metrics, (std::vector<std::string>{"bleu", "ter"}));
   EXPECT_TRUE(o.score_only);
@@ -42,11 +44,14 @@ TEST(CliArgparse, UnambiguousPrefixesAndAttachedValues) {
 TEST(CliArgparse, AmbiguousPrefixesAreUsageErrorsNamingTheCandidates) {
   const CliExit e = refusal({"--t", "wmt14"});
   EXPECT_EQ(e.code, 2);
-  EXPECT_NE(e.message.find("realmt-bleu: error: ambiguous option: --t could match --test-set, --tokenize, --ter-case-sensitive, "
+  EXPECT_NE(e.message.find("realmt-bleu: error: ambiguous option: --t could match --test-set, "
+                           "--tokenize, --ter-case-sensitive, "
                            "--ter-asian-support, --ter-no-punct, --ter-normalized\n"),
-            std::string::npos) << e.message;
+            std::string::npos)
+      << e.message;
   EXPECT_NE(refusal({"-to", "13a"}).message.find("could match -t, -tok"), std::string::npos);
-  EXPECT_NE(refusal({"--paired-b"}).message.find("could match --paired-bs, --paired-bs-n"), std::string::npos);
+  EXPECT_NE(refusal({"--paired-b"}).message.find("could match --paired-bs, --paired-bs-n"),
+            std::string::npos);
 }
 
 TEST(CliArgparse, RealmtOptionsNeverTakeASacreBleuPrefix) {
@@ -69,17 +74,21 @@ TEST(CliArgparse, CombinedFlagsNegativeNumbersAndReferenceRuns) {
 
 TEST(CliArgparse, ExitCodesAsSacreBleu) {
   EXPECT_EQ(refusal({"-tok", "foo"}).code, 2);
-  EXPECT_NE(refusal({"-tok", "foo"}).message.find("argument --tokenize/-tok: invalid choice: 'foo' (choose from"),
+  EXPECT_NE(refusal({"-tok", "foo"})
+                .message.find("argument --tokenize/-tok: invalid choice: 'foo' (choose from"),
             std::string::npos);
-  EXPECT_EQ(refusal({"--quiet=1"}).message.find("argument --quiet/-q: ignored explicit argument '1'") !=
-                std::string::npos, true);
+  EXPECT_EQ(
+      refusal({"--quiet=1"}).message.find("argument --quiet/-q: ignored explicit argument '1'") !=
+          std::string::npos,
+      true);
   EXPECT_EQ(refusal({"-bx"}).code, 2);
   EXPECT_EQ(refusal({"-sv"}).code, 2);
   EXPECT_EQ(refusal({"-w", "x"}).code, 2);
   EXPECT_EQ(refusal({"-f", "xml"}).code, 2);
-  EXPECT_NE(refusal({"--paired-bs", "--paired-ar"}).message.find(
-                "argument --paired-ar/-par: not allowed with argument --paired-bs/-pbs"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal({"--paired-bs", "--paired-ar"})
+          .message.find("argument --paired-ar/-par: not allowed with argument --paired-bs/-pbs"),
+      std::string::npos);
   // sacreBLEU takes these; realmt-bleu refuses them after parsing: not a usage error.
   EXPECT_EQ(refusal({"--origlang", "fr"}).code, 1);
   EXPECT_EQ(refusal({"--download", "wmt14"}).code, 1);

@@ -23,13 +23,16 @@ class Cli : public ::testing::Test {
     // One folder per test process: ctest runs these tests side by side, and files shared by
     // name in TempDir() were rewritten by one test while another read them (a flaky failure).
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = ::testing::TempDir() + "realmt_cli_" + info->name() + "_" + std::to_string(::getpid()) + "/";
+    dir_ = ::testing::TempDir() + "realmt_cli_" + info->name() + "_" + std::to_string(::getpid()) +
+           "/";
     std::filesystem::create_directories(dir_);
     write("r1", "The dog bit the man.\nIt was not unexpected.\nThe man bit him first.\n");
     write("r2", "The dog had bit the man.\nNo one was surprised.\nThe man had bitten the dog.\n");
     hyp_ = "The dog bit the man.\nIt wasn't surprising.\nThe man had just bitten him.\n";
   }
-  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ + name) << text; }
+  void write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ + name) << text;
+  }
   std::string run(std::vector<std::string> args, const std::string& stdin_text) {
     for (auto& a : args) {
       if (a == "r1" || a == "r2" || a == "h2") a = dir_ + a;
@@ -44,22 +47,29 @@ class Cli : public ::testing::Test {
 };
 
 TEST_F(Cli, DefaultJson) {
-  EXPECT_EQ(run({"r1", "r2"}, hyp_),
-            "{\n \"name\": \"BLEU\",\n \"score\": 48.5,\n \"signature\": "
-            "\"nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0\",\n \"verbose_score\": \"82.4/50.0/45.5/37.5 "
-            "(BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)\",\n \"nrefs\": \"2\",\n \"case\": \"mixed\",\n"
-            " \"eff\": \"no\",\n \"tok\": \"13a\",\n \"smooth\": \"exp\",\n \"version\": \"2.6.0\",\n"
-            " \"implementation\": \"" + implementation_name() + "\"\n}\n");
+  EXPECT_EQ(
+      run({"r1", "r2"}, hyp_),
+      "{\n \"name\": \"BLEU\",\n \"score\": 48.5,\n \"signature\": "
+      "\"nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0\",\n \"verbose_score\": "
+      "\"82.4/50.0/45.5/37.5 "
+      "(BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)\",\n \"nrefs\": \"2\",\n \"case\": "
+      "\"mixed\",\n"
+      " \"eff\": \"no\",\n \"tok\": \"13a\",\n \"smooth\": \"exp\",\n \"version\": \"2.6.0\",\n"
+      " \"implementation\": \"" +
+          implementation_name() + "\"\n}\n");
   EXPECT_EQ(run({"r1", "r2", "-b"}, hyp_), "48.5\n");
-  EXPECT_EQ(run({"r1", "r2", "-m", "bleu", "chrf", "ter", "-b"}, hyp_), "[\n48.5,\n59.7,\n40.0\n]\n");
+  EXPECT_EQ(run({"r1", "r2", "-m", "bleu", "chrf", "ter", "-b"}, hyp_),
+            "[\n48.5,\n59.7,\n40.0\n]\n");
 }
 
 TEST_F(Cli, Text) {
   EXPECT_EQ(run({"r1", "r2", "-f", "text", "--short", "-w", "3"}, hyp_),
-            "BLEU|#:2|c:mixed|e:no|tok:13a|s:exp|v:2.6.0 = 48.531 82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 "
+            "BLEU|#:2|c:mixed|e:no|tok:13a|s:exp|v:2.6.0 = 48.531 82.4/50.0/45.5/37.5 (BP = 0.943 "
+            "ratio = 0.944 "
             "hyp_len = 17 ref_len = 18)\n");
   EXPECT_EQ(run({"r1", "r2", "-m", "ter", "chrf", "bleu", "-f", "text"}, hyp_),
-            "        BLEU|nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 48.5 82.4/50.0/45.5/37.5 "
+            "        BLEU|nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 48.5 "
+            "82.4/50.0/45.5/37.5 "
             "(BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)\n"
             "      chrF2|nrefs:2|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0 = 59.7\n"
             "TER|nrefs:2|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0 = 40.0\n");
@@ -67,8 +77,13 @@ TEST_F(Cli, Text) {
 
 TEST_F(Cli, SentenceLevel) {
   const std::string out = run({"r1", "r2", "-sl", "-f", "text"}, hyp_);
-  EXPECT_NE(out.find("= 100.0 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_len = 6)\n"), std::string::npos);
-  EXPECT_NE(out.find("= 14.8 50.0/16.7/12.5/12.5 (BP = 0.779 ratio = 0.800 hyp_len = 4 ref_len = 5)\n"), std::string::npos);
+  EXPECT_NE(
+      out.find(
+          "= 100.0 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_len = 6)\n"),
+      std::string::npos);
+  EXPECT_NE(
+      out.find("= 14.8 50.0/16.7/12.5/12.5 (BP = 0.779 ratio = 0.800 hyp_len = 4 ref_len = 5)\n"),
+      std::string::npos);
   EXPECT_NE(out.find("eff:yes"), std::string::npos);
   EXPECT_EQ(run({"r1", "r2", "-sl", "-m", "chrf", "-b"}, hyp_), "100.0\n35.3\n51.9\n");
   EXPECT_EQ(run({"r1", "-sl", "-m", "ter", "--short", "-w", "4"}, hyp_),

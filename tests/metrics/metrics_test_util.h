@@ -9,7 +9,8 @@
 namespace realmt::metrics::testing {
 
 // refs[r][i]: reference r of segment i.
-inline Score corpus(Metric& m, const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs) {
+inline Score corpus(Metric& m, const std::vector<std::string>& hyps,
+                    const std::vector<std::vector<std::string>>& refs) {
   m.set_references(refs);
   return m.corpus_score(m.corpus_stats(hyps, 2));
 }

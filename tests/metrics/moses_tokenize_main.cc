@@ -14,11 +14,16 @@ int main(int argc, char** argv) {
   std::string dir;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "-l" && i + 1 < argc) o.lang = argv[++i];
-    else if (a == "--prefixes" && i + 1 < argc) dir = argv[++i];
-    else if (a == "-a") o.aggressive = true;
-    else if (a == "-no-escape") o.escape = false;
-    else if (a == "--legacy") o.final_dot_rules = false;
+    if (a == "-l" && i + 1 < argc)
+      o.lang = argv[++i];
+    else if (a == "--prefixes" && i + 1 < argc)
+      dir = argv[++i];
+    else if (a == "-a")
+      o.aggressive = true;
+    else if (a == "-no-escape")
+      o.escape = false;
+    else if (a == "--legacy")
+      o.final_dot_rules = false;
     else {
       std::cerr << "moses_tokenize: unknown argument " << a << "\n";
       return 2;

@@ -66,10 +66,12 @@ TEST(MosesTokenizer, EndOfLineRules) {
 TEST(MosesTokenizer, EnglishAndOtherLanguages) {
   const std::string s = "It's the 1990's, isn't it? \"Yes\" [a|b] <c> & d.'";
   EXPECT_EQ(make("en", false).tokenize(s),
-            "It &apos;s the 1990 &apos;s , isn &apos;t it ? &quot; Yes &quot; &#91; a &#124; b &#93; &lt; c &gt; "
+            "It &apos;s the 1990 &apos;s , isn &apos;t it ? &quot; Yes &quot; &#91; a &#124; b "
+            "&#93; &lt; c &gt; "
             "&amp; d . &apos; ");
   EXPECT_EQ(make("de", false).tokenize(s),
-            "It &apos; s the 1990 &apos; s , isn &apos; t it ? &quot; Yes &quot; &#91; a &#124; b &#93; &lt; c "
+            "It &apos; s the 1990 &apos; s , isn &apos; t it ? &quot; Yes &quot; &#91; a &#124; b "
+            "&#93; &lt; c "
             "&gt; &amp; d . &apos;");
 }
 
@@ -80,17 +82,20 @@ TEST(MosesBleu, CompoundSplit) {
 }
 
 TEST(MosesBleu, Pipeline) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "realmt_moses_bleu_test";
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "realmt_moses_bleu_test";
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "nonbreaking_prefix.fr") << kPrefixes;
   MosesBleuOptions o;
   o.lang = "fr";
   o.aggressive = true;
   o.prefixes_dir = dir.string();
-  EXPECT_EQ(MosesBleuTokenizer(o).tokenize("l\u2019avion-cargo de M. X"), "l&apos; avion @-@ cargo de M. X");
+  EXPECT_EQ(MosesBleuTokenizer(o).tokenize("l\u2019avion-cargo de M. X"),
+            "l&apos; avion @-@ cargo de M. X");
   EXPECT_EQ(MosesBleuTokenizer(o).name(), "moses-a-fr");
   o.compound_split = true;
-  EXPECT_EQ(MosesBleuTokenizer(o).tokenize("l\u2019avion-cargo"), "l&apos; avion @ ##AT##-##AT## @ cargo");
+  EXPECT_EQ(MosesBleuTokenizer(o).tokenize("l\u2019avion-cargo"),
+            "l&apos; avion @ ##AT##-##AT## @ cargo");
   EXPECT_EQ(MosesBleuTokenizer(o).name(), "moses-a-fr+compound");
   auto error = [](const MosesBleuOptions& x) {
     try {
@@ -111,7 +116,8 @@ TEST(MosesBleu, Pipeline) {
 }
 
 TEST(MosesBleu, MultiBleuLine) {
-  // [hyp_len, ref_len, correct_1..4, total_1..4], values worked out by hand from the script's formula.
+  // [hyp_len, ref_len, correct_1..4, total_1..4], values worked out by hand from the script's
+  // formula.
   EXPECT_EQ(multi_bleu_line({10, 12, 8, 5, 3, 1, 10, 9, 8, 7}),
             "BLEU = 32.16, 80.0/55.6/37.5/14.3 (BP=0.819, ratio=0.833, hyp_len=10, ref_len=12)\n");
   EXPECT_EQ(multi_bleu_line({12, 11, 9, 4, 0, 0, 12, 11, 10, 9}),

@@ -9,8 +9,8 @@ namespace {
 
 TEST(NumpyRng, SeedSequenceAndPcg64) {
   const auto u = NumpyRng::seed_sequence_state(12345);
-  EXPECT_EQ(u, (std::vector<uint64_t>{0xb5ae6482a03d837cULL, 0xbbe2996ffa1f7a2fULL, 0x64e39a9f37158f94ULL,
-                                      0x3ebb0f96a013fd73ULL}));
+  EXPECT_EQ(u, (std::vector<uint64_t>{0xb5ae6482a03d837cULL, 0xbbe2996ffa1f7a2fULL,
+                                      0x64e39a9f37158f94ULL, 0x3ebb0f96a013fd73ULL}));
   NumpyRng rng(12345);
   EXPECT_EQ(rng.next64(), 0x3a32b18db2ffc19dULL);
   EXPECT_EQ(rng.next64(), 0x51171315c9e4c4deULL);
@@ -20,7 +20,8 @@ TEST(NumpyRng, SeedSequenceAndPcg64) {
 TEST(NumpyRng, Choice) {
   EXPECT_EQ(NumpyRng(12345).choice(3, 2), (std::vector<uint32_t>{2, 0, 2, 0, 0, 2}));
   EXPECT_EQ(NumpyRng(12345).choice(10, 1), (std::vector<uint32_t>{6, 2, 7, 3, 2, 7, 6, 6, 9, 3}));
-  EXPECT_EQ(NumpyRng(12345).choice(5, 3), (std::vector<uint32_t>{3, 1, 3, 1, 1, 3, 3, 3, 4, 1, 4, 1, 2, 2, 1}));
+  EXPECT_EQ(NumpyRng(12345).choice(5, 3),
+            (std::vector<uint32_t>{3, 1, 3, 1, 1, 3, 3, 3, 4, 1, 4, 1, 2, 2, 1}));
   NumpyRng r(12345);
   std::vector<uint32_t> first8;
   for (int i = 0; i < 8; ++i) first8.push_back(r.bounded(3004));

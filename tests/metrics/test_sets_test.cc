@@ -32,8 +32,10 @@ class CacheEnv {
     setenv("SACREBLEU", dir.c_str(), 1);
   }
   ~CacheEnv() {
-    if (old_) setenv("SACREBLEU", old_->c_str(), 1);
-    else unsetenv("SACREBLEU");
+    if (old_)
+      setenv("SACREBLEU", old_->c_str(), 1);
+    else
+      unsetenv("SACREBLEU");
   }
 
  private:
@@ -63,8 +65,10 @@ TEST(TestSets, CachePathsFollowSacreBleu) {
   const TestSet* full = find_test_set("wmt14/full");
   ASSERT_NE(full, nullptr);
   EXPECT_EQ(test_set_file("/c", *full, "en-fr", "ref"), "/c/wmt14/full/wmt14_full.en-fr.ref");
-  EXPECT_EQ(test_set_file("/c", *find_test_set("wmt13"), "fr-en", "ref:A"), "/c/wmt13/wmt13.fr-en.ref-A");
-  EXPECT_EQ(find_test_set("wmt14")->fields(), (std::vector<std::string>{"src", "ref", "docid", "genre", "origlang"}));
+  EXPECT_EQ(test_set_file("/c", *find_test_set("wmt13"), "fr-en", "ref:A"),
+            "/c/wmt13/wmt13.fr-en.ref-A");
+  EXPECT_EQ(find_test_set("wmt14")->fields(),
+            (std::vector<std::string>{"src", "ref", "docid", "genre", "origlang"}));
   EXPECT_EQ(find_test_set("wmt08")->fields(), (std::vector<std::string>{"src", "ref"}));
   EXPECT_EQ(find_test_set("wmt19"), nullptr);
   const CacheEnv env("/some/where");
@@ -73,14 +77,19 @@ TEST(TestSets, CachePathsFollowSacreBleu) {
 
 TEST(TestSets, SgmLinesAsSacreBleuConvertsThem) {
   // _clean: strip, runs of Python whitespace (tab, NBSP, ideographic space) -> one space.
-  EXPECT_EQ(sacrebleu_clean(" a \t b\xC2\xA0\xC2\xA0" "c\xE3\x80\x80 "), "a b c");
+  EXPECT_EQ(sacrebleu_clean(" a \t b\xC2\xA0\xC2\xA0"
+                            "c\xE3\x80\x80 "),
+            "a b c");
   EXPECT_EQ(sgm_segment_text("<seg id=\"1\"> Hello   world </seg>\n"), "Hello world");
-  EXPECT_EQ(sgm_segment_text("<seg id=\"2\">x &amp; y</seg> tail"), "x &amp; y tail");  // no entity decoding
-  EXPECT_EQ(sgm_segment_text("<seg id=\"3\">a</seg> b </seg>"), "a</seg> b");  // greedy to the last </seg>
+  EXPECT_EQ(sgm_segment_text("<seg id=\"2\">x &amp; y</seg> tail"),
+            "x &amp; y tail");  // no entity decoding
+  EXPECT_EQ(sgm_segment_text("<seg id=\"3\">a</seg> b </seg>"),
+            "a</seg> b");  // greedy to the last </seg>
   EXPECT_EQ(sgm_segment_text("<seg id=\"4\">unclosed"), "<seg id=\"4\">unclosed");
   EXPECT_EQ(sgm_segment_text("<p>"), std::nullopt);
   EXPECT_EQ(sgm_segment_text(" <seg id=\"5\">x</seg>"), std::nullopt);  // must start the line
-  EXPECT_EQ(sgm_doc_attribute("<doc sysid=\"ref\" docid=\"1012-bbc\" genre=\"news\" origlang=\"en\">", "docid"),
+  EXPECT_EQ(sgm_doc_attribute(
+                "<doc sysid=\"ref\" docid=\"1012-bbc\" genre=\"news\" origlang=\"en\">", "docid"),
             "1012-bbc");
   EXPECT_EQ(sgm_doc_attribute("<doc docid=\"a\">", "origlang"), std::nullopt);
   EXPECT_EQ(sgm_doc_attribute("<seg docid=\"a\">", "docid"), std::nullopt);
@@ -93,10 +102,12 @@ TEST(TestSets, FillFromSgmWritesEveryFieldAndFromPlainTextOnlySrcRef) {
             "<srcset setid=\"newstest2014\" srclang=\"any\">\n"
             "<doc sysid=\"ref\" docid=\"d1\" genre=\"news\" origlang=\"fr\">\n"
             "<seg id=\"1\">One  sentence.</seg>\n<seg id=\"2\">\tTwo\xC2\xA0:</seg>\r\n</doc>\n"
-            "<doc sysid=\"ref\" docid=\"d2\" origlang=\"en\">\n<seg id=\"1\">Three</seg>\n</doc>\n</srcset>\n");
-  dir.write("from/test-full/newstest2014-fren-ref.fr.sgm",
-            "<refset>\n<doc docid=\"d1\">\n<seg id=\"1\">Une phrase.</seg>\n<seg id=\"2\">Deux :</seg>\n"
-            "</doc>\n<doc docid=\"d2\">\n<seg id=\"1\">Trois</seg>\n</doc>\n</refset>\n");
+            "<doc sysid=\"ref\" docid=\"d2\" origlang=\"en\">\n<seg "
+            "id=\"1\">Three</seg>\n</doc>\n</srcset>\n");
+  dir.write(
+      "from/test-full/newstest2014-fren-ref.fr.sgm",
+      "<refset>\n<doc docid=\"d1\">\n<seg id=\"1\">Une phrase.</seg>\n<seg id=\"2\">Deux :</seg>\n"
+      "</doc>\n<doc docid=\"d2\">\n<seg id=\"1\">Trois</seg>\n</doc>\n</refset>\n");
   const std::string cache = dir.file("cache");
   const TestSetCacheReport r = fill_test_set_cache({dir.file("from")}, cache, {"wmt14"});
   ASSERT_EQ(r.filled.size(), 1u);  // en-fr from SGM; fr-en has no files here
@@ -107,7 +118,8 @@ TEST(TestSets, FillFromSgmWritesEveryFieldAndFromPlainTextOnlySrcRef) {
   EXPECT_EQ(slurp(base + "src"), "One sentence.\nTwo :\nThree\n");
   EXPECT_EQ(slurp(base + "ref"), "Une phrase.\nDeux :\nTrois\n");
   EXPECT_EQ(slurp(base + "docid"), "d1\nd1\nd2\n");
-  EXPECT_EQ(slurp(base + "genre"), "news\nnews\nnews\n");  // kept from the previous <doc>, as sacreBLEU does
+  EXPECT_EQ(slurp(base + "genre"),
+            "news\nnews\nnews\n");  // kept from the previous <doc>, as sacreBLEU does
   EXPECT_EQ(slurp(base + "origlang"), "fr\nfr\nen\n");
 
   // Plain text replaces it and removes the document fields, which would no longer line up.
@@ -131,7 +143,8 @@ TEST(TestSets, FillErrorsNameTheFiles) {
     fill_test_set_cache({dir.path().string()}, dir.file("cache"), {"wmt13"});
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("newstest2013.en has 2 segments"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("newstest2013.en has 2 segments"), std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(fill_test_set_cache({dir.path().string()}, dir.file("cache"), {"wmt99"}), Error);
   EXPECT_THROW(fill_test_set_cache({dir.file("nope")}, dir.file("cache"), {}), Error);
@@ -144,11 +157,14 @@ TEST(TestSets, CliScoresAgainstTheCachedReferenceAsAgainstTheFile) {
   const std::string hyp = dir.write("hyp", "Le chat assis .\nUn chien court\n");
   const CacheEnv env(dir.file("cache"));
   fill_test_set_cache({dir.path().string()}, dir.file("cache"), {"wmt14", "wmt14/full"});
-  const std::string with_file = cli({dir.file("newstest2014.fr"), "-i", hyp, "-m", "bleu", "chrf", "-f", "text"});
-  EXPECT_EQ(cli({"-t", "wmt14", "-l", "en-fr", "-i", hyp, "-m", "bleu", "chrf", "-f", "text"}), with_file);
+  const std::string with_file =
+      cli({dir.file("newstest2014.fr"), "-i", hyp, "-m", "bleu", "chrf", "-f", "text"});
+  EXPECT_EQ(cli({"-t", "wmt14", "-l", "en-fr", "-i", hyp, "-m", "bleu", "chrf", "-f", "text"}),
+            with_file);
   EXPECT_NE(with_file.find("BLEU|nrefs:1|"), std::string::npos) << with_file;
   // Two test sets are concatenated.
-  const std::string twice = cli({"-t", "wmt14,wmt14/full", "-l", "en-fr", "-b"}, slurp(hyp) + slurp(hyp));
+  const std::string twice =
+      cli({"-t", "wmt14,wmt14/full", "-l", "en-fr", "-b"}, slurp(hyp) + slurp(hyp));
   EXPECT_EQ(twice.find("exit"), std::string::npos) << twice;
   EXPECT_EQ(cli({"-t", "wmt14", "-l", "en-fr", "--echo", "src", "ref"}),
             "The cat sat .\tLe chat est assis .\nA dog ran\tUn chien courait\n");
@@ -156,16 +172,18 @@ TEST(TestSets, CliScoresAgainstTheCachedReferenceAsAgainstTheFile) {
   EXPECT_EQ(cli({"-t", "wmt14", "-l", "fr-en", "--list"}), "fr-en: src, ref\n");
   const std::string list = cli({"--list", "-l", "en-fr"});
   EXPECT_EQ(list.substr(0, list.find('\n')), "The available test sets for en-fr are:");
-  EXPECT_NE(list.find("wmt14/full                    : Evaluation data released"), std::string::npos) << list;
+  EXPECT_NE(list.find("wmt14/full                    : Evaluation data released"),
+            std::string::npos)
+      << list;
 }
 
 TEST(TestSets, CliErrorsAsSacreBleu) {
   testing::TempDir dir;
   const CacheEnv env(dir.file("cache"));
   const std::string ref = dir.write("ref", "x\n");
-  EXPECT_EQ(cli({"-t", "wmt14"}, "x\n").substr(0, 7), "exit 1:");                  // no -l
-  EXPECT_EQ(cli({"-t", "wmt14", "-l", "de-en"}, "x\n").substr(0, 7), "exit 1:");   // unknown pair
-  EXPECT_EQ(cli({"-t", "wmt99", "-l", "en-fr"}, "x\n").substr(0, 7), "exit 1:");   // unknown set
+  EXPECT_EQ(cli({"-t", "wmt14"}, "x\n").substr(0, 7), "exit 1:");                 // no -l
+  EXPECT_EQ(cli({"-t", "wmt14", "-l", "de-en"}, "x\n").substr(0, 7), "exit 1:");  // unknown pair
+  EXPECT_EQ(cli({"-t", "wmt99", "-l", "en-fr"}, "x\n").substr(0, 7), "exit 1:");  // unknown set
   EXPECT_EQ(cli({ref, "-t", "wmt14", "-l", "en-fr"}, "x\n").substr(0, 7), "exit 1:");  // both
   EXPECT_EQ(cli({"-t", "wmt14", "-l", "en-fr", "-nr", "2"}, "x\n").substr(0, 7), "exit 1:");
   EXPECT_EQ(cli({ref, "--echo", "src"}).substr(0, 7), "exit 1:");
@@ -177,8 +195,9 @@ TEST(TestSets, CliErrorsAsSacreBleu) {
   EXPECT_NE(missing.find("tools/prepare-wmt14-enfr"), std::string::npos) << missing;
   fs::create_directories(dir.path() / "cache/wmt14");
   dir.write("cache/wmt14/wmt14.en-de.ref", "x\n");
-  EXPECT_EQ(cli({"-t", "wmt14", "-l", "en-fr"}, "x\n"),
-            "exit 1: No such language pair 'en-fr'\nAvailable language pairs for 'wmt14' are:\n > en-de");
+  EXPECT_EQ(
+      cli({"-t", "wmt14", "-l", "en-fr"}, "x\n"),
+      "exit 1: No such language pair 'en-fr'\nAvailable language pairs for 'wmt14' are:\n > en-de");
   try {
     parse_cli({"--origlang", "fr"});
     FAIL();
@@ -190,7 +209,8 @@ TEST(TestSets, CliErrorsAsSacreBleu) {
 
 TEST(TestSets, AnySetAndPairInTheCacheWithSacreBleusFieldsAndReferences) {
   testing::TempDir dir;
-  for (const char* sub : {"cache/wmt17/tworefs", "cache/wmt22/raw", "cache/models"}) fs::create_directories(dir.path() / sub);
+  for (const char* sub : {"cache/wmt17/tworefs", "cache/wmt22/raw", "cache/models"})
+    fs::create_directories(dir.path() / sub);
   const CacheEnv env(dir.file("cache"));
   for (const char* f : {"origlang", "ref-1", "src", "genre", "ref-0", "docid"}) {
     dir.write(std::string("cache/wmt17/tworefs/wmt17_tworefs.en-fi.") + f, std::string(f) + "\n");
@@ -202,13 +222,16 @@ TEST(TestSets, AnySetAndPairInTheCacheWithSacreBleusFieldsAndReferences) {
   dir.write("cache/models/sacrebleu_tokenizer_spm.model", "");
   const auto two = find_cached_test_set(dir.file("cache"), "wmt17/tworefs");
   ASSERT_TRUE(two.has_value());
-  EXPECT_EQ(two->fields.at("en-fi"), (std::vector<std::string>{"src", "ref:0", "ref:1", "docid", "genre", "origlang"}));
+  EXPECT_EQ(two->fields.at("en-fi"),
+            (std::vector<std::string>{"src", "ref:0", "ref:1", "docid", "genre", "origlang"}));
   EXPECT_EQ(two->reference_fields("en-fi"), (std::vector<std::string>{"ref:0", "ref:1"}));
-  EXPECT_EQ(two->file("en-fi", "ref:1"), dir.file("cache") + "/wmt17/tworefs/wmt17_tworefs.en-fi.ref-1");
+  EXPECT_EQ(two->file("en-fi", "ref:1"),
+            dir.file("cache") + "/wmt17/tworefs/wmt17_tworefs.en-fi.ref-1");
   // sacreBLEU scores wmt22 cs-en against translator B only.
   EXPECT_EQ(find_cached_test_set(dir.file("cache"), "wmt22")->reference_fields("cs-en"),
             std::vector<std::string>{"ref:B"});
-  EXPECT_EQ(cached_test_set_names(dir.file("cache")), (std::vector<std::string>{"wmt17/tworefs", "wmt22"}));
+  EXPECT_EQ(cached_test_set_names(dir.file("cache")),
+            (std::vector<std::string>{"wmt17/tworefs", "wmt22"}));
   EXPECT_FALSE(find_cached_test_set(dir.file("cache"), "wmt17").has_value());
   EXPECT_FALSE(find_cached_test_set(dir.file("cache"), "../cache/wmt22").has_value());
   EXPECT_EQ(cli({"-t", "wmt17/tworefs", "-l", "en-fi", "--echo", "ref", "src"}), "ref-0\tsrc\n");
@@ -226,7 +249,8 @@ TEST(SpmTokenizer, MissingModelNamesTheFileAndTheUrl) {
     FAIL() << "expected an error";
   } catch (const Error& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find(dir.file("models/flores200sacrebleuspm") + " not found"), std::string::npos) << m;
+    EXPECT_NE(m.find(dir.file("models/flores200sacrebleuspm") + " not found"), std::string::npos)
+        << m;
     EXPECT_NE(m.find("https://tinyurl.com/flores200sacrebleuspm"), std::string::npos) << m;
   }
 }
@@ -234,11 +258,13 @@ TEST(SpmTokenizer, MissingModelNamesTheFileAndTheUrl) {
 TEST(SpmTokenizer, PiecesJoinedBySpacesAndSignedAsSacreBleu) {
   testing::TempDir dir;
   std::string text;
-  for (int i = 0; i < 200; ++i) text += "the quick brown fox jumps over the lazy dog " + std::to_string(i % 7) + "\n";
+  for (int i = 0; i < 200; ++i)
+    text += "the quick brown fox jumps over the lazy dog " + std::to_string(i % 7) + "\n";
   const std::string corpus = dir.write("corpus.txt", text);
   fs::create_directories(dir.path() / "models");
   const auto status = sentencepiece::SentencePieceTrainer::Train(
-      "--input=" + corpus + " --model_prefix=" + dir.file("models/m") + " --vocab_size=60 --hard_vocab_limit=false --minloglevel=2");
+      "--input=" + corpus + " --model_prefix=" + dir.file("models/m") +
+      " --vocab_size=60 --hard_vocab_limit=false --minloglevel=2");
   ASSERT_TRUE(status.ok()) << status.ToString();
   fs::copy_file(dir.file("models/m.model"), dir.file("models/sacrebleu_tokenizer_spm.model"));
   const CacheEnv env(dir.path().string());
@@ -247,11 +273,15 @@ TEST(SpmTokenizer, PiecesJoinedBySpacesAndSignedAsSacreBleu) {
     o.tokenizer = parse_tokenizer(name);
     Bleu b(o);
     const std::string tok = b.preprocess("the lazy fox  ");
-    EXPECT_NE(tok.find("\xE2\x96\x81"), std::string::npos) << tok;  // '▁' starts each word's first piece
+    EXPECT_NE(tok.find("\xE2\x96\x81"), std::string::npos)
+        << tok;  // '▁' starts each word's first piece
     EXPECT_EQ(tok.find("  "), std::string::npos) << tok;
     std::string joined;
     for (char c : tok) joined += c == ' ' ? "" : std::string(1, c);
-    EXPECT_EQ(joined, "\xE2\x96\x81the\xE2\x96\x81lazy\xE2\x96\x81" "fox") << tok;
+    EXPECT_EQ(joined,
+              "\xE2\x96\x81the\xE2\x96\x81lazy\xE2\x96\x81"
+              "fox")
+        << tok;
     EXPECT_NE(b.signature().format(false).find("tok:flores101"), std::string::npos);
   }
 }

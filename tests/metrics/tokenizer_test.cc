@@ -59,13 +59,15 @@ std::vector<std::string> fused_tokens(TokenizerKind k, std::string_view line) {
   std::vector<uint32_t> ends = {3};
   tokenize_to_tokens(k, line, bytes, ends, scratch);
   std::vector<std::string> v;
-  for (size_t i = 1; i < ends.size(); ++i) v.emplace_back(bytes.substr(ends[i - 1], ends[i] - ends[i - 1]));
+  for (size_t i = 1; i < ends.size(); ++i)
+    v.emplace_back(bytes.substr(ends[i - 1], ends[i] - ends[i - 1]));
   return v;
 }
 
 TEST(Tokenizer, Fused13aEqualsRulesThenSplit) {
-  const std::vector<std::string> units = {"a", "1", ".", ",", "-", " ", "\t", "!", "&quot;", "<skipped>", "\n",
-                                          "\u00e9", "\u00a0", "\u2009", "&", "'"};
+  const std::vector<std::string> units = {"a",      "1",      ".",      ",",         "-",  " ",
+                                          "\t",     "!",      "&quot;", "<skipped>", "\n", "\u00e9",
+                                          "\u00a0", "\u2009", "&",      "'"};
   size_t checked = 0;
   std::vector<size_t> idx;
   for (size_t len = 0; len <= 5; ++len) {
@@ -73,7 +75,8 @@ TEST(Tokenizer, Fused13aEqualsRulesThenSplit) {
     for (;;) {
       std::string line;
       for (size_t i : idx) line += units[i];
-      ASSERT_EQ(fused_tokens(TokenizerKind::k13a, line), reference_tokens(TokenizerKind::k13a, line))
+      ASSERT_EQ(fused_tokens(TokenizerKind::k13a, line),
+                reference_tokens(TokenizerKind::k13a, line))
           << "line: '" << line << "'";
       ++checked;
       size_t pos = 0;
@@ -87,9 +90,10 @@ TEST(Tokenizer, Fused13aEqualsRulesThenSplit) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return static_cast<size_t>(state >> 33);
   };
-  const std::vector<std::string> more = {"b", "2", "0", "9", ".", ",", "-", " ", "  ", "(", ")", "\"", "&amp;",
-                                         "&lt;", "&gt;", "\u00ab", "\u00bb", "\u3000", "\u2028", "x-\n", "\u00c2",
-                                         "\u4e2d", "$", "%", "~", "`", "{", "\x1c", "\r"};
+  const std::vector<std::string> more = {
+      "b",      "2",      "0",     "9",    ".",    ",",      "-",      " ",      "  ",     "(",
+      ")",      "\"",     "&amp;", "&lt;", "&gt;", "\u00ab", "\u00bb", "\u3000", "\u2028", "x-\n",
+      "\u00c2", "\u4e2d", "$",     "%",    "~",    "`",      "{",      "\x1c",   "\r"};
   for (int trial = 0; trial < 100000; ++trial) {
     std::string line;
     const size_t len = next() % 40;
@@ -100,9 +104,12 @@ TEST(Tokenizer, Fused13aEqualsRulesThenSplit) {
     ASSERT_EQ(fused_tokens(TokenizerKind::k13a, line), reference_tokens(TokenizerKind::k13a, line))
         << "line: '" << line << "'";
   }
-  for (TokenizerKind k : {TokenizerKind::kIntl, TokenizerKind::kZh, TokenizerKind::kChar, TokenizerKind::kNone}) {
-    for (const char* line : {"Hello, world! It's 3.14 or 1,000.", "他说：“你好！”2020年 a\u00a0b", "", "  "}) {
-      EXPECT_EQ(fused_tokens(k, line), reference_tokens(k, line)) << tokenizer_name(k) << ": " << line;
+  for (TokenizerKind k :
+       {TokenizerKind::kIntl, TokenizerKind::kZh, TokenizerKind::kChar, TokenizerKind::kNone}) {
+    for (const char* line :
+         {"Hello, world! It's 3.14 or 1,000.", "他说：“你好！”2020年 a\u00a0b", "", "  "}) {
+      EXPECT_EQ(fused_tokens(k, line), reference_tokens(k, line))
+          << tokenizer_name(k) << ": " << line;
     }
   }
 }
@@ -115,15 +122,18 @@ TEST(Tokenizer, CharAndNone) {
 TEST(Tokenizer, ZhEffectiveRanges) {
   EXPECT_TRUE(is_zh_split_char(U'\u2026'));
   EXPECT_FALSE(is_zh_split_char(U'\u2000'));
-  EXPECT_FALSE(is_zh_split_char(U'\u3042'));       // Hiragana
-  EXPECT_FALSE(is_zh_split_char(U'\U00020000'));   // Extension B
+  EXPECT_FALSE(is_zh_split_char(U'\u3042'));      // Hiragana
+  EXPECT_FALSE(is_zh_split_char(U'\U00020000'));  // Extension B
   EXPECT_TRUE(is_zh_split_char(U'\u9FBB'));
   EXPECT_FALSE(is_zh_split_char(U'\u9FBC'));
 }
 
 TEST(UnicodeText, PythonWhitespaceAndLower) {
   std::vector<std::string_view> t;
-  py_split("a\u00a0b\u200bc\u3000d\x1c" "e\u0085f\ufeffg", t);
+  py_split(
+      "a\u00a0b\u200bc\u3000d\x1c"
+      "e\u0085f\ufeffg",
+      t);
   ASSERT_EQ(t.size(), 5u);
   EXPECT_EQ(t[1], "b\u200bc");
   EXPECT_EQ(t[4], "f\ufeffg");

@@ -2,8 +2,8 @@
 // 2+2-layer Post-LN RealFormer written from the papers' formulas (not from the model's
 // code), which takes the two population variances of every sub-layer from its outputs and
 // runs ADMIN's recurrence (Liu et al. 2020): per stack r = 1; for each sub-layer i in order
-// omega_i = r, r = sqrt(Var(x_{i-1} * omega_i) + Var(f_i(x_{i-1}))), x_i = LN(x_{i-1} omega_i + f_i).
-// The model must set every omega to the same values and record the same variances.
+// omega_i = r, r = sqrt(Var(x_{i-1} * omega_i) + Var(f_i(x_{i-1}))), x_i = LN(x_{i-1} omega_i +
+// f_i). The model must set every omega to the same values and record the same variances.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -25,7 +25,7 @@ constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 struct Hand {
   const Transformer& model;
   std::vector<std::pair<std::string, double>> omegas;  // in forward order
-  std::vector<std::pair<double, double>> variances;     // (Var(x omega), Var(f))
+  std::vector<std::pair<double, double>> variances;    // (Var(x omega), Var(f))
 
   Vec param(const std::string& name) const {
     const Tensor t = model.params()[name].value();
@@ -40,7 +40,8 @@ struct Hand {
   }
   // y [rows, out] = x [rows, in] W [in, col0 : col0 + out] + b [col0 : col0 + out], W [in, width]:
   // columns of a packed projection (Q|K|V, K|V) or the whole of a plain one.
-  Vec linear(const Vec& x, const std::string& p, int64_t in, int64_t out, int64_t col0 = 0, int64_t width = 0) const {
+  Vec linear(const Vec& x, const std::string& p, int64_t in, int64_t out, int64_t col0 = 0,
+             int64_t width = 0) const {
     if (width == 0) width = out;
     const Vec w = param(p + ".weight"), b = param(p + ".bias");
     const int64_t rows = int64_t(x.size()) / in;
@@ -60,7 +61,8 @@ struct Hand {
       double mean = 0, var = 0;
       for (int64_t j = 0; j < kD; ++j) mean += x[r * kD + j] / kD;
       for (int64_t j = 0; j < kD; ++j) var += (x[r * kD + j] - mean) * (x[r * kD + j] - mean) / kD;
-      for (int64_t j = 0; j < kD; ++j) y[r * kD + j] = (x[r * kD + j] - mean) / std::sqrt(var + 1e-5) * g[j] + b[j];
+      for (int64_t j = 0; j < kD; ++j)
+        y[r * kD + j] = (x[r * kD + j] - mean) / std::sqrt(var + 1e-5) * g[j] + b[j];
     }
     return y;
   }
@@ -68,15 +70,18 @@ struct Hand {
   // residual scores of its chain: S_l = QK^T / sqrt(Dh) + S_{l-1}, logits S_l / l,
   // P = softmax(logits + mask), out = concat_h(P V) Wo + bo. masked(b, i, j): key j hidden.
   template <typename Mask>
-  Vec attention(const Vec& q_in, int64_t tq, const Vec& kv_in, int64_t tk, const std::string& p, Vec& chain, int l,
-                Mask masked) const {
+  Vec attention(const Vec& q_in, int64_t tq, const Vec& kv_in, int64_t tk, const std::string& p,
+                Vec& chain, int l, Mask masked) const {
     const int64_t dh = kD / kH;
     // Self-attention packs Q|K|V in "<p>.qkv" [D, 3D]; cross-attention has "<p>.q" and K|V in
     // "<p>.kv" [D, 2D]. Head h is columns [h Dh, (h + 1) Dh) of each.
     const bool self = p.find(".self_attn") != std::string::npos;
-    const Vec q = self ? linear(q_in, p + ".qkv", kD, kD, 0, 3 * kD) : linear(q_in, p + ".q", kD, kD);
-    const Vec k = self ? linear(kv_in, p + ".qkv", kD, kD, kD, 3 * kD) : linear(kv_in, p + ".kv", kD, kD, 0, 2 * kD);
-    const Vec v = self ? linear(kv_in, p + ".qkv", kD, kD, 2 * kD, 3 * kD) : linear(kv_in, p + ".kv", kD, kD, kD, 2 * kD);
+    const Vec q =
+        self ? linear(q_in, p + ".qkv", kD, kD, 0, 3 * kD) : linear(q_in, p + ".q", kD, kD);
+    const Vec k = self ? linear(kv_in, p + ".qkv", kD, kD, kD, 3 * kD)
+                       : linear(kv_in, p + ".kv", kD, kD, 0, 2 * kD);
+    const Vec v = self ? linear(kv_in, p + ".qkv", kD, kD, 2 * kD, 3 * kD)
+                       : linear(kv_in, p + ".kv", kD, kD, kD, 2 * kD);
     if (chain.empty()) chain.assign(kB * kH * tq * tk, 0.0);
     Vec ctx(kB * tq * kD, 0.0);
     for (int64_t b = 0; b < kB; ++b)
@@ -86,7 +91,8 @@ struct Hand {
           double top = kNegInf;
           for (int64_t j = 0; j < tk; ++j) {
             double s = 0;
-            for (int64_t d = 0; d < dh; ++d) s += q[(b * tq + i) * kD + h * dh + d] * k[(b * tk + j) * kD + h * dh + d];
+            for (int64_t d = 0; d < dh; ++d)
+              s += q[(b * tq + i) * kD + h * dh + d] * k[(b * tk + j) * kD + h * dh + d];
             double& running = chain[((b * kH + h) * tq + i) * tk + j];
             running += s / std::sqrt(double(dh));
             logits[j] = masked(b, i, j) ? kNegInf : running / l;
@@ -96,7 +102,8 @@ struct Hand {
           for (double& x : logits) z += x = std::exp(x - top);
           for (int64_t j = 0; j < tk; ++j)
             for (int64_t d = 0; d < dh; ++d)
-              ctx[(b * tq + i) * kD + h * dh + d] += logits[j] / z * v[(b * tk + j) * kD + h * dh + d];
+              ctx[(b * tq + i) * kD + h * dh + d] +=
+                  logits[j] / z * v[(b * tk + j) * kD + h * dh + d];
         }
     return linear(ctx, p + ".o", kD, kD);
   }
@@ -138,8 +145,9 @@ struct Hand {
     double r = 1.0;
     for (int l = 0; l < 2; ++l) {
       const std::string p = "encoder.layers." + std::to_string(l);
-      sublayer(x, r, p + ".self_attn",
-               [&](const Vec& in) { return attention(in, kS, in, kS, p + ".self_attn", chain, l + 1, pad); });
+      sublayer(x, r, p + ".self_attn", [&](const Vec& in) {
+        return attention(in, kS, in, kS, p + ".self_attn", chain, l + 1, pad);
+      });
       sublayer(x, r, p + ".ffn", [&](const Vec& in) { return ffn(in, p + ".ffn"); });
     }
     const Vec enc = x;
@@ -147,10 +155,12 @@ struct Hand {
     r = 1.0;  // the decoder's own running value
     for (int l = 0; l < 2; ++l) {
       const std::string p = "decoder.layers." + std::to_string(l);
-      sublayer(y, r, p + ".self_attn",
-               [&](const Vec& in) { return attention(in, kT, in, kT, p + ".self_attn", self_chain, l + 1, causal); });
-      sublayer(y, r, p + ".cross_attn",
-               [&](const Vec& in) { return attention(in, kT, enc, kS, p + ".cross_attn", cross_chain, l + 1, pad); });
+      sublayer(y, r, p + ".self_attn", [&](const Vec& in) {
+        return attention(in, kT, in, kT, p + ".self_attn", self_chain, l + 1, causal);
+      });
+      sublayer(y, r, p + ".cross_attn", [&](const Vec& in) {
+        return attention(in, kT, enc, kS, p + ".cross_attn", cross_chain, l + 1, pad);
+      });
       sublayer(y, r, p + ".ffn", [&](const Vec& in) { return ffn(in, p + ".ffn"); });
     }
   }
@@ -166,7 +176,8 @@ TEST(Admin, ProfileMatchesHandComputedProfileOfTwoLayerModel) {
   c.dropout = c.dropout_attention = c.dropout_ffn = 0.0;  // deterministic: both passes see the same
   c.norm = Norm::kPost;
   c.admin_init = AdminInit::kProfile;
-  c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross = layers::ResidualMode::kMean;
+  c.residual_attention_encoder = c.residual_attention_decoder = c.residual_attention_cross =
+      layers::ResidualMode::kMean;
   Transformer model(c);
   model.allocate(Device::cpu(), DType::kF64);
   model.init(3);
@@ -202,7 +213,8 @@ TEST(Admin, ProfileMatchesHandComputedProfileOfTwoLayerModel) {
     EXPECT_NEAR(row.var_input, hand.variances[i].first, 1e-12 * hand.variances[i].first) << name;
     EXPECT_NEAR(row.var_branch, hand.variances[i].second, 1e-12 * hand.variances[i].second) << name;
     const Tensor w = model.params()[name].value();
-    for (int64_t j = 0; j < w.numel(); ++j) ASSERT_EQ(w.data<double>()[j], row.value) << name << "[" << j << "]";
+    for (int64_t j = 0; j < w.numel(); ++j)
+      ASSERT_EQ(w.data<double>()[j], row.value) << name << "[" << j << "]";
   }
   // The profile is not trivial: omegas grow along each stack (r > 1 after the first sub-layer).
   EXPECT_EQ(hand.omegas[0].second, 1.0);

@@ -56,32 +56,39 @@ TEST_F(CheckpointIntegrity, NaNOrInfWeightsAreRefusedNamingFileAndTensor) {
   set("encoder.embed.weight", 9, std::numeric_limits<float>::infinity());
   save_parameters(path_, src_);
   expect_error([&] { load_parameters(path_, dst_); },
-               {path_, "tensor 'encoder.embed.weight' holds 2 non-finite value(s)", "at element 7 of 20",
-                "use an earlier checkpoint"});
+               {path_, "tensor 'encoder.embed.weight' holds 2 non-finite value(s)",
+                "at element 7 of 20", "use an earlier checkpoint"});
   // The same for optimizer state (resume) ...
   save_arenas(path_, {{"adam.m", src_.values()}}, src_.names());
   Arena m(src_.shapes(), DType::kF32, Device::cpu());
-  expect_error([&] { load_arenas(path_, {{"adam.m", m}}, src_.names()); },
-               {"tensor 'adam.m.encoder.embed.weight' holds 2 non-finite"});
+  expect_error(
+      [&] {
+        load_arenas(path_, {{"adam.m", m}}, src_.names());
+      },
+      {"tensor 'adam.m.encoder.embed.weight' holds 2 non-finite"});
   // ... and for half-precision files widened on load (an all-ones exponent is Inf or NaN).
   std::vector<std::pair<std::string, Tensor>> halves;
   for (int i = 0; i < src_.size(); ++i) {
     std::vector<BFloat16> b;
-    for (float x : src_.values()[i].to_vector<float>()) b.push_back(BFloat16(std::isfinite(x) ? x : 1.f));
+    for (float x : src_.values()[i].to_vector<float>())
+      b.push_back(BFloat16(std::isfinite(x) ? x : 1.f));
     halves.emplace_back(src_.names()[i], Tensor::from_vector(b, src_.shapes()[i]));
   }
   halves[1].second = Tensor::from_vector(
-      std::vector<BFloat16>{BFloat16(1.f), BFloat16(-std::numeric_limits<float>::infinity()), BFloat16(2.f)},
+      std::vector<BFloat16>{BFloat16(1.f), BFloat16(-std::numeric_limits<float>::infinity()),
+                            BFloat16(2.f)},
       Shape{3});
   save_safetensors(path_, halves);  // a foreign file: no format key, no checksums
-  expect_error([&] { load_parameters(path_, dst_); }, {"tensor 'decoder.omega' holds 1 non-finite", "-inf"});
+  expect_error([&] { load_parameters(path_, dst_); },
+               {"tensor 'decoder.omega' holds 1 non-finite", "-inf"});
 }
 
 TEST_F(CheckpointIntegrity, AChangedByteInsideTensorDataIsFoundByItsChecksum) {
   save_parameters(path_, src_);
   load_parameters(path_, dst_);  // intact
   EXPECT_EQ(load_safetensors_header(path_).metadata.count(kChecksumKey), 1u);
-  // Flip the lowest mantissa bit of one value: still finite, still plausible, but not the saved weight.
+  // Flip the lowest mantissa bit of one value: still finite, still plausible, but not the saved
+  // weight.
   std::string bytes = read_bytes(path_);
   bytes[file_offset("decoder.omega", 1)] ^= 1;
   write_bytes(path_, bytes);
@@ -114,8 +121,8 @@ TEST_F(CheckpointIntegrity, ATensorLargerThanOneReadIsCheckedAcrossItsChunks) {
   big.values()[0].copy_from(Tensor::from_vector(x, Shape{1500000}));
   save_parameters(path_, big);
   for (const SafetensorsFile& f : {load_safetensors_header(path_), load_safetensors(path_)})
-    expect_error([&] { verify_checkpoint(f); },
-                 {path_, "tensor 'big' holds 1 non-finite value(s)", "at element 1200000 of 1500000"});
+    expect_error([&] { verify_checkpoint(f); }, {path_, "tensor 'big' holds 1 non-finite value(s)",
+                                                 "at element 1200000 of 1500000"});
 }
 
 TEST_F(CheckpointIntegrity, ChecksumListThatDoesNotMatchTheTensorsIsAnError) {
@@ -133,7 +140,8 @@ TEST_F(CheckpointIntegrity, OtherFormatVersionIsRefusedFromTheHeaderAlone) {
   EXPECT_EQ(header.names, src_.names());
   EXPECT_EQ(header.entry("decoder.omega").shape, Shape{3});
   expect_error([&] { header.get("decoder.omega"); }, {"whose header alone was read"});
-  expect_error([&] { check_checkpoint_format(path_, header.metadata); }, {path_, "checkpoint format '2'"});
+  expect_error([&] { check_checkpoint_format(path_, header.metadata); },
+               {path_, "checkpoint format '2'"});
   expect_error([&] { verify_checkpoint(load_safetensors(path_)); }, {"checkpoint format '2'"});
 }
 

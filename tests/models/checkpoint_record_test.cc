@@ -62,7 +62,8 @@ TEST(ModelMetadataRecord, DamagedNumbersAreNamed) {
   expect_error([&] { read_model_metadata(m, "m.st"); },
                {"m.st: model metadata field 'realmt.updates' is '12x', not a valid number"});
   m["realmt.updates"] = "-2";
-  expect_error([&] { read_model_metadata(m, "m.st"); }, {"m.st: model metadata field 'realmt.updates' is -2"});
+  expect_error([&] { read_model_metadata(m, "m.st"); },
+               {"m.st: model metadata field 'realmt.updates' is -2"});
 }
 
 TEST(VocabTableReader, ReadsTheTableOrNothing) {
@@ -75,18 +76,24 @@ TEST(VocabTableReader, ReadsTheTableOrNothing) {
 // any other exception, e.g. the JSON library's).
 TEST(VocabTableReader, MalformedTablesNameTheFileAndTheField) {
   auto table = [](const std::string& text) {
-    return [text] { read_vocab_table({{kVocabTableKey, text}}, kVocabTableKey, "conv.safetensors"); };
+    return [text] {
+      read_vocab_table({{kVocabTableKey, text}}, kVocabTableKey, "conv.safetensors");
+    };
   };
-  expect_error(table(R"(["a", "b")"), {"conv.safetensors: metadata field 'realmt.vocab-table' is not JSON"});
+  expect_error(table(R"(["a", "b")"),
+               {"conv.safetensors: metadata field 'realmt.vocab-table' is not JSON"});
   expect_error(table(""), {"conv.safetensors: metadata field 'realmt.vocab-table' is not JSON"});
-  expect_error(table(R"({"a": 1})"),
-               {"conv.safetensors: metadata field 'realmt.vocab-table' holds a JSON object; it must be a JSON array"});
+  expect_error(table(R"({"a": 1})"), {"conv.safetensors: metadata field 'realmt.vocab-table' holds "
+                                      "a JSON object; it must be a JSON array"});
   expect_error(table(R"("a")"), {"field 'realmt.vocab-table' holds a JSON string"});
-  expect_error(table(R"(["a", "b", 7])"),
-               {"conv.safetensors: metadata field 'realmt.vocab-table' holds a number at id 2 where a piece"});
+  expect_error(table(R"(["a", "b", 7])"), {"conv.safetensors: metadata field 'realmt.vocab-table' "
+                                           "holds a number at id 2 where a piece"});
   expect_error(table(R"(["a", null])"), {"holds a null at id 1"});
-  expect_error([] { read_vocab_table({{kVocabTargetTableKey, "[["}}, kVocabTargetTableKey, "t.st"); },
-               {"t.st: metadata field 'realmt.vocab-table-target' is not JSON"});
+  expect_error(
+      [] {
+        read_vocab_table({{kVocabTargetTableKey, "[["}}, kVocabTargetTableKey, "t.st");
+      },
+      {"t.st: metadata field 'realmt.vocab-table-target' is not JSON"});
 }
 
 }  // namespace

@@ -76,12 +76,14 @@ TEST_F(Checkpoint, MarianNamesAreWrittenAsSafetensorsFiles) {
   load_parameters(dir_.file("model.npz"), dst_);
   EXPECT_EQ(all_values(dst_), all_values(src_));
   // A Marian model (a zip) without a realmt checkpoint beside it.
-  std::ofstream(dir_.file("marian.npz"), std::ios::binary) << std::string("PK\x03\x04", 4) << "rest";
+  std::ofstream(dir_.file("marian.npz"), std::ios::binary)
+      << std::string("PK\x03\x04", 4) << "rest";
   try {
     load_parameters(dir_.file("marian.npz"), dst_);
     ADD_FAILURE() << "a Marian .npz was read as a checkpoint";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("realmt-convert --from marian"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("realmt-convert --from marian"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -115,7 +117,8 @@ TEST_F(Checkpoint, MissingAndUnexpectedNamesAreListedWithClosestMatch) {
   const auto before = all_values(dst_);
   expect_error([&] { load_parameters(path_, dst_); },
                {path_, "1 missing from the file, 2 unexpected in it",
-                "missing 'encoder.layers.0.ffn.w1.weight' (closest in the file: 'encoder.layers.0.ffn.w1.weights')",
+                "missing 'encoder.layers.0.ffn.w1.weight' (closest in the file: "
+                "'encoder.layers.0.ffn.w1.weights')",
                 "unexpected 'extra.thing'", "unexpected 'encoder.layers.0.ffn.w1.weights'"});
   EXPECT_EQ(all_values(dst_), before);  // nothing copied
 }
@@ -127,7 +130,8 @@ TEST_F(Checkpoint, UnexpectedTensorsMayBeIgnored) {
   bigger.allocate(Device::cpu());
   fill(bigger, 1.f);
   save_parameters(path_, bigger);
-  expect_error([&] { load_parameters(path_, dst_); }, {"0 missing from the file, 1 unexpected", "'extra.thing'"});
+  expect_error([&] { load_parameters(path_, dst_); },
+               {"0 missing from the file, 1 unexpected", "'extra.thing'"});
   LoadOptions opt;
   opt.ignore_unexpected = true;
   load_parameters(path_, dst_, opt);
@@ -159,20 +163,23 @@ TEST_F(Checkpoint, DTypeMismatchAndHalfWidening) {
     }
     halves.emplace_back(src_.names()[i], Tensor::from_vector(b, src_.shapes()[i]));
   }
-  EXPECT_NE(expected, all_values(src_));  // some values did round, so the check below means something
+  EXPECT_NE(expected,
+            all_values(src_));  // some values did round, so the check below means something
   save_safetensors(path_, halves);
   load_parameters(path_, dst_);  // widened by default
   EXPECT_EQ(all_values(dst_), expected);
 
   LoadOptions strict;
   strict.widen_half_to_f32 = false;
-  expect_error([&] { load_parameters(path_, dst_, strict); },
-               {"4 tensor(s) do not match", "tensor 'decoder.omega': dtype F32 expected, BF16 found"});
+  expect_error(
+      [&] { load_parameters(path_, dst_, strict); },
+      {"4 tensor(s) do not match", "tensor 'decoder.omega': dtype F32 expected, BF16 found"});
 
   halves[2].second = Tensor::zeros(Shape{3}, DType::kF64);  // never narrowed
   save_safetensors(path_, halves);
-  expect_error([&] { load_parameters(path_, dst_); },
-               {"1 tensor(s) do not match", "tensor 'decoder.omega': dtype F32 expected, F64 found"});
+  expect_error(
+      [&] { load_parameters(path_, dst_); },
+      {"1 tensor(s) do not match", "tensor 'decoder.omega': dtype F32 expected, F64 found"});
 
   ParameterSet f16_params;
   declare(f16_params);
@@ -216,7 +223,9 @@ TEST_F(Checkpoint, TrainingStateArenasRoundTrip) {
     m.flat().data<float>()[i] = 0.5f * i;
     v.flat().data<float>()[i] = -1.f * i;
   }
-  const Metadata progress = {{kStepKey, "1234"}, {kEpochKey, "3"}, {kDataPositionKey, "file=2;line=99"},
+  const Metadata progress = {{kStepKey, "1234"},
+                             {kEpochKey, "3"},
+                             {kDataPositionKey, "file=2;line=99"},
                              {kRngStateKey, "philox:7:8"}};
   const std::string path = dir_.file("model.safetensors.optimizer");
   save_arenas(path, {{"adam.m", m}, {"adam.v", v}}, src_.names(), progress);
@@ -225,7 +234,8 @@ TEST_F(Checkpoint, TrainingStateArenasRoundTrip) {
   EXPECT_TRUE(f.contains("adam.m.encoder.layers.0.ffn.w1.weight"));
   EXPECT_TRUE(f.contains("adam.v.scale"));
 
-  Arena m2(src_.shapes(), DType::kF32, Device::cpu()), v2(src_.shapes(), DType::kF32, Device::cpu());
+  Arena m2(src_.shapes(), DType::kF32, Device::cpu()),
+      v2(src_.shapes(), DType::kF32, Device::cpu());
   Metadata got = load_arenas(path, {{"adam.m", m2}, {"adam.v", v2}}, src_.names());
   for (const auto& [k, val] : progress) EXPECT_EQ(got.at(k), val);
   for (int i = 0; i < m.size(); ++i) {
@@ -233,11 +243,22 @@ TEST_F(Checkpoint, TrainingStateArenasRoundTrip) {
     EXPECT_EQ(v2[i].to_vector<float>(), v[i].to_vector<float>());
   }
   // Prefixes must match, and the arenas must fit the names.
-  expect_error([&] { load_arenas(path, {{"adam.m", m2}}, src_.names()); }, {"4 unexpected", "'adam.v.scale'"});
-  expect_error([&] { load_arenas(path, {{"sgd.m", m2}, {"adam.v", v2}}, src_.names()); },
-               {"missing 'sgd.m.scale' (closest in the file: 'adam.m.scale')"});
+  expect_error(
+      [&] {
+        load_arenas(path, {{"adam.m", m2}}, src_.names());
+      },
+      {"4 unexpected", "'adam.v.scale'"});
+  expect_error(
+      [&] {
+        load_arenas(path, {{"sgd.m", m2}, {"adam.v", v2}}, src_.names());
+      },
+      {"missing 'sgd.m.scale' (closest in the file: 'adam.m.scale')"});
   const std::vector<std::string> fewer(src_.names().begin(), src_.names().end() - 1);
-  expect_error([&] { save_arenas(path, {{"adam.m", m}}, fewer); }, {"arena 'adam.m' has 4 slots for 3 names"});
+  expect_error(
+      [&] {
+        save_arenas(path, {{"adam.m", m}}, fewer);
+      },
+      {"arena 'adam.m' has 4 slots for 3 names"});
 }
 
 }  // namespace

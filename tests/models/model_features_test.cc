@@ -83,7 +83,8 @@ TEST(ModelFeatures, PositionLayoutsFollowTheirFormulas) {
     }
   // The layouts differ (position 1, dimension 1: cos(1) against sin(10000^(-2/8)) ...).
   EXPECT_GT(std::abs(pi.at(d + 1) - ph.at(d + 1)), 0.1);
-  EXPECT_GT(std::abs(ph.at(d + 1) - marian.positions(1, 1, DType::kF64, Device::cpu()).at(1)), 1e-3);
+  EXPECT_GT(std::abs(ph.at(d + 1) - marian.positions(1, 1, DType::kF64, Device::cpu()).at(1)),
+            1e-3);
 }
 
 TEST(ModelFeatures, EmbeddingScaleIsOptional) {
@@ -99,7 +100,8 @@ TEST(ModelFeatures, EmbeddingScaleIsOptional) {
     for (int64_t t = 0; t < 2; ++t)
       for (int64_t j = 0; j < 4; ++j) {
         const double row = table.at((t == 0 ? 5 : 2) * 4 + j);
-        EXPECT_NEAR(out.at(t * 4 + j), (scale ? 2.0 : 1.0) * row + pos.at(t * 4 + j), 1e-12) << scale;
+        EXPECT_NEAR(out.at(t * 4 + j), (scale ? 2.0 : 1.0) * row + pos.at(t * 4 + j), 1e-12)
+            << scale;
       }
   }
 }
@@ -148,8 +150,9 @@ TEST(ModelFeatures, EachTableFeedsItsSide) {
   const Tensor tgt = Tensor::from_vector(std::vector<int32_t>{9, 11}, {1, 2});
   auto run = [&] {
     const Encoded enc = model.encode(src, ForwardContext{});
-    return std::pair{enc.out.value().to_vector<float>(),
-                     model.logits(model.decode(enc, tgt, ForwardContext{})).value().to_vector<float>()};
+    return std::pair{
+        enc.out.value().to_vector<float>(),
+        model.logits(model.decode(enc, tgt, ForwardContext{})).value().to_vector<float>()};
   };
   const auto [enc0, logits0] = run();
   auto bump = [&](const std::string& name, int64_t element) {
@@ -165,7 +168,8 @@ TEST(ModelFeatures, EachTableFeedsItsSide) {
   EXPECT_NE(enc2, enc1);
   bump("output.bias", 7);  // exactly +1 on every logit of token 7, nothing else
   auto [enc3, logits3] = run();
-  for (size_t i = 0; i < logits3.size(); ++i) EXPECT_FLOAT_EQ(logits3[i], logits2[i] + (i % 12 == 7 ? 1.0f : 0.0f));
+  for (size_t i = 0; i < logits3.size(); ++i)
+    EXPECT_FLOAT_EQ(logits3[i], logits2[i] + (i % 12 == 7 ? 1.0f : 0.0f));
   // The fused output layer (the beam search's) agrees with log_softmax(logits).
   const Encoded enc = model.encode(src, ForwardContext{});
   DecoderState st = model.start(enc);
@@ -215,11 +219,13 @@ TEST(ModelFeatures, LayerNormEpsilonIsUsed) {
   randomize(b, 6);
   graph::NoGradGuard no_grad;
   const Tensor src = Tensor::from_vector(std::vector<int32_t>{4, 5, 0}, {1, 3});
-  const Tensor ea = a.encode(src, ForwardContext{}).out.value(), eb = b.encode(src, ForwardContext{}).out.value();
+  const Tensor ea = a.encode(src, ForwardContext{}).out.value(),
+               eb = b.encode(src, ForwardContext{}).out.value();
   EXPECT_GT(std::abs(ea.at(0) - eb.at(0)), 1e-3);
 }
 
-// Learned positions with a table of 3 rows: the inputs' 4th position reads the last row (Marian's clamp).
+// Learned positions with a table of 3 rows: the inputs' 4th position reads the last row (Marian's
+// clamp).
 ModelConfig with_positions(Positions pos) {
   ModelConfig c = marian_config();
   c.positions = pos;
@@ -228,9 +234,11 @@ ModelConfig with_positions(Positions pos) {
 }
 
 TEST(ModelFeatures, GradientsMatchFiniteDifferencesWithEveryOption) {
-  for (Positions pos : {Positions::kSinusoidalHalves, Positions::kSinusoidalMarian, Positions::kLearned}) {
+  for (Positions pos :
+       {Positions::kSinusoidalHalves, Positions::kSinusoidalMarian, Positions::kLearned}) {
     ModelConfig c = with_positions(pos);
-    c.ffn_activation = pos == Positions::kSinusoidalMarian ? ops::Activation::kGelu : ops::Activation::kSwish;
+    c.ffn_activation =
+        pos == Positions::kSinusoidalMarian ? ops::Activation::kGelu : ops::Activation::kSwish;
     Transformer model(c);
     model.allocate(Device::cpu(), DType::kF64);
     randomize(model, 7);
@@ -263,7 +271,8 @@ TEST(ModelFeatures, GradientsMatchFiniteDifferencesWithEveryOption) {
 }
 
 TEST(ModelFeatures, IncrementalDecodingEqualsFullForward) {
-  for (Positions pos : {Positions::kSinusoidalHalves, Positions::kSinusoidalMarian, Positions::kLearned}) {
+  for (Positions pos :
+       {Positions::kSinusoidalHalves, Positions::kSinusoidalMarian, Positions::kLearned}) {
     const ModelConfig c = with_positions(pos);
     Transformer model(c);
     model.allocate(Device::cpu());
@@ -272,14 +281,16 @@ TEST(ModelFeatures, IncrementalDecodingEqualsFullForward) {
     const Tensor src = Tensor::from_vector(std::vector<int32_t>{4, 5, 6, 0, 7, 0, 9, 9}, {2, 4});
     const Encoded enc = model.encode(src, ForwardContext{});
     const std::vector<int32_t> in{9, 10, 11, 4, 9, 4, 5, 6};
-    const Tensor full =
-        ops::log_softmax(model.logits(model.decode(enc, Tensor::from_vector(in, {2, 4}), ForwardContext{})).value());
+    const Tensor full = ops::log_softmax(
+        model.logits(model.decode(enc, Tensor::from_vector(in, {2, 4}), ForwardContext{})).value());
     DecoderState state = model.start(enc);
     for (int64_t t = 0; t < 4; ++t) {
-      const Tensor step = model.step(state, Tensor::from_vector(std::vector<int32_t>{in[t], in[4 + t]}, {2}));
+      const Tensor step =
+          model.step(state, Tensor::from_vector(std::vector<int32_t>{in[t], in[4 + t]}, {2}));
       for (int64_t r = 0; r < 2; ++r)
         for (int64_t v = 0; v < 12; ++v)
-          EXPECT_NEAR(step.at(r * 12 + v), full.at((r * 4 + t) * 12 + v), 2e-5) << enum_name(pos) << " t=" << t;
+          EXPECT_NEAR(step.at(r * 12 + v), full.at((r * 4 + t) * 12 + v), 2e-5)
+              << enum_name(pos) << " t=" << t;
     }
   }
 }
@@ -330,7 +341,8 @@ TEST(ModelFeatures, ConfigRoundTripsThroughYaml) {
   EXPECT_EQ(back.unk_id, 1);
   EXPECT_EQ(back.decoder_start_id, 9);
   // A config written before these options (as older checkpoints hold) reads as realmt's defaults.
-  const ModelConfig old = ModelConfig::from_yaml("dim-vocabs: [100]\ndim-emb: 16\ntransformer-heads: 2\n", "old");
+  const ModelConfig old =
+      ModelConfig::from_yaml("dim-vocabs: [100]\ndim-emb: 16\ntransformer-heads: 2\n", "old");
   EXPECT_TRUE(old.tied_embeddings_all);
   EXPECT_EQ(old.target_vocab(), 100);
   EXPECT_FALSE(old.output_bias);
@@ -338,8 +350,10 @@ TEST(ModelFeatures, ConfigRoundTripsThroughYaml) {
   EXPECT_TRUE(old.scale_embeddings);
   EXPECT_TRUE(old.realmt_special_ids());
   // Marian's one-size-a-side list with equal sizes is one vocabulary.
-  EXPECT_EQ(ModelConfig::from_yaml("dim-vocabs: [100, 100]\ndim-emb: 16\ntransformer-heads: 2\n", "m").target_vocab_size,
-            0);
+  EXPECT_EQ(
+      ModelConfig::from_yaml("dim-vocabs: [100, 100]\ndim-emb: 16\ntransformer-heads: 2\n", "m")
+          .target_vocab_size,
+      0);
 }
 
 TEST(ModelFeatures, BadSpecialIdsAreRefused) {

@@ -31,7 +31,8 @@ ModelConfig small_config() {
 // Log-probabilities [2, V] of three incremental steps.
 std::vector<Tensor> three_steps(const Transformer& model) {
   graph::NoGradGuard no_grad;
-  const Tensor src = Tensor::from_vector(std::vector<int32_t>{5, 6, 7, 8, 3, 9, 10, 11, 3, 0}, {2, 5});
+  const Tensor src =
+      Tensor::from_vector(std::vector<int32_t>{5, 6, 7, 8, 3, 9, 10, 11, 3, 0}, {2, 5});
   DecoderState s = model.start(model.encode(src, ForwardContext{}));
   std::vector<Tensor> out;
   for (const std::vector<int32_t>& last : {std::vector<int32_t>{2, 2}, {12, 13}, {14, 15}})
@@ -53,7 +54,8 @@ TEST(Quantize, Int8DecodingStaysCloseToF32) {
   const graph::ParameterSet& p = int8.params();
   int64_t kept = 0;
   for (int i = 0; i < p.size(); ++i) {
-    const bool linear_weight = p.names()[i] != "embeddings.weight" && p.names()[i].ends_with(".weight");
+    const bool linear_weight =
+        p.names()[i] != "embeddings.weight" && p.names()[i].ends_with(".weight");
     EXPECT_EQ(p.released(i), linear_weight) << p.names()[i];
     if (!linear_weight) kept += p.shapes()[i].numel();
   }
@@ -75,7 +77,8 @@ TEST(Quantize, Int8DecodingStaysCloseToF32) {
       EXPECT_LT(max_diff, 0.1) << "step " << t << " row " << r;
       // int8's best token is f32's or one f32 ranks within the error of it (a random model has
       // near ties).
-      EXPECT_GT(want[t].at(r * 50 + best_got), want[t].at(r * 50 + best_want) - 0.2) << "step " << t << " row " << r;
+      EXPECT_GT(want[t].at(r * 50 + best_got), want[t].at(r * 50 + best_want) - 0.2)
+          << "step " << t << " row " << r;
     }
 }
 
@@ -111,12 +114,16 @@ TEST(Quantize, AQuantizedModelOnlyDecodes) {
     }
     return std::string();
   };
-  EXPECT_NE(message([&] { m.loss(src, tgt, tgt, 0.1, ForwardContext{}); }).find("only decodes"), std::string::npos);
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("realmt_q_" + std::to_string(::getpid()) + ".safetensors")).string();
-  EXPECT_NE(message([&] { save_parameters(path, m.params()); }).find("quantized"), std::string::npos);
+  EXPECT_NE(message([&] { m.loss(src, tgt, tgt, 0.1, ForwardContext{}); }).find("only decodes"),
+            std::string::npos);
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("realmt_q_" + std::to_string(::getpid()) + ".safetensors"))
+                               .string();
+  EXPECT_NE(message([&] { save_parameters(path, m.params()); }).find("quantized"),
+            std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(path));
-  EXPECT_NE(message([&] { m.params()["decoder.layers.0.ffn.w1.weight"]; }).find("released"), std::string::npos);
+  EXPECT_NE(message([&] { m.params()["decoder.layers.0.ffn.w1.weight"]; }).find("released"),
+            std::string::npos);
   EXPECT_NE(message([&] { m.quantize(); }).find("twice"), std::string::npos);
   // A training model (with gradients) is not quantized.
   Transformer t(small_config());

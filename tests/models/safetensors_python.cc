@@ -15,7 +15,8 @@
 namespace realmt::models::test {
 namespace {
 
-constexpr DType kAll[] = {DType::kF32, DType::kF64, DType::kF16, DType::kBF16, DType::kI32, DType::kU8};
+constexpr DType kAll[] = {DType::kF32,  DType::kF64, DType::kF16,
+                          DType::kBF16, DType::kI32, DType::kU8};
 
 // A tensor of random bit patterns (NaN payloads, subnormals and all), to test bit-exactness.
 Tensor random_bits(const Shape& shape, DType dtype, uint32_t seed) {
@@ -35,14 +36,18 @@ std::string test_python() {
 // Python's safetensors reads our file and writes one we read.
 TEST(Safetensors, InteroperatesWithPythonSafetensors) {
   const std::string python = test_python();
-  if (python.empty()) GTEST_SKIP() << "REALMT_TEST_PYTHON is not set and python3 lacks safetensors (ctest sets it)";
+  if (python.empty())
+    GTEST_SKIP() << "REALMT_TEST_PYTHON is not set and python3 lacks safetensors (ctest sets it)";
   ASSERT_EQ(std::system((python + " -c 'import safetensors.numpy' >/dev/null 2>&1").c_str()), 0)
-      << python << " cannot import safetensors.numpy: the test venv (tests/python_venv.sh) is incomplete";
+      << python
+      << " cannot import safetensors.numpy: the test venv (tests/python_venv.sh) is incomplete";
   TempDir dir;
   const std::string ours = dir.file("ours.safetensors"), theirs = dir.file("theirs.safetensors");
-  save_safetensors(ours, {{"w", Tensor::from_vector<float>({1.5f, -2.f, 3.f, 4.f, 5.f, 6.f}, Shape{2, 3})},
-                          {"i", Tensor::from_vector<int32_t>({-7}, Shape{})}},
-                   {{"k", "v"}});
+  save_safetensors(
+      ours,
+      {{"w", Tensor::from_vector<float>({1.5f, -2.f, 3.f, 4.f, 5.f, 6.f}, Shape{2, 3})},
+       {"i", Tensor::from_vector<int32_t>({-7}, Shape{})}},
+      {{"k", "v"}});
   const std::string script = dir.file("x.py");
   write_bytes(script,
               "import sys, numpy as np\n"
@@ -52,7 +57,8 @@ TEST(Safetensors, InteroperatesWithPythonSafetensors) {
               "assert d['w'].shape == (2, 3) and d['w'].dtype == np.float32, d\n"
               "assert d['w'].tolist() == [[1.5, -2, 3], [4, 5, 6]] and int(d['i']) == -7, d\n"
               "assert safe_open(sys.argv[1], 'np').metadata() == {'k': 'v'}\n"
-              "save_file({'h': np.arange(5, dtype=np.float16), 'u': np.array([[9]], np.uint8)}, sys.argv[2],"
+              "save_file({'h': np.arange(5, dtype=np.float16), 'u': np.array([[9]], np.uint8)}, "
+              "sys.argv[2],"
               " metadata={'m': 'n'})\n");
   ASSERT_EQ(std::system((python + " " + script + " " + ours + " " + theirs).c_str()), 0);
 
@@ -67,11 +73,12 @@ TEST(Safetensors, InteroperatesWithPythonSafetensors) {
   }
   const std::string every = dir.file("every.safetensors"), listing = dir.file("every.txt");
   save_safetensors(every, all);
-  write_bytes(script,
-              "import sys\nfrom safetensors import deserialize\n"
-              "with open(sys.argv[2], 'w') as out:\n"
-              "  for name, t in deserialize(open(sys.argv[1], 'rb').read()):\n"
-              "    out.write('%s %s %s %s\\n' % (name, t['dtype'], t['shape'], bytes(t['data']).hex()))\n");
+  write_bytes(
+      script,
+      "import sys\nfrom safetensors import deserialize\n"
+      "with open(sys.argv[2], 'w') as out:\n"
+      "  for name, t in deserialize(open(sys.argv[1], 'rb').read()):\n"
+      "    out.write('%s %s %s %s\\n' % (name, t['dtype'], t['shape'], bytes(t['data']).hex()))\n");
   ASSERT_EQ(std::system((python + " " + script + " " + every + " " + listing).c_str()), 0);
   std::map<std::string, std::string> seen;
   std::istringstream lines(read_bytes(listing));
@@ -85,7 +92,8 @@ TEST(Safetensors, InteroperatesWithPythonSafetensors) {
       std::snprintf(b, sizeof b, "%02x", static_cast<const unsigned char*>(t.raw())[i]);
       hex += b;
     }
-    EXPECT_EQ(seen[name], name + " " + safetensors_dtype_name(t.dtype()) + " " + shape + "] " + hex);
+    EXPECT_EQ(seen[name],
+              name + " " + safetensors_dtype_name(t.dtype()) + " " + shape + "] " + hex);
   }
   const SafetensorsFile f = load_safetensors(theirs);
   EXPECT_EQ(f.metadata.at("m"), "n");

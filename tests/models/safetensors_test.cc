@@ -10,7 +10,8 @@
 namespace realmt::models::test {
 namespace {
 
-constexpr DType kAll[] = {DType::kF32, DType::kF64, DType::kF16, DType::kBF16, DType::kI32, DType::kU8};
+constexpr DType kAll[] = {DType::kF32,  DType::kF64, DType::kF16,
+                          DType::kBF16, DType::kI32, DType::kU8};
 
 // A tensor of random bit patterns (NaN payloads, subnormals and all), to test bit-exactness.
 Tensor random_bits(const Shape& shape, DType dtype, uint32_t seed) {
@@ -22,7 +23,8 @@ Tensor random_bits(const Shape& shape, DType dtype, uint32_t seed) {
 }
 
 bool same_bytes(const Tensor& a, const Tensor& b) {
-  return a.dtype() == b.dtype() && a.shape() == b.shape() && std::memcmp(a.raw(), b.raw(), a.nbytes()) == 0;
+  return a.dtype() == b.dtype() && a.shape() == b.shape() &&
+         std::memcmp(a.raw(), b.raw(), a.nbytes()) == 0;
 }
 
 TEST(Safetensors, DTypeNames) {
@@ -95,7 +97,9 @@ TEST(Safetensors, MetadataRoundTripsAndHeaderFollowsTheSpec) {
   EXPECT_EQ(bytes.size(), 8 + n + 8);
   const std::string header = bytes.substr(8, n);
   EXPECT_EQ(header.front(), '{');
-  EXPECT_NE(header.find(R"("w":{"dtype":"I32","shape":[2],"data_offsets":[0,8]})"), std::string::npos) << header;
+  EXPECT_NE(header.find(R"("w":{"dtype":"I32","shape":[2],"data_offsets":[0,8]})"),
+            std::string::npos)
+      << header;
   EXPECT_EQ(header.find_first_not_of(' ', header.rfind('}') + 1), std::string::npos);
   EXPECT_EQ(bytes.substr(8 + n), bytes_of<int32_t>({7, -8}));
 }
@@ -118,8 +122,9 @@ TEST(Safetensors, ReadsAFileFromAnIndependentWriter) {
       R"("a.weight":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},)"
       R"("ids":{"dtype":"U8","shape":[3],"data_offsets":[20,23]},)"
       R"("x":{"dtype":"F64","shape":[],"data_offsets":[23,31]}})";
-  const std::string data = bytes_of<float>({1.f, -2.f, 0.5f, 3.f}) + bytes_of<uint16_t>({0x3f80, 0xc000}) +
-                           std::string("\x01\x02\xff", 3) + bytes_of<double>({2.5});
+  const std::string data = bytes_of<float>({1.f, -2.f, 0.5f, 3.f}) +
+                           bytes_of<uint16_t>({0x3f80, 0xc000}) + std::string("\x01\x02\xff", 3) +
+                           bytes_of<double>({2.5});
   TempDir dir;
   const std::string path = dir.file("ext.safetensors");
   write_bytes(path, raw_safetensors(header, data));

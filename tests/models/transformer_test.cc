@@ -19,7 +19,8 @@
 namespace realmt::models {
 namespace {
 
-ModelConfig tiny_config(const std::string& admin, const std::string& residual, const std::string& norm = "post") {
+ModelConfig tiny_config(const std::string& admin, const std::string& residual,
+                        const std::string& norm = "post") {
   ModelConfig c;
   c.vocab_size = 13;
   c.enc_depth = 2;
@@ -88,9 +89,11 @@ TEST(Transformer, PreNormGradientAlsoChecks) {
   const double orig = pv[1];
   graph::NoGradGuard no_grad;
   pv[1] = orig + 1e-6;
-  const double up = model.loss(b.src, b.tgt_in, b.tgt_out, 0.0, ForwardContext{}).loss.value().item();
+  const double up =
+      model.loss(b.src, b.tgt_in, b.tgt_out, 0.0, ForwardContext{}).loss.value().item();
   pv[1] = orig - 1e-6;
-  const double down = model.loss(b.src, b.tgt_in, b.tgt_out, 0.0, ForwardContext{}).loss.value().item();
+  const double down =
+      model.loss(b.src, b.tgt_in, b.tgt_out, 0.0, ForwardContext{}).loss.value().item();
   pv[1] = orig;
   EXPECT_NEAR(params[i].grad().data<double>()[1], (up - down) / 2e-6, 1e-6);
 }
@@ -127,9 +130,11 @@ TEST(Admin, ProfileSatisfiesItsRecurrence) {
       EXPECT_EQ(rows[i].value, 1.0) << rows[i].omega;
     } else {
       // omega_i = sqrt(Var(x_{i-1} omega_{i-1}) + Var(f_{i-1}))
-      EXPECT_NEAR(rows[i].value, std::sqrt(rows[i - 1].var_input + rows[i - 1].var_branch), 1e-12) << rows[i].omega;
+      EXPECT_NEAR(rows[i].value, std::sqrt(rows[i - 1].var_input + rows[i - 1].var_branch), 1e-12)
+          << rows[i].omega;
       // x_{i-1} is a LayerNorm output (gamma 1, beta 0): Var(x omega) = omega^2 (1 - O(eps)).
-      EXPECT_NEAR(rows[i].var_input, rows[i].value * rows[i].value, 1e-3 * rows[i].value * rows[i].value);
+      EXPECT_NEAR(rows[i].var_input, rows[i].value * rows[i].value,
+                  1e-3 * rows[i].value * rows[i].value);
     }
     // The model's omega vectors hold the profiled values.
     const Tensor w = model.params()[rows[i].omega].value();
@@ -148,14 +153,17 @@ TEST(Transformer, IncrementalDecodingEqualsFullForward) {
     const Encoded enc = model.encode(b.src, ForwardContext{});
     // Full (teacher-forced) decoder pass over row-wise identical inputs.
     const Tensor in = Tensor::from_vector(std::vector<int32_t>{2, 11, 12, 4, 2, 4, 5, 6}, {2, 4});
-    const Tensor full = ops::log_softmax(model.logits(model.decode(enc, in, ForwardContext{})).value());
+    const Tensor full =
+        ops::log_softmax(model.logits(model.decode(enc, in, ForwardContext{})).value());
     DecoderState state = model.start(enc);
     for (int64_t t = 0; t < 4; ++t) {
-      const Tensor last = Tensor::from_vector(std::vector<int32_t>{in.data<int32_t>()[t], in.data<int32_t>()[4 + t]}, {2});
+      const Tensor last = Tensor::from_vector(
+          std::vector<int32_t>{in.data<int32_t>()[t], in.data<int32_t>()[4 + t]}, {2});
       const Tensor step = model.step(state, last);  // [2, V]
       for (int64_t r = 0; r < 2; ++r)
         for (int64_t v = 0; v < 13; ++v)
-          EXPECT_NEAR(step.at(r * 13 + v), full.at((r * 4 + t) * 13 + v), 2e-5) << residual << " t=" << t;
+          EXPECT_NEAR(step.at(r * 13 + v), full.at((r * 4 + t) * 13 + v), 2e-5)
+              << residual << " t=" << t;
     }
   }
 }
@@ -193,12 +201,14 @@ TEST(Transformer, InPlaceReorderEqualsFreshStates) {
   model.step(s, Tensor::from_vector(std::vector<int32_t>{2, 2}, {2}));
   model.reorder(s, {1, 0, 0, 1, 1}, false);  // widen: 2 -> 5 rows, row 0 overwritten and read
   model.step(s, Tensor::from_vector(std::vector<int32_t>{5, 6, 7, 8, 9}, {5}));
-  // Rows now: source 1 fed 2 5; source 0 fed 2 6; source 0 fed 2 7; source 1 fed 2 8; source 1 fed 2 9.
+  // Rows now: source 1 fed 2 5; source 0 fed 2 6; source 0 fed 2 7; source 1 fed 2 8; source 1 fed
+  // 2 9.
   model.reorder(s, {3, 2, 1, 0, 4}, true);  // a beam move: every source row staged first
   model.step(s, Tensor::from_vector(std::vector<int32_t>{4, 4, 4, 4, 4}, {5}));
   model.reorder(s, {3, 0}, false);  // compaction to two rows of source 1
   const Tensor got = model.step(s, Tensor::from_vector(std::vector<int32_t>{10, 11}, {2}));
-  const std::vector<std::pair<int, std::vector<int32_t>>> want_rows{{1, {2, 5, 4, 10}}, {1, {2, 8, 4, 11}}};
+  const std::vector<std::pair<int, std::vector<int32_t>>> want_rows{{1, {2, 5, 4, 10}},
+                                                                    {1, {2, 8, 4, 11}}};
   for (int r = 0; r < 2; ++r) {
     const auto& [src_row, fed] = want_rows[r];
     Encoded one;
@@ -206,7 +216,8 @@ TEST(Transformer, InPlaceReorderEqualsFreshStates) {
     one.mask = enc.mask.narrow0(src_row, src_row + 1).clone();
     DecoderState fresh = model.start(one);
     Tensor want;
-    for (int32_t tok : fed) want = model.step(fresh, Tensor::from_vector(std::vector<int32_t>{tok}, {1}));
+    for (int32_t tok : fed)
+      want = model.step(fresh, Tensor::from_vector(std::vector<int32_t>{tok}, {1}));
     for (int64_t v = 0; v < 13; ++v)
       EXPECT_NEAR(got.at(r * 13 + v), want.at(v), 1e-5) << "row " << r << " token " << v;
   }
@@ -216,8 +227,9 @@ TEST(Transformer, CheckpointWithConfigRoundTripsExactly) {
   Transformer model(tiny_config("closed-form", "mean"));
   model.allocate(Device::cpu());
   model.init(9);
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("realmt_model_rt_" + std::to_string(::getpid()) + ".safetensors")).string();
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("realmt_model_rt_" + std::to_string(::getpid()) + ".safetensors"))
+                               .string();
   save_parameters(path, model.params(), {{kConfigKey, model.config().to_yaml()}});
   const SafetensorsFile f = load_safetensors(path);
   const ModelConfig c = ModelConfig::from_yaml(f.metadata.at(kConfigKey), path);
@@ -227,8 +239,10 @@ TEST(Transformer, CheckpointWithConfigRoundTripsExactly) {
   load_parameters(path, loaded.params());
   ToyBatch b;
   graph::NoGradGuard no_grad;
-  const double l1 = model.loss(b.src, b.tgt_in, b.tgt_out, 0.1, ForwardContext{}).loss.value().item();
-  const double l2 = loaded.loss(b.src, b.tgt_in, b.tgt_out, 0.1, ForwardContext{}).loss.value().item();
+  const double l1 =
+      model.loss(b.src, b.tgt_in, b.tgt_out, 0.1, ForwardContext{}).loss.value().item();
+  const double l2 =
+      loaded.loss(b.src, b.tgt_in, b.tgt_out, 0.1, ForwardContext{}).loss.value().item();
   EXPECT_EQ(l1, l2);
   std::filesystem::remove(path);
 }

@@ -75,7 +75,8 @@ Tensors naive(const Spec& s, const Tensors& in) {
   const int64_t d = s.heads * s.dh;
   const int64_t qc = s.self ? 3 * d : d, kc = s.self ? 3 * d : 2 * d;
   const int64_t k0 = s.self ? d : 0, v0 = s.self ? 2 * d : d;
-  Host ctx(Shape{s.b, s.tq, d}), probs(Shape{s.b, s.heads, s.tq, s.tk}), scores(Shape{s.b, s.heads, s.tq, s.tk});
+  Host ctx(Shape{s.b, s.tq, d}), probs(Shape{s.b, s.heads, s.tq, s.tk}),
+      scores(Shape{s.b, s.heads, s.tq, s.tk});
   const double scale = 1.0 / std::sqrt(static_cast<double>(s.dh)), c = score_scale(s);
   for (int64_t b = 0; b < s.b; ++b)
     for (int64_t h = 0; h < s.heads; ++h)
@@ -86,7 +87,8 @@ Tensors naive(const Spec& s, const Tensors& in) {
         for (int64_t j = 0; j < s.tk; ++j) {
           double dot = 0;
           for (int64_t e = 0; e < s.dh; ++e)
-            dot += q.v[(b * s.tq + i) * qc + h * s.dh + e] * kv.v[(b * s.tk + j) * kc + k0 + h * s.dh + e];
+            dot += q.v[(b * s.tq + i) * qc + h * s.dh + e] *
+                   kv.v[(b * s.tk + j) * kc + k0 + h * s.dh + e];
           double sc = scale * dot;
           if (l.prev >= 0) sc += Host(in[l.prev]).v[row + j];
           scores.v[row + j] = sc;
@@ -107,7 +109,8 @@ Tensors naive(const Spec& s, const Tensors& in) {
             pd = u >= s.dropout ? p / (1.0 - s.dropout) : 0.0;
           }
           for (int64_t e = 0; e < s.dh; ++e)
-            ctx.v[(b * s.tq + i) * d + h * s.dh + e] += pd * kv.v[(b * s.tk + j) * kc + v0 + h * s.dh + e];
+            ctx.v[(b * s.tq + i) * d + h * s.dh + e] +=
+                pd * kv.v[(b * s.tk + j) * kc + v0 + h * s.dh + e];
         }
       }
   Tensors out{ctx.tensor(), probs.tensor()};
@@ -118,7 +121,8 @@ Tensors naive(const Spec& s, const Tensors& in) {
 // [B, Tk, 2D] packed K|V -> two [B, H, capacity, Dh] caches with `pad` spare rows.
 std::pair<Tensor, Tensor> to_caches(const Tensor& kv, int64_t heads, int64_t dh, int64_t pad) {
   const int64_t b = kv.dim(0), tk = kv.dim(1), d = heads * dh;
-  Tensor k = Tensor::zeros({b, heads, tk + pad, dh}, kv.dtype()), v = Tensor::zeros({b, heads, tk + pad, dh}, kv.dtype());
+  Tensor k = Tensor::zeros({b, heads, tk + pad, dh}, kv.dtype()),
+         v = Tensor::zeros({b, heads, tk + pad, dh}, kv.dtype());
   visit_float(kv.dtype(), "to_caches", [&](auto tag) {
     using T = decltype(tag);
     const T* src = kv.data<T>();
@@ -143,13 +147,15 @@ Tensors run(const Spec& s, const Tensors& in) {
   ops::AttentionResult r;
   if (s.cache) {
     auto [k, v] = to_caches(in[l.kv].to(Device::cpu()), s.heads, s.dh, 3);
-    r = ops::attention(Op::packed(in[l.q], 0, s.heads, s.dh), Op::heads_major(k.to(in[0].device()), s.tk),
+    r = ops::attention(Op::packed(in[l.q], 0, s.heads, s.dh),
+                       Op::heads_major(k.to(in[0].device()), s.tk),
                        Op::heads_major(v.to(in[0].device()), s.tk), mask, prev, options(s));
   } else if (s.self) {
     r = ops::attention(Op::packed(in[0], 0, s.heads, s.dh), Op::packed(in[0], d, s.heads, s.dh),
                        Op::packed(in[0], 2 * d, s.heads, s.dh), mask, prev, options(s));
   } else {
-    r = ops::attention(Op::packed(in[l.q], 0, s.heads, s.dh), Op::packed(in[l.kv], 0, s.heads, s.dh),
+    r = ops::attention(Op::packed(in[l.q], 0, s.heads, s.dh),
+                       Op::packed(in[l.kv], 0, s.heads, s.dh),
                        Op::packed(in[l.kv], d, s.heads, s.dh), mask, prev, options(s));
   }
   Tensors out{r.ctx, r.probs};

@@ -21,7 +21,8 @@ double act(ops::Activation a, double x) {
   return x;
 }
 
-OpCase make(const std::string& name, ops::Activation a, bool bias, double dropout, Shape y = {3, 5, 7}) {
+OpCase make(const std::string& name, ops::Activation a, bool bias, double dropout,
+            Shape y = {3, 5, 7}) {
   OpCase c;
   c.name = "bias_activation/" + name;
   c.inputs = {spec(y, -2, 2)};
@@ -31,7 +32,9 @@ OpCase make(const std::string& name, ops::Activation a, bool bias, double dropou
   o.dropout = dropout;
   o.seed = kSeed;
   o.offset = kOffset;
-  c.run = [o, bias](const Tensors& in) { return Tensors{ops::bias_activation(in[0], bias ? in[1] : Tensor(), o)}; };
+  c.run = [o, bias](const Tensors& in) {
+    return Tensors{ops::bias_activation(in[0], bias ? in[1] : Tensor(), o)};
+  };
   c.reference = [o, bias](const Tensors& in) {
     Host y(in[0]);
     const int64_t f = y.shape[-1];
@@ -58,9 +61,13 @@ OpCase make(const std::string& name, ops::Activation a, bool bias, double dropou
 }
 
 REALMT_OP_CASE(bias_relu) { return make("relu_bias", ops::Activation::kRelu, true, 0.0); }
-REALMT_OP_CASE(bias_relu_dropout) { return make("relu_dropout", ops::Activation::kRelu, true, 0.25); }
+REALMT_OP_CASE(bias_relu_dropout) {
+  return make("relu_dropout", ops::Activation::kRelu, true, 0.25);
+}
 REALMT_OP_CASE(bias_gelu) { return make("gelu_dropout", ops::Activation::kGelu, true, 0.1); }
-REALMT_OP_CASE(bias_gelu_sigmoid) { return make("gelu_sigmoid_bias", ops::Activation::kGeluSigmoid, true, 0.0); }
+REALMT_OP_CASE(bias_gelu_sigmoid) {
+  return make("gelu_sigmoid_bias", ops::Activation::kGeluSigmoid, true, 0.0);
+}
 REALMT_OP_CASE(bias_swish) { return make("swish_no_bias", ops::Activation::kSwish, false, 0.0); }
 REALMT_OP_CASE(bias_relu_threaded) {
   OpCase c = make("relu_threaded", ops::Activation::kRelu, true, 0.1, {64, 1024});

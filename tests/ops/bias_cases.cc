@@ -90,13 +90,16 @@ REALMT_OP_CASE(kv_cache_gather_rows) {
     return Tensors{ops::slice(cache, 2, 0, length), source};  // positions past `length` unspecified
   };
   c.reference = [](const Tensors& in) {
-    Host cache(in[0]), source(in[1]), moved_cache(Shape{r, h, length, dh}), moved_source(Shape{r, s_len, cols});
+    Host cache(in[0]), source(in[1]), moved_cache(Shape{r, h, length, dh}),
+        moved_source(Shape{r, s_len, cols});
     for (int64_t i = 0; i < r; ++i) {
       for (int64_t k = 0; k < h; ++k)
         for (int64_t t = 0; t < length; ++t)
           for (int64_t e = 0; e < dh; ++e)
-            moved_cache.v[((i * h + k) * length + t) * dh + e] = cache.v[((rows[i] * h + k) * cap + t) * dh + e];
-      for (int64_t j = 0; j < s_len * cols; ++j) moved_source.v[i * s_len * cols + j] = source.v[rows[i] * s_len * cols + j];
+            moved_cache.v[((i * h + k) * length + t) * dh + e] =
+                cache.v[((rows[i] * h + k) * cap + t) * dh + e];
+      for (int64_t j = 0; j < s_len * cols; ++j)
+        moved_source.v[i * s_len * cols + j] = source.v[rows[i] * s_len * cols + j];
     }
     return Tensors{moved_cache.tensor(), moved_source.tensor()};
   };
@@ -126,7 +129,8 @@ REALMT_OP_CASE(kv_cache_write_resize) {
       for (int64_t k = 0; k < h; ++k)
         for (int64_t t = 0; t < tq; ++t)
           for (int64_t e = 0; e < dh; ++e)
-            cache.v[((a * h + k) * 5 + 1 + t) * dh + e] = rows.v[(a * tq + t) * cols + 2 + k * dh + e];
+            cache.v[((a * h + k) * 5 + 1 + t) * dh + e] =
+                rows.v[(a * tq + t) * cols + 2 + k * dh + e];
     Host grown(Shape{n, h, 3, dh});
     for (int64_t a = 0; a < n; ++a)
       for (int64_t k = 0; k < h; ++k)

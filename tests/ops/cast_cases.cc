@@ -36,14 +36,49 @@ double reference_cast(double v, DType to) {
 // Edge values for floating sources (each then rounded into the source dtype).
 std::vector<double> float_edges() {
   const double t11 = std::ldexp(1.0, -11), t8 = std::ldexp(1.0, -8);
-  return {0.0, -0.0, 1.0, -1.0, 0.5, 1 + t11, 1 + 3 * t11, 1 + t11 + std::ldexp(1.0, -40), 1 + t8,
-          1 + 3 * t8, 1 + t8 + std::ldexp(1.0, -20), 65504, 65519, 65520, -65520, 65535.9, 1e5, -1e5,
-          std::ldexp(1.0, -24), std::ldexp(1.0, -25), 3 * std::ldexp(1.0, -25), 6e-8, 1e-40, 3e38,
-          -3.3e38, 1e300, 255.9, 256, -1.5, -0.7, 2.5, 3e9, -3e9, 16842753, INFINITY, -INFINITY, NAN};
+  return {0.0,
+          -0.0,
+          1.0,
+          -1.0,
+          0.5,
+          1 + t11,
+          1 + 3 * t11,
+          1 + t11 + std::ldexp(1.0, -40),
+          1 + t8,
+          1 + 3 * t8,
+          1 + t8 + std::ldexp(1.0, -20),
+          65504,
+          65519,
+          65520,
+          -65520,
+          65535.9,
+          1e5,
+          -1e5,
+          std::ldexp(1.0, -24),
+          std::ldexp(1.0, -25),
+          3 * std::ldexp(1.0, -25),
+          6e-8,
+          1e-40,
+          3e38,
+          -3.3e38,
+          1e300,
+          255.9,
+          256,
+          -1.5,
+          -0.7,
+          2.5,
+          3e9,
+          -3e9,
+          16842753,
+          INFINITY,
+          -INFINITY,
+          NAN};
 }
 std::vector<double> int_edges() {
-  return {0, 1, -1, 127, 255, 256, -129, 300, 65504, 65519, 65520, 16777217, 16842753, 2147483647,
-          -2147483647.0 - 1, 123456789, -98765};
+  return {0,         1,        -1,       127,        255,
+          256,       -129,     300,      65504,      65519,
+          65520,     16777217, 16842753, 2147483647, -2147483647.0 - 1,
+          123456789, -98765};
 }
 
 // Edge values followed by uniform ones in [-300, 300], stored in dtype `from`.
@@ -54,9 +89,12 @@ Tensor cast_input(Generator& g, DType from) {
   visit_dtype(from, [&](auto tag) {
     using T = decltype(tag);
     for (size_t i = 0; i < v.size(); ++i) {
-      if constexpr (std::is_same_v<T, uint8_t>) t.data<T>()[i] = static_cast<uint8_t>(int64_t(v[i]) & 255);
-      else if constexpr (std::is_same_v<T, int32_t>) t.data<T>()[i] = static_cast<int32_t>(v[i]);
-      else t.data<T>()[i] = scalar_cast<T>(v[i]);
+      if constexpr (std::is_same_v<T, uint8_t>)
+        t.data<T>()[i] = static_cast<uint8_t>(int64_t(v[i]) & 255);
+      else if constexpr (std::is_same_v<T, int32_t>)
+        t.data<T>()[i] = static_cast<int32_t>(v[i]);
+      else
+        t.data<T>()[i] = scalar_cast<T>(v[i]);
     }
   });
   return t;
@@ -73,8 +111,10 @@ OpCase cast_case(DType from, DType to) {
   c.reference = [from, to](const Tensors& in) {
     Host x(in[0]);
     for (double& v : x.v) {
-      if (from == DType::kI32 && to == DType::kU8) v = static_cast<double>(int64_t(v) & 255);  // modulo
-      else v = reference_cast(v, to);
+      if (from == DType::kI32 && to == DType::kU8)
+        v = static_cast<double>(int64_t(v) & 255);  // modulo
+      else
+        v = reference_cast(v, to);
     }
     return Tensors{x.tensor()};
   };
@@ -99,7 +139,9 @@ REALMT_OP_CASE(cast_gradient_case) {
   x.shape = Shape{3, 5};
   c.inputs = {x};
   c.dtype = DType::kF32;
-  c.run = [](const Tensors& in) { return Tensors{ops::cast(ops::cast(in[0], DType::kF64), DType::kF32)}; };
+  c.run = [](const Tensors& in) {
+    return Tensors{ops::cast(ops::cast(in[0], DType::kF64), DType::kF32)};
+  };
   c.reference = [](const Tensors& in) { return Tensors{Host(in[0]).tensor()}; };
   c.graph = [](const std::vector<graph::Var>& v) {
     return graph::cast(graph::cast(v[0], DType::kF32), DType::kF64);

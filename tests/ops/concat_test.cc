@@ -16,7 +16,8 @@ TEST(Concat, RejectsMismatchedInputs) {
     concat({Tensor::zeros({2, 3}), Tensor::zeros({2, 4}), Tensor::zeros({5, 3})}, 1);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("input 2 has shape [5, 3]"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("input 2 has shape [5, 3]"), std::string::npos)
+        << e.what();
   }
 }
 

@@ -7,7 +7,9 @@ namespace realmt::test {
 namespace {
 
 // The other device of a round trip: the GPU when there is one, else the CPU itself.
-Device other_device() { return device_count(DeviceType::kCuda) > 0 ? Device::cuda(0) : Device::cpu(); }
+Device other_device() {
+  return device_count(DeviceType::kCuda) > 0 ? Device::cuda(0) : Device::cpu();
+}
 
 OpCase copy_case(const std::string& tag, Shape shape, DType dtype) {
   OpCase c;

@@ -21,13 +21,15 @@ TEST(DropoutMask, FlagsEqualThePhiloxDefinition) {
     const CpuIsaScope scope(isa);
     for (double p : {0.1, 0.5}) {
       const uint32_t threshold = dropout_threshold(p);
-      for (uint64_t first : {uint64_t(0), uint64_t(1), uint64_t(3), uint64_t(5), uint64_t(37), uint64_t(123456789), wrap}) {
+      for (uint64_t first : {uint64_t(0), uint64_t(1), uint64_t(3), uint64_t(5), uint64_t(37),
+                             uint64_t(123456789), wrap}) {
         for (int64_t n : {1, 3, 4, 7, 31, 32, 33, 100, 1000}) {
           std::vector<uint8_t> keep(n, 7);
           dropout_keep_flags(99, first, n, threshold, keep.data());
           for (int64_t e = 0; e < n; ++e)
             ASSERT_EQ(keep[e], dropout_keep(philox_u32(99, first + e), threshold) ? 1 : 0)
-                << "CPU level " << cpu_isa_name(isa) << ", p " << p << " first " << first << " n " << n << " e " << e;
+                << "CPU level " << cpu_isa_name(isa) << ", p " << p << " first " << first << " n "
+                << n << " e " << e;
         }
       }
     }

@@ -45,10 +45,10 @@ OpCase binary_case(const BinaryOp& op, const std::string& variant, Shape a, Shap
 // Every operator on every broadcasting pattern the model uses.
 bool register_all() {
   const std::vector<std::tuple<std::string, Shape, Shape>> shapes = {
-      {"same", {3, 4, 5}, {3, 4, 5}},          {"row", {3, 4, 5}, {5}},
-      {"column", {3, 4, 5}, {3, 4, 1}},        {"middle", {3, 4, 5}, {3, 1, 5}},
-      {"both_ways", {3, 1, 5}, {1, 4, 1}},     {"scalar", {2, 3}, {1}},
-      {"lhs_broadcast", {5}, {2, 3, 5}},       {"big_same", {64, 300}, {64, 300}},
+      {"same", {3, 4, 5}, {3, 4, 5}},      {"row", {3, 4, 5}, {5}},
+      {"column", {3, 4, 5}, {3, 4, 1}},    {"middle", {3, 4, 5}, {3, 1, 5}},
+      {"both_ways", {3, 1, 5}, {1, 4, 1}}, {"scalar", {2, 3}, {1}},
+      {"lhs_broadcast", {5}, {2, 3, 5}},   {"big_same", {64, 300}, {64, 300}},
   };
   for (const BinaryOp& op : kOps)
     for (const auto& [variant, a, b] : shapes)

@@ -32,7 +32,9 @@ OpCase index_select_case(const std::string& tag, Shape shape, int axis, std::vec
   c.inputs = {x, ix};
   c.run = [=](const Tensors& in) { return Tensors{ops::index_select(in[0], axis, in[1])}; };
   c.reference = [=](const Tensors& in) { return Tensors{naive_index_select(in[0], axis, in[1])}; };
-  c.graph = [=](const std::vector<graph::Var>& v) { return graph::index_select(v[0], axis, v[1].value()); };
+  c.graph = [=](const std::vector<graph::Var>& v) {
+    return graph::index_select(v[0], axis, v[1].value());
+  };
   c.rtol = 0;
   c.atol = 1e-300;  // a copy: exact
   return c;
@@ -48,7 +50,9 @@ std::vector<int32_t> beam_order(int b, int k) {
 
 bool register_all() {
   register_case([] { return index_select_case("beam_axis0", {12, 3, 8}, 0, beam_order(3, 4)); });
-  register_case([] { return index_select_case("axis1_repeats", {2, 5, 3}, 1, {4, 0, 4, 4, 2, 1}); });
+  register_case([] {
+    return index_select_case("axis1_repeats", {2, 5, 3}, 1, {4, 0, 4, 4, 2, 1});
+  });
   register_case([] { return index_select_case("last_axis", {3, 6}, -1, {5, 3, 1}); });
   register_case([] { return index_select_case("empty_indices", {4, 3}, 0, {}); });
   register_case([] { return index_select_case("rank1", {9}, 0, {8, 0, 8}); });
@@ -67,7 +71,8 @@ REALMT_OP_CASE(index_select_backward_case) {
   dy.shape = Shape{3, 5, 5};
   c.inputs = {dy};
   c.run = [=](const Tensors& in) {
-    return Tensors{ops::index_select_backward(in[0], xs, 1, Tensor::from_vector(idx, Shape{5}).to(in[0].device()))};
+    return Tensors{ops::index_select_backward(
+        in[0], xs, 1, Tensor::from_vector(idx, Shape{5}).to(in[0].device()))};
   };
   c.reference = [=](const Tensors& in) {
     Host g(in[0]);

@@ -6,7 +6,9 @@
 namespace realmt::ops {
 namespace {
 
-Tensor idx(std::vector<int32_t> v) { return Tensor::from_vector(v, Shape{static_cast<int64_t>(v.size())}); }
+Tensor idx(std::vector<int32_t> v) {
+  return Tensor::from_vector(v, Shape{static_cast<int64_t>(v.size())});
+}
 
 TEST(IndexSelect, OutOfRangeNamesThePosition) {
   const Tensor x = Tensor::zeros({4, 5});
@@ -24,7 +26,8 @@ TEST(IndexSelect, OutOfRangeNamesThePosition) {
 
 TEST(IndexSelect, GathersBytesOfAnyDType) {
   const Tensor x = Tensor::from_vector<uint8_t>({1, 2, 3, 4, 5, 6}, Shape{3, 2});
-  EXPECT_EQ(index_select(x, 0, idx({2, 2, 0})).to_vector<uint8_t>(), (std::vector<uint8_t>{5, 6, 5, 6, 1, 2}));
+  EXPECT_EQ(index_select(x, 0, idx({2, 2, 0})).to_vector<uint8_t>(),
+            (std::vector<uint8_t>{5, 6, 5, 6, 1, 2}));
   const Tensor h = Tensor::from_vector<Half>({Half(1.5f), Half(-2.f), Half(65504.f)}, Shape{3});
   const Tensor y = index_select(h, 0, idx({2, 0}));
   EXPECT_EQ(y.to_vector<Half>()[0].bits, Half(65504.f).bits);

@@ -32,10 +32,12 @@ void check_shape(const Shape& s) {
     for (int64_t j = 0; j < s.n; ++j) {
       int32_t want = 0;
       for (int64_t p = 0; p < s.k; ++p) want += int32_t(a[i * lda + p]) * int32_t(b[j * ldb + p]);
-      ASSERT_EQ(portable[i * ldc + j], want) << s.m << "x" << s.n << "x" << s.k << " at " << i << "," << j;
+      ASSERT_EQ(portable[i * ldc + j], want)
+          << s.m << "x" << s.n << "x" << s.k << " at " << i << "," << j;
       ASSERT_EQ(built[i * ldc + j], want) << cpu::int8_cpu_features() << " at " << i << "," << j;
     }
-    for (int64_t j = s.n; j < ldc; ++j) ASSERT_EQ(portable[i * ldc + j], -7) << "wrote past row " << i;
+    for (int64_t j = s.n; j < ldc; ++j)
+      ASSERT_EQ(portable[i * ldc + j], -7) << "wrote past row " << i;
   }
 }
 

@@ -18,7 +18,8 @@ Tensor targets(int64_t n, int64_t v) {
   return Tensor::from_vector(t, {n});
 }
 
-OpCase make(const std::string& name, int64_t n, int64_t d, int64_t v, bool bias, double ls, int64_t chunk) {
+OpCase make(const std::string& name, int64_t n, int64_t d, int64_t v, bool bias, double ls,
+            int64_t chunk) {
   OpCase c;
   c.name = "linear_cross_entropy/" + name;
   c.inputs = {spec(Shape{n, d}, -1, 1), spec(Shape{v, d}, -1, 1)};
@@ -31,7 +32,8 @@ OpCase make(const std::string& name, int64_t n, int64_t d, int64_t v, bool bias,
   o.label_smoothing = ls;
   o.chunk_rows = chunk;
   c.run = [o, bias](const Tensors& in) {
-    return Tensors{ops::linear_cross_entropy(in[0], in[1], bias ? in[2] : Tensor(), in.back(), o).loss};
+    return Tensors{
+        ops::linear_cross_entropy(in[0], in[1], bias ? in[2] : Tensor(), in.back(), o).loss};
   };
   c.reference = [ls, bias](const Tensors& in) {
     Host h(in[0]), w(in[1]);
@@ -59,7 +61,9 @@ OpCase make(const std::string& name, int64_t n, int64_t d, int64_t v, bool bias,
     return Tensors{loss.tensor()};
   };
   c.graph = [o, bias](const std::vector<graph::Var>& in) {
-    return graph::linear_cross_entropy(in[0], in[1], bias ? in[2] : graph::Var(), in.back().value(), o).loss;
+    return graph::linear_cross_entropy(in[0], in[1], bias ? in[2] : graph::Var(), in.back().value(),
+                                       o)
+        .loss;
   };
   c.rtol = 2e-5;
   c.atol = 2e-5;

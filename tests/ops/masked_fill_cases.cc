@@ -34,7 +34,9 @@ OpCase masked_fill_case(const std::string& tag, Shape xs, Shape ms, double value
   c.reference = [=](const Tensors& in) { return Tensors{naive_masked_fill(in[0], in[1], value)}; };
   // -inf outputs would make the gradient check's weighted sum infinite.
   if (std::isfinite(value))
-    c.graph = [=](const std::vector<graph::Var>& v) { return graph::masked_fill(v[0], v[1].value(), value); };
+    c.graph = [=](const std::vector<graph::Var>& v) {
+      return graph::masked_fill(v[0], v[1].value(), value);
+    };
   c.rtol = 0;
   c.atol = 1e-300;  // a selection: exact
   return c;

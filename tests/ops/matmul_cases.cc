@@ -44,20 +44,27 @@ OpCase matmul_case(const std::string& name, Shape a, Shape b, ops::MatmulOptions
 }
 
 REALMT_OP_CASE(matmul_plain) { return matmul_case("matmul/plain", {5, 7}, {7, 3}, {}); }
-REALMT_OP_CASE(matmul_ta) { return matmul_case("matmul/trans_a", {7, 5}, {7, 3}, {.trans_a = true}); }
-REALMT_OP_CASE(matmul_tb) { return matmul_case("matmul/trans_b", {5, 7}, {3, 7}, {.trans_b = true}); }
+REALMT_OP_CASE(matmul_ta) {
+  return matmul_case("matmul/trans_a", {7, 5}, {7, 3}, {.trans_a = true});
+}
+REALMT_OP_CASE(matmul_tb) {
+  return matmul_case("matmul/trans_b", {5, 7}, {3, 7}, {.trans_b = true});
+}
 REALMT_OP_CASE(matmul_tab) {
-  return matmul_case("matmul/trans_ab_alpha", {7, 5}, {3, 7}, {.trans_a = true, .trans_b = true, .alpha = 0.5f});
+  return matmul_case("matmul/trans_ab_alpha", {7, 5}, {3, 7},
+                     {.trans_a = true, .trans_b = true, .alpha = 0.5f});
 }
 REALMT_OP_CASE(matmul_batched) {
   return matmul_case("matmul/batched", {2, 3, 4, 6}, {2, 3, 6, 5}, {});
 }
 REALMT_OP_CASE(matmul_batched_tb) {
-  return matmul_case("matmul/batched_trans_b_scaled", {3, 4, 6}, {3, 5, 6}, {.trans_b = true, .alpha = 0.125f});
+  return matmul_case("matmul/batched_trans_b_scaled", {3, 4, 6}, {3, 5, 6},
+                     {.trans_b = true, .alpha = 0.125f});
 }
 REALMT_OP_CASE(matmul_shared_b) { return matmul_case("matmul/shared_b", {2, 4, 6}, {6, 5}, {}); }
 REALMT_OP_CASE(matmul_shared_b_ta) {
-  return matmul_case("matmul/shared_b_trans_a_b", {2, 6, 4}, {5, 6}, {.trans_a = true, .trans_b = true});
+  return matmul_case("matmul/shared_b_trans_a_b", {2, 6, 4}, {5, 6},
+                     {.trans_a = true, .trans_b = true});
 }
 REALMT_OP_CASE(matmul_large) {
   OpCase c = matmul_case("matmul/large_threaded", {96, 130}, {130, 70}, {});

@@ -29,7 +29,8 @@ bool register_case(std::function<OpCase()> maker) {
 std::vector<OpCase> all_cases() {
   std::vector<OpCase> out;
   for (auto& m : makers()) out.push_back(m());
-  std::sort(out.begin(), out.end(), [](const OpCase& a, const OpCase& b) { return a.name < b.name; });
+  std::sort(out.begin(), out.end(),
+            [](const OpCase& a, const OpCase& b) { return a.name < b.name; });
   return out;
 }
 
@@ -95,8 +96,8 @@ std::string compare(const Tensor& got, const Tensor& want, double rtol, double a
   if (at < 0) return "";
   std::ostringstream os;
   os.precision(10);
-  os << "element " << at << ": got " << g[at] << ", expected " << w[at] << " (rtol " << rtol << ", atol "
-     << atol << ")";
+  os << "element " << at << ": got " << g[at] << ", expected " << w[at] << " (rtol " << rtol
+     << ", atol " << atol << ")";
   return os.str();
 }
 
@@ -118,7 +119,8 @@ std::vector<OpCase> gradient_cases() {
 // level of this process (the CPU's best, or REALMT_CPU_ISA's cap).
 std::vector<CpuIsa> cpu_levels() {
   std::vector<CpuIsa> out;
-  for (int i = 0; i <= static_cast<int>(cpu_isa_configured()); ++i) out.push_back(static_cast<CpuIsa>(i));
+  for (int i = 0; i <= static_cast<int>(cpu_isa_configured()); ++i)
+    out.push_back(static_cast<CpuIsa>(i));
   return out;
 }
 
@@ -226,7 +228,9 @@ TEST_P(OpTest, CudaMatchesCpu) {
     // A GPU is visible, so a missing kernel is a failure, not a skip: a skip here once hid ops
     // that never ran on the GPU. (Without a GPU the test skips above.)
     if (std::string(e.what()).find("has no kernel for device cuda") != std::string::npos)
-      FAIL() << c.name << ": a CUDA device is visible but this build has no CUDA kernel for the op: " << e.what();
+      FAIL() << c.name
+             << ": a CUDA device is visible but this build has no CUDA kernel for the op: "
+             << e.what();
     throw;
   }
   ASSERT_EQ(got.size(), want.size());
@@ -250,7 +254,8 @@ TEST_P(OpGradTest, CudaGradientsMatchCpu) {
   } catch (const Error& e) {
     // A GPU is visible: a missing backward kernel is a failure, as in CudaMatchesCpu.
     if (std::string(e.what()).find("has no kernel for device cuda") != std::string::npos)
-      FAIL() << c.name << ": a CUDA device is visible but this build has no CUDA kernel for a backward op: "
+      FAIL() << c.name
+             << ": a CUDA device is visible but this build has no CUDA kernel for a backward op: "
              << e.what();
     throw;
   }
@@ -268,7 +273,8 @@ TEST_P(OpGradTest, CudaGradientsMatchCpu) {
 TEST_P(OpGradTest, CpuLevelGradientsMatch) {
   const OpCase& c = GetParam();
   const std::vector<CpuIsa> levels = cpu_levels();
-  if (levels.size() < 2) GTEST_SKIP() << "this process runs one CPU kernel level (" << cpu_isa_name(levels[0]) << ")";
+  if (levels.size() < 2)
+    GTEST_SKIP() << "this process runs one CPU kernel level (" << cpu_isa_name(levels[0]) << ")";
   const Tensors in = make_inputs(c, c.dtype, 1234);
   const Tensors want = input_gradients(c, in, Device::cpu());
   for (size_t l = 0; l + 1 < levels.size(); ++l) {
@@ -277,8 +283,8 @@ TEST_P(OpGradTest, CpuLevelGradientsMatch) {
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); ++i)
       EXPECT_EQ(compare(got[i], want[i], 10 * c.rtol, 10 * c.atol), "")
-          << c.name << " gradient " << i << ", CPU kernels " << cpu_isa_name(levels[l]) << " against "
-          << cpu_isa_name(levels.back());
+          << c.name << " gradient " << i << ", CPU kernels " << cpu_isa_name(levels[l])
+          << " against " << cpu_isa_name(levels.back());
   }
 }
 

@@ -66,8 +66,8 @@ std::vector<double> to_doubles(const Tensor& t);
 
 #define REALMT_OP_CASE_CONCAT_(a, b) a##b
 #define REALMT_OP_CASE_CONCAT(a, b) REALMT_OP_CASE_CONCAT_(a, b)
-#define REALMT_OP_CASE(fn)                                                          \
-  static ::realmt::test::OpCase fn();                                               \
-  [[maybe_unused]] static const bool REALMT_OP_CASE_CONCAT(fn, _registered) =       \
-      ::realmt::test::register_case(fn);                                            \
+#define REALMT_OP_CASE(fn)                                                    \
+  static ::realmt::test::OpCase fn();                                         \
+  [[maybe_unused]] static const bool REALMT_OP_CASE_CONCAT(fn, _registered) = \
+      ::realmt::test::register_case(fn);                                      \
   static ::realmt::test::OpCase fn()

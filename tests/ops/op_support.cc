@@ -33,7 +33,8 @@ TEST(OpSupport, TableOfKernelsPerBackend) {
   const int gpus = device_count(DeviceType::kCuda);
   std::printf("op support (kernels registered per backend; CUDA %s, %d device(s) visible)\n",
               cuda_built ? "built" : "not built", gpus);
-  std::printf("%-40s %-5s %-5s  %s\n", "case", "CPU", "CUDA", "kernel slots looked up (missing on CUDA marked *)");
+  std::printf("%-40s %-5s %-5s  %s\n", "case", "CPU", "CUDA",
+              "kernel slots looked up (missing on CUDA marked *)");
   int cases = 0, cpu_ok = 0, cuda_ok = 0;
   for (const OpCase& c : all_cases()) {
     const Tensors in = make_inputs(c, c.dtype, 1234);
@@ -47,19 +48,23 @@ TEST(OpSupport, TableOfKernelsPerBackend) {
       cpu = cpu && on_cpu;
       cuda = cuda && on_cuda;
       slots += (slots.empty() ? "" : " ") + u.name + (on_cuda ? "" : "*");
-      EXPECT_TRUE(on_cpu) << c.name << ": " << u.name << " has no CPU kernel (the CPU is the reference)";
+      EXPECT_TRUE(on_cpu) << c.name << ": " << u.name
+                          << " has no CPU kernel (the CPU is the reference)";
       for (int level = 0; level <= static_cast<int>(cpu_isa_built()); ++level)
-        EXPECT_TRUE(u.cpu_levels[level]) << c.name << ": " << u.name << " has no CPU kernel compiled for "
-                                         << cpu_isa_name(static_cast<CpuIsa>(level))
-                                         << " (only *_cpu.cc files are compiled per level)";
+        EXPECT_TRUE(u.cpu_levels[level])
+            << c.name << ": " << u.name << " has no CPU kernel compiled for "
+            << cpu_isa_name(static_cast<CpuIsa>(level))
+            << " (only *_cpu.cc files are compiled per level)";
     }
     if (trace.uses().empty()) slots = "(none: a view or a copy between devices)";
-    std::printf("%-40s %-5s %-5s  %s\n", c.name.c_str(), cpu ? "yes" : "NO", cuda ? "yes" : "NO", slots.c_str());
+    std::printf("%-40s %-5s %-5s  %s\n", c.name.c_str(), cpu ? "yes" : "NO", cuda ? "yes" : "NO",
+                slots.c_str());
     ++cases;
     cpu_ok += cpu;
     cuda_ok += cuda;
     if (gpus > 0) {
-      EXPECT_TRUE(cuda) << c.name << ": a GPU is visible but this build has no CUDA kernel for " << slots;
+      EXPECT_TRUE(cuda) << c.name << ": a GPU is visible but this build has no CUDA kernel for "
+                        << slots;
     }
   }
   std::printf("supported: CPU %d of %d cases, CUDA %d of %d%s\n", cpu_ok, cases, cuda_ok, cases,

@@ -32,7 +32,8 @@ std::string perm_name(const std::vector<int>& perm) {
   return s;
 }
 
-OpCase permute_case(const std::string& tag, Shape shape, std::vector<int> perm, DType dtype = DType::kF32) {
+OpCase permute_case(const std::string& tag, Shape shape, std::vector<int> perm,
+                    DType dtype = DType::kF32) {
   OpCase c;
   c.name = "permute/" + tag + "_" + perm_name(perm);
   InputSpec x;

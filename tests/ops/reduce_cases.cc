@@ -14,8 +14,10 @@ Tensors naive_reduce(const Tensors& in, int axis, bool keepdim, Kind kind) {
   const int a = x.shape.normalize_axis(axis);
   const int64_t outer = x.shape.outer(a), n = x.shape[a], inner = x.shape.inner(a);
   std::vector<int64_t> d = x.shape.vec();
-  if (keepdim) d[a] = 1;
-  else d.erase(d.begin() + a);
+  if (keepdim)
+    d[a] = 1;
+  else
+    d.erase(d.begin() + a);
   Host y{Shape(d)};
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
@@ -32,8 +34,9 @@ Tensors naive_reduce(const Tensors& in, int axis, bool keepdim, Kind kind) {
 OpCase reduce_case(Kind kind, int axis, bool keepdim, Shape shape) {
   const char* names[] = {"sum", "mean", "max"};
   OpCase c;
-  c.name = std::string(names[int(kind)]) + "/axis" + (axis < 0 ? "m" : "") + std::to_string(std::abs(axis)) +
-           (keepdim ? "_keepdim" : "") + "_" + std::to_string(shape.numel());
+  c.name = std::string(names[int(kind)]) + "/axis" + (axis < 0 ? "m" : "") +
+           std::to_string(std::abs(axis)) + (keepdim ? "_keepdim" : "") + "_" +
+           std::to_string(shape.numel());
   c.inputs = {{shape}};
   c.run = [=](const Tensors& in) {
     const ops::ReduceOptions o{.keepdim = keepdim};

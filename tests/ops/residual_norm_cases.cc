@@ -45,7 +45,8 @@ Tensors naive(const Spec& s, const Tensors& in) {
     for (int64_t j = 0; j < d; ++j) var += (z.v[r * d + j] - mu) * (z.v[r * d + j] - mu) / d;
     mean.v[r] = mu;
     rstd.v[r] = 1.0 / std::sqrt(var + kEps);
-    for (int64_t j = 0; j < d; ++j) n.v[r * d + j] = (z.v[r * d + j] - mu) * rstd.v[r] * gamma.v[j] + beta.v[j];
+    for (int64_t j = 0; j < d; ++j)
+      n.v[r * d + j] = (z.v[r * d + j] - mu) * rstd.v[r] * gamma.v[j] + beta.v[j];
   }
   return {z.tensor(), n.tensor(), mean.tensor(), rstd.tensor()};
 }

@@ -35,7 +35,9 @@ OpCase slice_case(const std::string& tag, Shape shape, int axis, int64_t begin, 
   c.run = [=](const Tensors& in) { return Tensors{ops::slice(in[0], axis, begin, end)}; };
   c.reference = [=](const Tensors& in) { return Tensors{naive_slice(in[0], axis, begin, end)}; };
   if (!integer)
-    c.graph = [=](const std::vector<graph::Var>& v) { return graph::slice(v[0], axis, begin, end); };
+    c.graph = [=](const std::vector<graph::Var>& v) {
+      return graph::slice(v[0], axis, begin, end);
+    };
   c.rtol = 0;
   c.atol = 1e-300;  // a copy: exact
   return c;

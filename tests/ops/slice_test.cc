@@ -34,7 +34,8 @@ TEST(Slice, IsACopyAndKeepsDType) {
   EXPECT_EQ(y.to_vector<uint8_t>(), (std::vector<uint8_t>{2, 3, 5, 6}));
   const Tensor e = slice(x, 0, 1, 1);
   EXPECT_EQ(e.shape(), (Shape{0, 3}));
-  EXPECT_EQ(slice_backward(y, x.shape(), 1, 1).to_vector<uint8_t>(), (std::vector<uint8_t>{0, 2, 3, 0, 5, 6}));
+  EXPECT_EQ(slice_backward(y, x.shape(), 1, 1).to_vector<uint8_t>(),
+            (std::vector<uint8_t>{0, 2, 3, 0, 5, 6}));
 }
 
 }  // namespace

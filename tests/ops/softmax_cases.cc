@@ -26,8 +26,10 @@ Tensors naive_softmax(const Tensors& in, bool log) {
     double s = 0;
     for (int64_t j = 0; j < n; ++j) s += mx == -INFINITY ? 0 : std::exp(z[j] - mx);
     for (int64_t j = 0; j < n; ++j) {
-      if (mx == -INFINITY) y.v[r * n + j] = log ? -INFINITY : 0.0;
-      else y.v[r * n + j] = log ? z[j] - mx - std::log(s) : std::exp(z[j] - mx) / s;
+      if (mx == -INFINITY)
+        y.v[r * n + j] = log ? -INFINITY : 0.0;
+      else
+        y.v[r * n + j] = log ? z[j] - mx - std::log(s) : std::exp(z[j] - mx) / s;
     }
   }
   return {y.tensor()};
@@ -72,19 +74,32 @@ OpCase softmax_case(const std::string& name, bool log, bool masked, Shape x, dou
     // take: the masked log case has no gradient check (below).
     return graph::log_softmax(v[0], mask);
   };
-  if (masked && log) c.graph = nullptr;  // -inf outputs: gradient checked unmasked (log_softmax/plain)
+  if (masked && log)
+    c.graph = nullptr;  // -inf outputs: gradient checked unmasked (log_softmax/plain)
   c.rtol = 1e-5;
   c.atol = 1e-6;
   return c;
 }
 
 REALMT_OP_CASE(softmax_plain) { return softmax_case("softmax/plain", false, false, {4, 9}, 3); }
-REALMT_OP_CASE(softmax_large_logits) { return softmax_case("softmax/large_logits", false, false, {3, 40}, 80); }
-REALMT_OP_CASE(softmax_masked) { return softmax_case("softmax/masked", false, true, {3, 2, 4, 6}, 3); }
-REALMT_OP_CASE(softmax_vocab) { return softmax_case("softmax/vocab_rows", false, false, {8, 5000}, 5); }
-REALMT_OP_CASE(log_softmax_plain) { return softmax_case("log_softmax/plain", true, false, {4, 9}, 3); }
-REALMT_OP_CASE(log_softmax_masked) { return softmax_case("log_softmax/masked", true, true, {3, 2, 4, 6}, 3); }
-REALMT_OP_CASE(log_softmax_large) { return softmax_case("log_softmax/large_logits", true, false, {3, 40}, 80); }
+REALMT_OP_CASE(softmax_large_logits) {
+  return softmax_case("softmax/large_logits", false, false, {3, 40}, 80);
+}
+REALMT_OP_CASE(softmax_masked) {
+  return softmax_case("softmax/masked", false, true, {3, 2, 4, 6}, 3);
+}
+REALMT_OP_CASE(softmax_vocab) {
+  return softmax_case("softmax/vocab_rows", false, false, {8, 5000}, 5);
+}
+REALMT_OP_CASE(log_softmax_plain) {
+  return softmax_case("log_softmax/plain", true, false, {4, 9}, 3);
+}
+REALMT_OP_CASE(log_softmax_masked) {
+  return softmax_case("log_softmax/masked", true, true, {3, 2, 4, 6}, 3);
+}
+REALMT_OP_CASE(log_softmax_large) {
+  return softmax_case("log_softmax/large_logits", true, false, {3, 40}, 80);
+}
 
 }  // namespace
 }  // namespace realmt::test

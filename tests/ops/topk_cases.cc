@@ -19,7 +19,8 @@ Tensors naive_topk(const Tensor& in, int64_t k) {
     std::vector<int64_t> order(n);
     std::iota(order.begin(), order.end(), 0);
     const double* row = x.v.data() + r * n;
-    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return row[a] > row[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return row[a] > row[b]; });
     for (int64_t j = 0; j < k; ++j) {
       values.v[r * k + j] = row[order[j]];
       indices.v[r * k + j] = static_cast<double>(order[j]);
@@ -39,7 +40,8 @@ Tensor tied_scores(Generator& g, DType dt, const Shape& s, int levels) {
   return t;
 }
 
-OpCase topk_case(const std::string& tag, Shape shape, int64_t k, int tie_levels = 0, DType dt = DType::kF32) {
+OpCase topk_case(const std::string& tag, Shape shape, int64_t k, int tie_levels = 0,
+                 DType dt = DType::kF32) {
   OpCase c;
   c.name = "topk/" + tag;
   c.dtype = dt;
@@ -47,7 +49,8 @@ OpCase topk_case(const std::string& tag, Shape shape, int64_t k, int tie_levels 
   x.shape = shape;
   x.lo = -20;
   x.hi = 20;
-  if (tie_levels > 0) x.make = [=](Generator& g, DType d) { return tied_scores(g, d, shape, tie_levels); };
+  if (tie_levels > 0)
+    x.make = [=](Generator& g, DType d) { return tied_scores(g, d, shape, tie_levels); };
   c.inputs = {x};
   c.run = [k](const Tensors& in) {
     auto [v, i] = ops::topk(in[0], k);

@@ -168,15 +168,17 @@ TEST(BeamSearch, StepsAfterTheFirstMakeNoCacheSizedSystemAllocation) {
     EXPECT_EQ(s.step, static_cast<int64_t>(reserved.size()));
     reserved.push_back(allocator_for(Device::cpu()).stats().reserved_bytes);
   };
-  const std::vector<std::vector<int32_t>> batch{{4, 5, 6, 7, 8, 9}, {5, 6, 7, 8, 9, 10}, {10, 9, 8, 7, 6, 5}};
+  const std::vector<std::vector<int32_t>> batch{
+      {4, 5, 6, 7, 8, 9}, {5, 6, 7, 8, 9, 10}, {10, 9, 8, 7, 6, 5}};
   BeamSearch({m.get()}).search(batch, o);
   ASSERT_GT(reserved.size(), 6u);
-  const uint64_t cache_bytes = 12 * m->config().dim_emb * 14 * sizeof(float);  // rows x H x cap x Dh
+  const uint64_t cache_bytes =
+      12 * m->config().dim_emb * 14 * sizeof(float);  // rows x H x cap x Dh
   const uint64_t small = 4 * 768;
   ASSERT_LT(small, cache_bytes);
   for (size_t t = 3; t < reserved.size(); ++t)
-    EXPECT_LE(reserved[t] - reserved[2], small) << "system allocation of " << reserved[t] - reserved[2]
-                                                << " bytes by step " << t;
+    EXPECT_LE(reserved[t] - reserved[2], small)
+        << "system allocation of " << reserved[t] - reserved[2] << " bytes by step " << t;
 }
 
 // The loop guard: no hypothesis holds an n-gram of 4 subwords three times. A random tiny model
@@ -188,12 +190,14 @@ TEST(BeamSearch, LoopGuardKeepsEveryFourGramToTwoOccurrences) {
   o.n_best = 4;
   o.max_length_factor = 8;
   o.min_length = 30;  // long outputs: room for loops
-  const std::vector<std::vector<int32_t>> batch{{4, 5, 6, 7}, {8, 7, 6, 5}, {4, 4, 8, 8}, {6, 5, 4, 8}};
+  const std::vector<std::vector<int32_t>> batch{
+      {4, 5, 6, 7}, {8, 7, 6, 5}, {4, 4, 8, 8}, {6, 5, 4, 8}};
   auto most_repeated = [](const std::vector<int32_t>& y) {
     int most = 0;
     for (size_t i = 0; i + 4 <= y.size(); ++i) {
       int n = 0;
-      for (size_t j = 0; j + 4 <= y.size(); ++j) n += std::equal(y.begin() + i, y.begin() + i + 4, y.begin() + j);
+      for (size_t j = 0; j + 4 <= y.size(); ++j)
+        n += std::equal(y.begin() + i, y.begin() + i + 4, y.begin() + j);
       most = std::max(most, n);
     }
     return most;
@@ -344,11 +348,14 @@ double prefix_log_prob(const models::Transformer& model, const std::vector<int32
   src.push_back(3);
   in.insert(in.end(), target.begin(), target.end() - 1);
   const int64_t s = static_cast<int64_t>(src.size()), t = static_cast<int64_t>(in.size());
-  const models::Encoded enc = model.encode(Tensor::from_vector(src, {1, s}), models::ForwardContext{});
+  const models::Encoded enc =
+      model.encode(Tensor::from_vector(src, {1, s}), models::ForwardContext{});
   const Tensor logp = ops::log_softmax(
-      model.logits(model.decode(enc, Tensor::from_vector(in, {1, t}), models::ForwardContext{})).value());
+      model.logits(model.decode(enc, Tensor::from_vector(in, {1, t}), models::ForwardContext{}))
+          .value());
   double sum = 0;
-  for (int64_t j = 0; j < t; ++j) sum += logp.at(j * model.config().vocab_size + target[static_cast<size_t>(j)]);
+  for (int64_t j = 0; j < t; ++j)
+    sum += logp.at(j * model.config().vocab_size + target[static_cast<size_t>(j)]);
   return sum;
 }
 
@@ -364,7 +371,8 @@ TEST(BeamSearch, MarianLengthRuleCutsAtTheCeilingOfTheLimit) {
     if (y.size() == 3)
       want[y] = prefix_log_prob(*model, source, y) / std::pow(3.0, 0.6);
     else
-      want[y] = normalized_score(full_log_prob(*model, source, y), static_cast<int64_t>(y.size()) + 1, 0.6, 0.0);
+      want[y] = normalized_score(full_log_prob(*model, source, y),
+                                 static_cast<int64_t>(y.size()) + 1, 0.6, 0.0);
   }
   SearchOptions o;
   o.beam_size = o.n_best = 40;

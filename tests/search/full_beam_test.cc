@@ -31,12 +31,13 @@ std::vector<double> next_log_probs(const models::Transformer& m, const models::E
 }
 
 // Best finished hypothesis (tokens without eos), scores normalised by length (eos counted).
-std::vector<int32_t> reference_full_beam(const models::Transformer& m, const std::vector<int32_t>& source, int k,
-                                         int64_t limit) {
+std::vector<int32_t> reference_full_beam(const models::Transformer& m,
+                                         const std::vector<int32_t>& source, int k, int64_t limit) {
   graph::NoGradGuard no_grad;
   std::vector<int32_t> src = source;
   src.push_back(3);
-  const models::Encoded enc = m.encode(Tensor::from_vector(src, {1, static_cast<int64_t>(src.size())}), {});
+  const models::Encoded enc =
+      m.encode(Tensor::from_vector(src, {1, static_cast<int64_t>(src.size())}), {});
   std::vector<Hyp> live{{{}, 0.0}};
   std::vector<std::pair<double, std::vector<int32_t>>> finished;
   for (int64_t t = 0; !live.empty() && static_cast<int>(finished.size()) < k; ++t) {
@@ -51,11 +52,12 @@ std::vector<int32_t> reference_full_beam(const models::Transformer& m, const std
       prefix.insert(prefix.end(), live[h].tokens.begin(), live[h].tokens.end());
       const std::vector<double> lp = next_log_probs(m, enc, prefix);
       for (int32_t v = 3; v < static_cast<int32_t>(lp.size()); ++v) {  // pad, unk and <s> never
-        if (t + 1 >= limit && v != 3) continue;                         // at the limit: eos only
+        if (t + 1 >= limit && v != 3) continue;                        // at the limit: eos only
         cands.push_back({live[h].cost + lp[static_cast<size_t>(v)], h, v});
       }
     }
-    std::stable_sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) { return a.cost > b.cost; });
+    std::stable_sort(cands.begin(), cands.end(),
+                     [](const Cand& a, const Cand& b) { return a.cost > b.cost; });
     std::vector<Hyp> next;
     for (size_t c = 0; c < std::min<size_t>(cands.size(), 2 * static_cast<size_t>(k)); ++c) {
       Hyp h = live[cands[c].parent];
@@ -70,14 +72,16 @@ std::vector<int32_t> reference_full_beam(const models::Transformer& m, const std
     }
     live = std::move(next);
   }
-  std::stable_sort(finished.begin(), finished.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(finished.begin(), finished.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
   return finished.at(0).second;
 }
 
 TEST(FullBeam, MatchesHuggingFacesBeamSearch) {
   const auto model = test::tiny_model(46, 12);  // a seed on which the two beams often part
-  const std::vector<std::vector<int32_t>> batch{{4, 5}, {6, 7, 8, 9}, {10}, {11, 4, 6}, {5, 5, 7, 9, 10},
-                                                {7, 8}, {9, 9, 4}, {6}, {10, 11, 5, 4}, {8, 6, 4, 5, 11}};
+  const std::vector<std::vector<int32_t>> batch{
+      {4, 5}, {6, 7, 8, 9}, {10}, {11, 4, 6},     {5, 5, 7, 9, 10},
+      {7, 8}, {9, 9, 4},    {6},  {10, 11, 5, 4}, {8, 6, 4, 5, 11}};
   SearchOptions o;
   o.beam_size = 3;
   o.beam_mode = BeamMode::kFull;
@@ -94,7 +98,8 @@ TEST(FullBeam, MatchesHuggingFacesBeamSearch) {
     EXPECT_EQ(got[i].at(0).tokens, reference_full_beam(*model, batch[i], o.beam_size, limit)) << i;
     differ += got[i].at(0).tokens != marian[i].at(0).tokens;
   }
-  EXPECT_GT(differ, 0) << "the two beam modes decode these sentences alike: the test would not see kFull ignored";
+  EXPECT_GT(differ, 0)
+      << "the two beam modes decode these sentences alike: the test would not see kFull ignored";
 }
 
 }  // namespace

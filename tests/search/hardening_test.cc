@@ -35,7 +35,8 @@ class SearchHardening : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::string train(const std::string& text_name, const std::string& line, const std::string& spm) const {
+  std::string train(const std::string& text_name, const std::string& line,
+                    const std::string& spm) const {
     std::ofstream out(path(text_name));
     for (int i = 0; i < 50; ++i) out << line;
     out.close();
@@ -52,7 +53,8 @@ class SearchHardening : public ::testing::Test {
     models.push_back(std::move(model));
     return Translator(std::move(models), data::Vocab(vocab_));
   }
-  void save(const models::Transformer& m, const std::string& file, models::Metadata extra = {}) const {
+  void save(const models::Transformer& m, const std::string& file,
+            models::Metadata extra = {}) const {
     extra[models::kConfigKey] = m.config().to_yaml();
     models::save_parameters(path(file), m.params(), extra);
   }
@@ -72,8 +74,9 @@ std::string error_of(Fn&& fn) {
   return "";
 }
 
-#define EXPECT_HAS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "missing: " << (needle) << "\nin: " << (haystack)
+#define EXPECT_HAS(haystack, needle)                               \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
+      << "missing: " << (needle) << "\nin: " << (haystack)
 
 TEST_F(SearchHardening, EmptyLinesTranslateToEmptyTextWithoutASearch) {
   const Translator t = translator(test::tiny_model(3, 10));
@@ -100,9 +103,11 @@ TEST_F(SearchHardening, EmptyLinesTranslateToEmptyTextWithoutASearch) {
 TEST_F(SearchHardening, ModelWithNaNScoresGivesAnErrorPerSentenceNotACrash) {
   auto model = test::tiny_model(3, 10);
   const Tensor& flat = model->params().values().flat();
-  flat.copy_from(Tensor::full(flat.shape(), std::numeric_limits<double>::quiet_NaN(), flat.dtype()));
+  flat.copy_from(
+      Tensor::full(flat.shape(), std::numeric_limits<double>::quiet_NaN(), flat.dtype()));
   const Translator t = translator(std::move(model));
-  const auto out = t.translate_lines({"cat dog", "", "tree car book"}, SearchOptions{}, BatchingOptions{});
+  const auto out =
+      t.translate_lines({"cat dog", "", "tree car book"}, SearchOptions{}, BatchingOptions{});
   ASSERT_EQ(out.size(), 3u);
   EXPECT_EQ(out[0].error, kNoFiniteTranslation);
   EXPECT_TRUE(out[0].hypotheses.empty());
@@ -134,8 +139,10 @@ TEST_F(SearchHardening, CheckpointOfAnotherVocabularyOfTheSameSizeIsRefused) {
   const auto m = test::tiny_model(3, 10);
   save(*m, "m.safetensors", {{models::kVocabKey, mine.fingerprint()}});
   EXPECT_NO_THROW(Translator::load({path("m.safetensors")}, vocab_, Device::cpu()));
-  const std::string msg = error_of([&] { Translator::load({path("m.safetensors")}, other, Device::cpu()); });
-  EXPECT_HAS(msg, "vocabulary " + other + " is not the one " + path("m.safetensors") + " was trained with");
+  const std::string msg =
+      error_of([&] { Translator::load({path("m.safetensors")}, other, Device::cpu()); });
+  EXPECT_HAS(msg, "vocabulary " + other + " is not the one " + path("m.safetensors") +
+                      " was trained with");
   // A checkpoint without a fingerprint (older realmt, other tools) is still accepted.
   save(*m, "old.safetensors");
   EXPECT_NO_THROW(Translator::load({path("old.safetensors")}, other, Device::cpu()));
@@ -147,12 +154,15 @@ TEST_F(SearchHardening, AverageRefusesItsInputAsOutputUnderAnyNameAndDamagedInpu
   save(*m, "m2.safetensors", {{models::kVocabKey, "v1"}});
   const fs::path cwd = fs::current_path();
   fs::current_path(dir_);
-  const std::string same = error_of([&] { average_checkpoints({"m1.safetensors", "m2.safetensors"}, "./m2.safetensors"); });
+  const std::string same = error_of([&] {
+    average_checkpoints({"m1.safetensors", "m2.safetensors"}, "./m2.safetensors");
+  });
   fs::current_path(cwd);
   EXPECT_HAS(same, "output ./m2.safetensors is also an input (m2.safetensors)");
   fs::create_symlink(path("m1.safetensors"), path("link.safetensors"));
-  EXPECT_HAS(error_of([&] { average_checkpoints({path("m1.safetensors")}, path("link.safetensors")); }),
-             "is also an input");
+  EXPECT_HAS(
+      error_of([&] { average_checkpoints({path("m1.safetensors")}, path("link.safetensors")); }),
+      "is also an input");
   // The output keeps the inputs' vocabulary fingerprint and gets checksums.
   average_checkpoints({path("m1.safetensors"), path("m2.safetensors")}, path("avg.safetensors"));
   const auto meta = models::load_safetensors_header(path("avg.safetensors")).metadata;
@@ -160,20 +170,30 @@ TEST_F(SearchHardening, AverageRefusesItsInputAsOutputUnderAnyNameAndDamagedInpu
   EXPECT_EQ(meta.count(models::kChecksumKey), 1u);
   // Another vocabulary, NaN weights, another format: refused, naming the file.
   save(*m, "v2.safetensors", {{models::kVocabKey, "v2"}});
-  EXPECT_HAS(error_of([&] { average_checkpoints({path("m1.safetensors"), path("v2.safetensors")}, path("o.safetensors")); }),
+  EXPECT_HAS(error_of([&] {
+               average_checkpoints({path("m1.safetensors"), path("v2.safetensors")},
+                                   path("o.safetensors"));
+             }),
              "another vocabulary");
   auto bad = test::tiny_model(3, 10);
   const Tensor& w = bad->params().values()[0];
   w.copy_from(Tensor::full(w.shape(), std::numeric_limits<double>::infinity(), w.dtype()));
   save(*bad, "inf.safetensors");
-  EXPECT_HAS(error_of([&] { average_checkpoints({path("m1.safetensors"), path("inf.safetensors")}, path("o.safetensors")); }),
+  EXPECT_HAS(error_of([&] {
+               average_checkpoints({path("m1.safetensors"), path("inf.safetensors")},
+                                   path("o.safetensors"));
+             }),
              path("inf.safetensors") + ": tensor '" + bad->params().names()[0] + "' holds");
   const models::SafetensorsFile f = models::load_safetensors(path("m1.safetensors"));
   std::vector<std::pair<std::string, Tensor>> tensors;
   for (const auto& n : f.names) tensors.emplace_back(n, f.get(n));
-  models::save_safetensors(path("f2.safetensors"), tensors,
-                           {{models::kFormatKey, "2"}, {models::kConfigKey, m->config().to_yaml()}});
-  EXPECT_HAS(error_of([&] { average_checkpoints({path("f2.safetensors"), path("m1.safetensors")}, path("o.safetensors")); }),
+  models::save_safetensors(
+      path("f2.safetensors"), tensors,
+      {{models::kFormatKey, "2"}, {models::kConfigKey, m->config().to_yaml()}});
+  EXPECT_HAS(error_of([&] {
+               average_checkpoints({path("f2.safetensors"), path("m1.safetensors")},
+                                   path("o.safetensors"));
+             }),
              "checkpoint format '2'");
   EXPECT_FALSE(fs::exists(path("o.safetensors")));
 }

@@ -17,7 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Big enough that the f32 weights dwarf the allocator's rounding: V 1000, D 64, F 256, 2 + 2 layers.
+// Big enough that the f32 weights dwarf the allocator's rounding: V 1000, D 64, F 256, 2 + 2
+// layers.
 models::ModelConfig config() {
   models::ModelConfig c;
   c.vocab_size = 1000;
@@ -52,7 +53,8 @@ class Int8Load : public ::testing::Test {
 // Log-probabilities [2, V] of three incremental steps.
 std::vector<Tensor> three_steps(const models::Transformer& model) {
   graph::NoGradGuard no_grad;
-  const Tensor src = Tensor::from_vector(std::vector<int32_t>{5, 6, 7, 8, 3, 9, 10, 11, 3, 0}, {2, 5});
+  const Tensor src =
+      Tensor::from_vector(std::vector<int32_t>{5, 6, 7, 8, 3, 9, 10, 11, 3, 0}, {2, 5});
   models::DecoderState s = model.start(model.encode(src, models::ForwardContext{}));
   std::vector<Tensor> out;
   for (const std::vector<int32_t>& last : {std::vector<int32_t>{2, 2}, {12, 13}, {14, 15}})
@@ -67,7 +69,8 @@ TEST_F(Int8Load, NeverHoldsTheF32Weights) {
   auto reference = load_model(path_, Device::cpu());
   reference->quantize();
   const graph::ParameterSet& q = reference->params();
-  const size_t f32_bytes = static_cast<size_t>(q.numel()) * 4;  // every parameter, released ones included
+  const size_t f32_bytes =
+      static_cast<size_t>(q.numel()) * 4;  // every parameter, released ones included
   const size_t kept_bytes = static_cast<size_t>(q.values().elements()) * 4;
   const int64_t v = config().vocab_size, d = config().dim_emb;
   size_t int8_bytes = static_cast<size_t>(v * d + 8 * v), largest_f32 = 0;
@@ -78,7 +81,8 @@ TEST_F(Int8Load, NeverHoldsTheF32Weights) {
     int8_bytes += static_cast<size_t>(s.numel() + 8 * s[1]);
     largest_f32 = std::max(largest_f32, static_cast<size_t>(s.numel()) * 4);
   }
-  const size_t slack = 64 << 10;  // the allocator's rounding of ~100 blocks, positions, small temporaries
+  const size_t slack =
+      64 << 10;  // the allocator's rounding of ~100 blocks, positions, small temporaries
   const size_t bound = int8_bytes + kept_bytes + largest_f32 + slack;
   ASSERT_LT(bound, f32_bytes) << "the test model must be big enough to tell the two apart";
 
@@ -88,11 +92,13 @@ TEST_F(Int8Load, NeverHoldsTheF32Weights) {
   const size_t before = alloc.stats().allocated_bytes;
   auto int8 = load_model(path_, Device::cpu(), Quantize::kInt8);
   const size_t peak = alloc.stats().peak_allocated_bytes - before;
-  EXPECT_LE(peak, bound) << "int8 loading held " << peak << " bytes at its peak; the f32 weights are " << f32_bytes;
+  EXPECT_LE(peak, bound) << "int8 loading held " << peak
+                         << " bytes at its peak; the f32 weights are " << f32_bytes;
   EXPECT_TRUE(int8->quantized());
   EXPECT_EQ(int8->params().values().elements() * 4, static_cast<int64_t>(kept_bytes));
 
-  // The same model as quantizing the loaded f32 model: the same weights, the same log-probabilities.
+  // The same model as quantizing the loaded f32 model: the same weights, the same
+  // log-probabilities.
   const std::vector<Tensor> want = three_steps(*reference), got = three_steps(*int8);
   for (size_t t = 0; t < want.size(); ++t)
     EXPECT_EQ(want[t].to_vector<float>(), got[t].to_vector<float>()) << "step " << t;
@@ -105,7 +111,8 @@ TEST_F(Int8Load, ReleasedParametersNeedAReceiver) {
     models::load_parameters(path_, m.params());
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("' was released and nothing receives its value"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("' was released and nothing receives its value"),
+              std::string::npos)
         << e.what();
   }
   // A parameter int8 keeps in f32 (a bias) is not one to quantize.
@@ -114,7 +121,8 @@ TEST_F(Int8Load, ReleasedParametersNeedAReceiver) {
     m.quantize_weight(bias, Tensor::zeros({256}, DType::kF32));
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("'decoder.layers.0.ffn.w1.bias' is not one that int8 keeps quantized"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "'decoder.layers.0.ffn.w1.bias' is not one that int8 keeps quantized"),
               std::string::npos)
         << e.what();
   }

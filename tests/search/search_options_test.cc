@@ -41,11 +41,14 @@ TEST(SearchOptions, EqualitySeesEveryField) {
       [](SearchOptions& o) { o.allow_unk = true; },
       [](SearchOptions& o) { o.repeat_ngram = 0; },
       [](SearchOptions& o) { o.alignment = AlignmentKind::kSoft; },
-      [](SearchOptions& o) { o.weights = {1.0, 0.5}; },
+      [](SearchOptions& o) {
+        o.weights = {1.0, 0.5};
+      },
       [](SearchOptions& o) { o.use_cache = false; },
   };
   // A field added to SearchOptions needs its case above.
-  EXPECT_EQ(count_fields<SearchOptions>(), changes.size() + 1) << "a SearchOptions field has no case here";
+  EXPECT_EQ(count_fields<SearchOptions>(), changes.size() + 1)
+      << "a SearchOptions field has no case here";
   const SearchOptions base;
   EXPECT_TRUE(base == SearchOptions{});
   for (size_t i = 0; i < changes.size(); ++i) {

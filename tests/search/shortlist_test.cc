@@ -69,13 +69,16 @@ TEST(ShortlistOptions, ParsesMariansListWithItsDefaults) {
 
 TEST_F(ShortlistTest, CandidatesAreFirstEosUnkTheSourcesBestTargetsAndTheSourcesThemselves) {
   // w0 -> w5 (0.5), w6 (0.25), w7 (0.125); w1 -> w7 (0.9). Target first, as Marian's lex.s2t.
-  const std::string lex = "w5 w0 0.5\nw6 w0 0.25\nw7 w0 0.125\nw7 w1 0.9\nNULL w0 0.3\nw4 NULL 0.2\n";
+  const std::string lex =
+      "w5 w0 0.5\nw6 w0 0.25\nw7 w0 0.125\nw7 w1 0.9\nNULL w0 0.3\nw4 NULL 0.2\n";
   EXPECT_EQ(shortlist(lex, 0, 1)->candidates({{4}}), (std::vector<int32_t>{1, 3, 4, 9}));
   EXPECT_EQ(shortlist(lex, 0, 2)->candidates({{4}}), (std::vector<int32_t>{1, 3, 4, 9, 10}));
   EXPECT_EQ(shortlist(lex, 0, 100, 0.2)->candidates({{4}}), (std::vector<int32_t>{1, 3, 4, 9, 10}));
-  EXPECT_EQ(shortlist(lex, 2, 100, 0.3)->candidates({{4, 4}}), (std::vector<int32_t>{0, 1, 3, 4, 9}));
+  EXPECT_EQ(shortlist(lex, 2, 100, 0.3)->candidates({{4, 4}}),
+            (std::vector<int32_t>{0, 1, 3, 4, 9}));
   // A batch: the union over its sentences, each id once, ascending.
-  EXPECT_EQ(shortlist(lex, 0, 1)->candidates({{5}, {4, 5}}), (std::vector<int32_t>{1, 3, 4, 5, 9, 11}));
+  EXPECT_EQ(shortlist(lex, 0, 1)->candidates({{5}, {4, 5}}),
+            (std::vector<int32_t>{1, 3, 4, 5, 9, 11}));
   EXPECT_EQ(shortlist(lex, 0, 1)->candidates({{6}}), (std::vector<int32_t>{1, 3, 6}));
   EXPECT_EQ(shortlist(lex, 0, 2)->entries(), 3);  // w0's best two, w1's one
 }
@@ -105,7 +108,8 @@ TEST_F(ShortlistTest, AMalformedLineIsAnErrorNamingFileAndLine) {
 std::string every_id(int64_t words) {
   std::string lex;
   for (int x = 0; x < words; ++x)
-    for (int y = 0; y < words; ++y) lex += "w" + std::to_string(y) + " w" + std::to_string(x) + " 0.1\n";
+    for (int y = 0; y < words; ++y)
+      lex += "w" + std::to_string(y) + " w" + std::to_string(x) + " 0.1\n";
   return lex;
 }
 
@@ -113,7 +117,8 @@ std::vector<std::vector<int32_t>> some_sources() {
   return {{4, 5, 6}, {7}, {8, 9, 10, 11, 4}, {11, 11}, {6, 4, 9, 5}};
 }
 
-void expect_same(const std::vector<std::vector<Hypothesis>>& a, const std::vector<std::vector<Hypothesis>>& b) {
+void expect_same(const std::vector<std::vector<Hypothesis>>& a,
+                 const std::vector<std::vector<Hypothesis>>& b) {
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) {
     ASSERT_EQ(a[i].size(), b[i].size()) << i;
@@ -161,7 +166,8 @@ TEST_F(ShortlistTest, ATargetOutsideTheShortlistNeverAppears) {
   o.beam_size = 4;
   o.n_best = 4;
   o.max_length = 6;
-  for (const auto& models : std::vector<std::vector<const models::Transformer*>>{{a.get()}, {q.get()}, {a.get(), b.get()}}) {
+  for (const auto& models : std::vector<std::vector<const models::Transformer*>>{
+           {a.get()}, {q.get()}, {a.get(), b.get()}}) {
     // The word the model produces most, w; the sources without it whose translations hold it.
     std::vector<std::vector<int32_t>> all;
     for (int32_t x = 4; x < kVocab; ++x)
@@ -172,15 +178,18 @@ TEST_F(ShortlistTest, ATargetOutsideTheShortlistNeverAppears) {
       for (const auto& h : hyps)
         for (int32_t y : h.tokens) ++seen[y];
     int32_t w = 4;
-    for (const auto& [y, n] : seen) if (n > seen[w]) w = y;
+    for (const auto& [y, n] : seen)
+      if (n > seen[w]) w = y;
     std::vector<std::vector<int32_t>> sources;
     for (size_t i = 0; i < all.size(); ++i) {
       const bool in_source = std::find(all[i].begin(), all[i].end(), w) != all[i].end();
       bool in_output = false;
-      for (const auto& h : full[i]) in_output |= std::find(h.tokens.begin(), h.tokens.end(), w) != h.tokens.end();
+      for (const auto& h : full[i])
+        in_output |= std::find(h.tokens.begin(), h.tokens.end(), w) != h.tokens.end();
       if (!in_source && in_output) sources.push_back(all[i]);
     }
-    ASSERT_FALSE(sources.empty()) << "no source without w" << w - 4 << " translates to it: the test would check nothing";
+    ASSERT_FALSE(sources.empty()) << "no source without w" << w - 4
+                                  << " translates to it: the test would check nothing";
     // Every word from every word but w (the source pieces themselves are candidates too).
     std::string lex;
     for (int x = 0; x < 8; ++x)
@@ -190,7 +199,8 @@ TEST_F(ShortlistTest, ATargetOutsideTheShortlistNeverAppears) {
     for (const auto& hyps : restricted) {
       ASSERT_FALSE(hyps.empty());
       for (const auto& h : hyps) {
-        EXPECT_EQ(std::find(h.tokens.begin(), h.tokens.end(), w), h.tokens.end()) << "w" << w - 4 << " is not in the shortlist";
+        EXPECT_EQ(std::find(h.tokens.begin(), h.tokens.end(), w), h.tokens.end())
+            << "w" << w - 4 << " is not in the shortlist";
         EXPECT_TRUE(std::isfinite(h.score));
       }
     }

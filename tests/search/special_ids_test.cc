@@ -51,7 +51,8 @@ TEST(SpecialIds, GreedySearchStartsFromTheDecoderStartAndStopsAtEos) {
   for (size_t i = 0; i < batch.size(); ++i) {
     std::vector<int32_t> src = batch[i];
     src.push_back(kEos);
-    auto state = model->start(model->encode(Tensor::from_vector(src, {1, int64_t(src.size())}), {}));
+    auto state =
+        model->start(model->encode(Tensor::from_vector(src, {1, int64_t(src.size())}), {}));
     std::vector<int32_t> want;
     int32_t last = kPad;
     const int64_t limit = o.output_limit(static_cast<int64_t>(src.size()));

@@ -37,13 +37,15 @@ class TargetLanguage : public ::testing::Test {
     for (int32_t id = 0; id < words.size(); ++id) table += "\"" + words.piece(id) + "\",";
     table += "\">>fra<<\",\">>spa<<\"]";
     const auto model = test::tiny_model(5, words.size() + 2);
-    models::Metadata meta{{models::kConfigKey, model->config().to_yaml()}, {models::kVocabTableKey, table}};
+    models::Metadata meta{{models::kConfigKey, model->config().to_yaml()},
+                          {models::kVocabTableKey, table}};
     models::save_parameters(dir_.file("m.safetensors"), model->params(), meta);
   }
   // realmt-translate's options from its command line, on `input`, n-best with scores.
   TranslateOptions options(const std::string& input, std::vector<std::string> extra) const {
-    std::vector<std::string> args{"-m", dir_.file("m.safetensors"), "-v", spm_, spm_, "-i", input,
-                                  "--n-best", "-b", "2", "--quiet"};
+    std::vector<std::string> args{
+        "-m",     dir_.file("m.safetensors"), "-v", spm_, spm_, "-i", input, "--n-best", "-b", "2",
+        "--quiet"};
     args.insert(args.end(), extra.begin(), extra.end());
     TranslateOptions o;
     OptionSet set("realmt-translate", "test");
@@ -58,11 +60,13 @@ class TargetLanguage : public ::testing::Test {
     return Translator::load(o.model.models, o.model.vocabs, Device::cpu());
   }
   // The n-best lines of `lines` translated as they are.
-  static std::string nbest(const Translator& t, const TranslateOptions& o, const std::vector<std::string>& lines) {
+  static std::string nbest(const Translator& t, const TranslateOptions& o,
+                           const std::vector<std::string>& lines) {
     std::string out;
     const auto result = t.translate_lines(lines, o.search(), o.batching());
     for (size_t i = 0; i < result.size(); ++i)
-      for (const auto& h : result[i].hypotheses) out += format_nbest(i, h.text, h.hyp, AlignmentKind::kNone) + "\n";
+      for (const auto& h : result[i].hypotheses)
+        out += format_nbest(i, h.text, h.hyp, AlignmentKind::kNone) + "\n";
     return out;
   }
 
@@ -76,16 +80,22 @@ TEST_F(TargetLanguage, TheOptionPutsTheTagAsOneIdBeforeEveryNonBlankLine) {
   EXPECT_EQ(o.target_language, "fra");
   const Translator t = translator(o);
   const data::Vocab& v = t.vocab();
-  EXPECT_EQ(v.encode(">>fra<< cat dog"), (std::vector<int32_t>{10, v.id_of("\xe2\x96\x81" "cat"), v.id_of("\xe2\x96\x81" "dog")}));
+  EXPECT_EQ(v.encode(">>fra<< cat dog"), (std::vector<int32_t>{10,
+                                                               v.id_of("\xe2\x96\x81"
+                                                                       "cat"),
+                                                               v.id_of("\xe2\x96\x81"
+                                                                       "dog")}));
   std::ostringstream out;
   translate_stream(o, t, out);
   const std::string tagged = nbest(t, o, {">>fra<< cat dog", "", ">>fra<< book tree car"});
   EXPECT_EQ(out.str(), tagged);
-  EXPECT_NE(tagged, nbest(t, o, {"cat dog", "", "book tree car"})) << "the tag must change the scores";
+  EXPECT_NE(tagged, nbest(t, o, {"cat dog", "", "book tree car"}))
+      << "the tag must change the scores";
 }
 
 TEST_F(TargetLanguage, ALanguageWithoutATagIsAnErrorListingTheTags) {
-  const TranslateOptions o = options(dir_.write("in.txt", "cat dog\n"), {"--target-language", "deu"});
+  const TranslateOptions o =
+      options(dir_.write("in.txt", "cat dog\n"), {"--target-language", "deu"});
   const Translator t = translator(o);
   std::ostringstream out;
   try {
@@ -93,7 +103,8 @@ TEST_F(TargetLanguage, ALanguageWithoutATagIsAnErrorListingTheTags) {
     FAIL() << "the vocabulary has no >>deu<<";
   } catch (const Error& e) {
     const std::string m = e.what();
-    for (const char* part : {">>deu<<", ">>fra<< >>spa<<"}) EXPECT_NE(m.find(part), std::string::npos) << m;
+    for (const char* part : {">>deu<<", ">>fra<< >>spa<<"})
+      EXPECT_NE(m.find(part), std::string::npos) << m;
   }
   EXPECT_EQ(out.str(), "");
 }

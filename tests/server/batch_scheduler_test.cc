@@ -74,7 +74,7 @@ TEST(BatchScheduler, OnlyRequestsWithTheSameOptionsShareABatch) {
   Ticket c = s->submit({{6}}, beam(1), deadline);
   EXPECT_EQ(a.wait().status, 200);  // {a, c} fill a batch at once; b waits alone
   EXPECT_EQ(c.wait().status, 200);
-  s->drain();                       // no more waiting for a full batch
+  s->drain();  // no more waiting for a full batch
   EXPECT_EQ(b.wait().status, 200);
   const auto seen = fake.seen();
   ASSERT_EQ(seen.size(), 2u);
@@ -99,15 +99,15 @@ TEST(BatchScheduler, TokenBudgetCountsPadding) {
   EXPECT_EQ(seen[1].sources, (std::vector<std::vector<int32_t>>{{4, 5, 6, 7}}));
   // Padding is counted: {1 token} + {4 tokens} = 2 x (4 + eos) = 10 fits exactly.
   FakeDecoder fake2;
-  Ticket b = BatchScheduler(fake2.fn(), options(100, 10, 0)).submit({{4}, {4, 5, 6, 7}}, beam(1),
-                                                                     Clock::now() + kLong);
+  Ticket b = BatchScheduler(fake2.fn(), options(100, 10, 0))
+                 .submit({{4}, {4, 5, 6, 7}}, beam(1), Clock::now() + kLong);
   EXPECT_EQ(b.wait().status, 200);
   seen = fake2.seen();
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_EQ(seen[0].sources.size(), 2u);
   // A sentence longer than the whole budget still decodes, alone.
-  Ticket big = BatchScheduler(fake.fn(), options(100, 3, 0)).submit({{1, 2, 3, 4}}, beam(1),
-                                                                    Clock::now() + kLong);
+  Ticket big = BatchScheduler(fake.fn(), options(100, 3, 0))
+                   .submit({{1, 2, 3, 4}}, beam(1), Clock::now() + kLong);
   EXPECT_EQ(big.wait().status, 200);
 }
 
@@ -165,7 +165,8 @@ TEST(BatchScheduler, DecoderFailureIs500ForTheBatchOnly) {
 TEST(BatchScheduler, SentenceWithoutAFiniteHypothesisIs500ForItsRequestOnly) {
   // The search gives a sentence no hypothesis when the model's scores are NaN or Inf: its
   // request gets an error naming the sentence, never a 200 with an empty translation.
-  DecodeFn decode = [](const std::vector<std::vector<int32_t>>& sources, const search::SearchOptions&) {
+  DecodeFn decode = [](const std::vector<std::vector<int32_t>>& sources,
+                       const search::SearchOptions&) {
     std::vector<std::vector<search::Hypothesis>> out(sources.size());
     for (size_t i = 0; i < sources.size(); ++i) {
       if (sources[i][0] == 66) continue;  // no finite hypothesis
@@ -179,7 +180,8 @@ TEST(BatchScheduler, SentenceWithoutAFiniteHypothesisIs500ForItsRequestOnly) {
   Ticket good = s.submit({{7, 8}}, beam(1), Clock::now() + kLong);
   const RequestResult rb = bad.wait();
   EXPECT_EQ(rb.status, 500);
-  EXPECT_NE(rb.error.find("text[1]: no translation with a finite score"), std::string::npos) << rb.error;
+  EXPECT_NE(rb.error.find("text[1]: no translation with a finite score"), std::string::npos)
+      << rb.error;
   const RequestResult rg = good.wait();
   ASSERT_EQ(rg.status, 200);
   EXPECT_EQ(rg.hypotheses[0][0].tokens, (std::vector<int32_t>{7, 8}));

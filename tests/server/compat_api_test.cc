@@ -52,8 +52,9 @@ std::string reason_of(std::string_view target, std::string_view body) {
 }
 
 TEST(MtApi, ParsesTextsAndTarget) {
-  const MtApiRequest r = parse_mtapi_request("/translate?api-version=3.0&from=en&to=fr",
-                                             R"([{"text": "a b"}, {"Text": "c"}])", limits(), "en-fr");
+  const MtApiRequest r =
+      parse_mtapi_request("/translate?api-version=3.0&from=en&to=fr",
+                          R"([{"text": "a b"}, {"Text": "c"}])", limits(), "en-fr");
   EXPECT_EQ(r.text, (Lines{"a b", "c"}));
   EXPECT_EQ(r.to, "fr");
   EXPECT_EQ(parse_mtapi_request("/translate", "[]", limits(), "en-fr").to, "fr");
@@ -67,9 +68,12 @@ TEST(MtApi, WrongShapesAre400NamingTheField) {
   EXPECT_EQ(status_of("/translate", R"({"text": "a"})"), 400);
   EXPECT_NE(reason_of("/translate", R"({"text": "a"})").find("array"), std::string::npos);
   EXPECT_NE(reason_of("/translate", R"(["a"])").find("[0]"), std::string::npos);
-  EXPECT_NE(reason_of("/translate", R"([{"text": "a"}, {}])").find("[1].text: missing"), std::string::npos);
-  EXPECT_NE(reason_of("/translate", R"([{"text": 5}])").find("[0].text: must be a string"), std::string::npos);
-  EXPECT_NE(reason_of("/translate", R"([{"text": "a", "lang": "x"}])").find("[0].lang"), std::string::npos);
+  EXPECT_NE(reason_of("/translate", R"([{"text": "a"}, {}])").find("[1].text: missing"),
+            std::string::npos);
+  EXPECT_NE(reason_of("/translate", R"([{"text": 5}])").find("[0].text: must be a string"),
+            std::string::npos);
+  EXPECT_NE(reason_of("/translate", R"([{"text": "a", "lang": "x"}])").find("[0].lang"),
+            std::string::npos);
   EXPECT_EQ(status_of("/translate", R"([{"text": "a", "Text": "b"}])"), 400);
   EXPECT_EQ(status_of("/translate", R"([{"text": "a", "text": "b"}])"), 400);
   EXPECT_EQ(status_of("/translate", R"([{"text": null}])"), 400);
@@ -91,7 +95,9 @@ TEST(MtApi, QueryParameters) {
 
 TEST(MtApi, SizeLimitsAre413) {
   EXPECT_EQ(status_of("/translate", R"([{"text": "a"}, {"text": "b"}, {"text": "c"}])"), 200);
-  EXPECT_EQ(status_of("/translate", R"([{"text": "a"}, {"text": "b"}, {"text": "c"}, {"text": "d"}])"), 413);
+  EXPECT_EQ(
+      status_of("/translate", R"([{"text": "a"}, {"text": "b"}, {"text": "c"}, {"text": "d"}])"),
+      413);
   EXPECT_EQ(status_of("/translate", R"([{"text": "0123456789x"}])"), 413);
 }
 
@@ -100,7 +106,9 @@ TEST(MtApi, AnswerShapes) {
   ASSERT_EQ(j.size(), 2u);
   EXPECT_EQ(j[1]["translations"][0]["text"], "y");
   EXPECT_EQ(j[1]["translations"][0]["to"], "fr");
-  EXPECT_FALSE(nlohmann::json::parse(format_mtapi_translations({"x"}, ""))[0]["translations"][0].contains("to"));
+  EXPECT_FALSE(
+      nlohmann::json::parse(format_mtapi_translations({"x"}, ""))[0]["translations"][0].contains(
+          "to"));
   const auto e = nlohmann::json::parse(format_mtapi_error(413, "too big"));
   EXPECT_EQ(e["error"]["code"], 413000);
   EXPECT_EQ(e["error"]["message"], "too big");

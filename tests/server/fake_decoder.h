@@ -20,25 +20,25 @@ struct SeenBatch {
 class FakeDecoder {
  public:
   DecodeFn fn() {
-    return [this](const std::vector<std::vector<int32_t>>& sources,
-                  const search::SearchOptions& o) {
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        seen_.push_back({sources, o.beam_size});
-      }
-      std::vector<std::vector<search::Hypothesis>> out;
-      for (const auto& s : sources) {
-        if (std::find(s.begin(), s.end(), throw_on_) != s.end())
-          throw std::runtime_error("fake decoder failure");
-        std::vector<search::Hypothesis> hyps(o.n_best);
-        for (int k = 0; k < o.n_best; ++k) {
-          hyps[k].tokens.assign(s.rbegin(), s.rend());
-          hyps[k].score = -static_cast<double>(s.size()) - k;
-        }
-        out.push_back(std::move(hyps));
-      }
-      return out;
-    };
+    return
+        [this](const std::vector<std::vector<int32_t>>& sources, const search::SearchOptions& o) {
+          {
+            std::lock_guard<std::mutex> lock(mutex_);
+            seen_.push_back({sources, o.beam_size});
+          }
+          std::vector<std::vector<search::Hypothesis>> out;
+          for (const auto& s : sources) {
+            if (std::find(s.begin(), s.end(), throw_on_) != s.end())
+              throw std::runtime_error("fake decoder failure");
+            std::vector<search::Hypothesis> hyps(o.n_best);
+            for (int k = 0; k < o.n_best; ++k) {
+              hyps[k].tokens.assign(s.rbegin(), s.rend());
+              hyps[k].score = -static_cast<double>(s.size()) - k;
+            }
+            out.push_back(std::move(hyps));
+          }
+          return out;
+        };
   }
   std::vector<SeenBatch> seen() const {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -65,8 +65,9 @@ double metric(Served& s, const std::string& line_start) {
 TEST(HttpFront, PostWithoutLengthIs411) {
   Served s(small_limits());
   RawClient c(s.port());
-  ASSERT_TRUE(c.send("POST /v1/translate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json"
-                     "\r\n\r\n{\"text\": [\"a\"]}"));
+  ASSERT_TRUE(
+      c.send("POST /v1/translate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json"
+             "\r\n\r\n{\"text\": [\"a\"]}"));
   RawResponse r = c.read_response(5000);
   EXPECT_EQ(r.status, 411);
   EXPECT_NE(r.body.find("Content-Length"), std::string::npos) << r.body;
@@ -78,8 +79,10 @@ TEST(HttpFront, MalformedContentLengthIs400AtOnce) {
   Served s(small_limits());
   for (const char* length : {"-1", "abc", "12x", "+5", "", "1, 2"}) {
     RawClient c(s.port());
-    ASSERT_TRUE(c.send("POST /v1/translate HTTP/1.1\r\nHost: t\r\nContent-Type: "
-                       "application/json\r\nContent-Length: " + std::string(length) + "\r\n\r\n"));
+    ASSERT_TRUE(
+        c.send("POST /v1/translate HTTP/1.1\r\nHost: t\r\nContent-Type: "
+               "application/json\r\nContent-Length: " +
+               std::string(length) + "\r\n\r\n"));
     // Nothing more is sent: the answer must not wait for a body.
     RawResponse r = c.read_response(3000);
     EXPECT_EQ(r.status, 400) << length;
@@ -124,8 +127,9 @@ TEST(HttpFront, ExpectContinue) {
   EXPECT_EQ(r.body, R"({"translations":["ba"]})");
   // A body over the limit gets the final answer instead of 100 Continue.
   RawClient big(s.port());
-  ASSERT_TRUE(big.send("POST /v1/translate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json"
-                       "\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n"));
+  ASSERT_TRUE(
+      big.send("POST /v1/translate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json"
+               "\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n"));
   EXPECT_EQ(big.read_response(5000).status, 413);
 }
 
@@ -262,8 +266,8 @@ TEST(HttpFront, HealthStaysFastWhile200ClientsTrickle) {
   std::atomic<bool> stop{false};
   std::atomic<int> cut{0};  // 408s the trickling clients got
   std::thread driver([&] {
-    const std::string slow = "POST /v1/translate HTTP/1.1\r\nHost: t\r\nX-Slow: " +
-                             std::string(100000, 'a');
+    const std::string slow =
+        "POST /v1/translate HTTP/1.1\r\nHost: t\r\nX-Slow: " + std::string(100000, 'a');
     std::vector<std::unique_ptr<RawClient>> conns(kSlow);
     std::vector<size_t> sent(kSlow, 0);
     while (!stop) {
@@ -279,7 +283,8 @@ TEST(HttpFront, HealthStaysFastWhile200ClientsTrickle) {
           conns[i].reset();
         }
       }
-      for (int t = 0; t < 25 && !stop; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      for (int t = 0; t < 25 && !stop; ++t)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
   });
   for (int i = 0; i < 1000 && s.server().open_connections() < kSlow; ++i)
@@ -291,8 +296,8 @@ TEST(HttpFront, HealthStaysFastWhile200ClientsTrickle) {
     RawClient h(s.port());
     ASSERT_TRUE(h.send("GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"));
     const RawResponse r = h.read_response(5000);
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                     .count());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     EXPECT_EQ(r.status, 200) << "probe " << i;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -303,9 +308,10 @@ TEST(HttpFront, HealthStaysFastWhile200ClientsTrickle) {
   driver.join();
   std::sort(ms.begin(), ms.end());
   const double p90 = ms[ms.size() * 9 / 10];
-  std::printf("/health with %d trickling clients: median %.2f ms, p90 %.2f ms, max %.2f ms; "
-              "%d connections cut by the header deadline\n",
-              kSlow, ms[ms.size() / 2], p90, ms.back(), cut.load());
+  std::printf(
+      "/health with %d trickling clients: median %.2f ms, p90 %.2f ms, max %.2f ms; "
+      "%d connections cut by the header deadline\n",
+      kSlow, ms[ms.size() / 2], p90, ms.back(), cut.load());
   // The issue's bound; the 90th percentile so that one scheduling hiccup of a shared machine
   // does not decide it (the old front never answered at all).
   EXPECT_LT(p90, 100.0);

@@ -43,8 +43,10 @@ Outcome run(const std::string& bytes, size_t step = 0, HttpLimits limits = small
         o.consumed = pos;
         return o;
       }
-      if (p.done()) o.requests.push_back(p.take());
-      else if (used == 0) break;
+      if (p.done())
+        o.requests.push_back(p.take());
+      else if (used == 0)
+        break;
     }
   }
   o.consumed = pos;
@@ -52,9 +54,9 @@ Outcome run(const std::string& bytes, size_t step = 0, HttpLimits limits = small
 }
 
 TEST(HttpParser, ParsesRequestLineFieldsAndBody) {
-  const Outcome o = run(
-      "\r\nPOST /v1/translate?x=1 HTTP/1.1\r\nHost: h\r\nContent-Type:  application/json \r\n"
-      "Content-Length: 5\r\n\r\nhello");
+  const Outcome o =
+      run("\r\nPOST /v1/translate?x=1 HTTP/1.1\r\nHost: h\r\nContent-Type:  application/json \r\n"
+          "Content-Length: 5\r\n\r\nhello");
   ASSERT_EQ(o.status, 0) << o.reason;
   ASSERT_EQ(o.requests.size(), 1u);
   const HttpRequest& r = o.requests[0];
@@ -69,7 +71,8 @@ TEST(HttpParser, ParsesRequestLineFieldsAndBody) {
 }
 
 TEST(HttpParser, KeepAliveFollowsVersionAndConnection) {
-  EXPECT_FALSE(run("GET / HTTP/1.1\r\nHost: h\r\nConnection: Close\r\n\r\n").requests[0].keep_alive);
+  EXPECT_FALSE(
+      run("GET / HTTP/1.1\r\nHost: h\r\nConnection: Close\r\n\r\n").requests[0].keep_alive);
   EXPECT_FALSE(run("GET / HTTP/1.0\r\n\r\n").requests[0].keep_alive);
   EXPECT_TRUE(run("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").requests[0].keep_alive);
   // A bare LF ends lines too; absolute-form targets give their path.
@@ -102,13 +105,16 @@ TEST(HttpParser, EveryRefusalHasItsStatus) {
       {"GET nopath HTTP/1.1\r\n" + h + "\r\n", 400},
       {"GET / HTTP/2.0\r\n" + h + "\r\n", 505},
       {"GET / HTTQ/1.1\r\n" + h + "\r\n", 400},
-      {"GET / HTTP/1.1\r\n\r\n", 400},                           // no Host
-      {"GET / HTTP/1.1\r\n" + h + h + "\r\n", 400},               // two Hosts
-      {"GET / HTTP/1.1\r\n" + h + "Bad Name: x\r\n\r\n", 400},    // space in a name
-      {"GET / HTTP/1.1\r\n" + h + "Name : x\r\n\r\n", 400},       // space before ':'
+      {"GET / HTTP/1.1\r\n\r\n", 400},                              // no Host
+      {"GET / HTTP/1.1\r\n" + h + h + "\r\n", 400},                 // two Hosts
+      {"GET / HTTP/1.1\r\n" + h + "Bad Name: x\r\n\r\n", 400},      // space in a name
+      {"GET / HTTP/1.1\r\n" + h + "Name : x\r\n\r\n", 400},         // space before ':'
       {"GET / HTTP/1.1\r\n" + h + "X: a\r\n folded\r\n\r\n", 400},  // obs-fold
-      {"GET / HTTP/1.1\r\n" + h + "X: a\x01" "b\r\n\r\n", 400},   // control character
-      {"POST / HTTP/1.1\r\n" + h + "\r\n", 411},                  // no length
+      {"GET / HTTP/1.1\r\n" + h +
+           "X: a\x01"
+           "b\r\n\r\n",
+       400},                                      // control character
+      {"POST / HTTP/1.1\r\n" + h + "\r\n", 411},  // no length
       {"PUT / HTTP/1.1\r\n" + h + "\r\n", 411},
       {"POST / HTTP/1.1\r\n" + h + "Content-Length: -1\r\n\r\n", 400},
       {"POST / HTTP/1.1\r\n" + h + "Content-Length: abc\r\n\r\n", 400},
@@ -122,14 +128,19 @@ TEST(HttpParser, EveryRefusalHasItsStatus) {
       {"POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\nzz\r\n", 400},
       {"POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n", 400},
       {"POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n65\r\n", 413},  // 101 bytes
-      {"POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\n"
-       "40\r\n" + std::string(64, 'a') + "\r\n40\r\n", 413},  // 128 in all, refused at its size
-      {"POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\nfffffffffffffffffffff\r\n", 413},
+      {"POST / HTTP/1.1\r\n" + h +
+           "Transfer-Encoding: chunked\r\n\r\n"
+           "40\r\n" +
+           std::string(64, 'a') + "\r\n40\r\n",
+       413},  // 128 in all, refused at its size
+      {"POST / HTTP/1.1\r\n" + h + "Transfer-Encoding: chunked\r\n\r\nfffffffffffffffffffff\r\n",
+       413},
       {"GET / HTTP/1.1\r\n" + h + "Expect: something\r\n\r\n", 417},
       {"GET /" + std::string(300, 'a') + " HTTP/1.1\r\n", 414},
       {"GET / HTTP/1.1\r\n" + h + "X: " + std::string(300, 'a') + "\r\n", 431},
       {"GET / HTTP/1.1\r\n" + h +  // 9 fields, 8 allowed
-           "A: 1\r\nB: 1\r\nC: 1\r\nD: 1\r\nE: 1\r\nF: 1\r\nG: 1\r\nH: 1\r\n\r\n", 431},
+           "A: 1\r\nB: 1\r\nC: 1\r\nD: 1\r\nE: 1\r\nF: 1\r\nG: 1\r\nH: 1\r\n\r\n",
+       431},
   };
   for (const auto& [bytes, status] : cases) {
     const Outcome o = run(bytes);
@@ -157,7 +168,7 @@ TEST(HttpParser, BodyOverTheLimitIsRefusedBeforeItIsRead) {
   // Chunked: refused at the size line of the chunk that passes the limit.
   const std::string chunked = "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n";
   const std::string first = "32\r\n" + std::string(50, 'x') + "\r\n";  // 50 bytes: fits
-  const std::string second = "3c\r\n";                               // 60 more: 110 > 100
+  const std::string second = "3c\r\n";                                 // 60 more: 110 > 100
   const Outcome b = run(chunked + first + second + std::string(60, 'y') + "\r\n0\r\n\r\n", 7);
   EXPECT_EQ(b.status, 413);
   EXPECT_EQ(b.consumed, chunked.size() + first.size() + second.size());

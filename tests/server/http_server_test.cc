@@ -43,26 +43,27 @@ TEST(HttpServer, TargetLanguagePutsItsTagBeforeEveryNonBlankText) {
   ASSERT_EQ(post(c, R"({"text": ["abc", "", "xy"], "target_language": "fra"})", &body), 200);
   EXPECT_EQ(body, R"({"translations":["cba <<arf>>","","yx <<arf>>"]})");  // the source reversed
   ASSERT_EQ(post(c, R"({"text": ["abc"], "target_language": "deu"})", &body), 400);
-  EXPECT_NE(body.find("target_language: no tag >>deu<<; it has >>fra<< >>spa<<"), std::string::npos) << body;
+  EXPECT_NE(body.find("target_language: no tag >>deu<<; it has >>fra<< >>spa<<"), std::string::npos)
+      << body;
 }
 
 TEST(HttpServer, EveryMalformedClassGetsItsStatusAndServingGoesOn) {
   Served s(small_limits());
   auto c = s.client();
   const std::vector<std::pair<std::string, int>> cases = {
-      {R"({"text": ["a")", 400},                       // malformed JSON
-       {R"("text")", 400},                             // not an object
-       {R"({})", 400},                                 // text missing
-       {R"({"text": "abc"})", 400},                    // text not an array
-       {R"({"text": [1]})", 400},                      // entry not a string
-       {R"({"text": ["a"], "beam_size": "2"})", 400},  // option of the wrong type
-       {R"({"text": ["a"], "beam_size": 5})", 400},    // option over the server's limit
-       {R"({"text": ["a"], "n_best": 3, "beam_size": 2})", 400},  // n_best above the beam
-       {R"({"text": ["a"], "bogus": 1})", 400},                   // unknown field
-       {R"({"text": ["a", "b", "c", "d", "e"]})", 413},           // too many sentences
-       {R"({"text": [")" + std::string(101, 'a') + R"("]})", 413},  // sentence bytes
-       {R"({"text": [")" + std::string(21, 'a') + R"("]})", 413},   // sentence subwords
-       {R"({"text": [")" + std::string(3000, 'a') + R"("]})", 413}, // body bytes
+      {R"({"text": ["a")", 400},                                   // malformed JSON
+      {R"("text")", 400},                                          // not an object
+      {R"({})", 400},                                              // text missing
+      {R"({"text": "abc"})", 400},                                 // text not an array
+      {R"({"text": [1]})", 400},                                   // entry not a string
+      {R"({"text": ["a"], "beam_size": "2"})", 400},               // option of the wrong type
+      {R"({"text": ["a"], "beam_size": 5})", 400},                 // option over the server's limit
+      {R"({"text": ["a"], "n_best": 3, "beam_size": 2})", 400},    // n_best above the beam
+      {R"({"text": ["a"], "bogus": 1})", 400},                     // unknown field
+      {R"({"text": ["a", "b", "c", "d", "e"]})", 413},             // too many sentences
+      {R"({"text": [")" + std::string(101, 'a') + R"("]})", 413},  // sentence bytes
+      {R"({"text": [")" + std::string(21, 'a') + R"("]})", 413},   // sentence subwords
+      {R"({"text": [")" + std::string(3000, 'a') + R"("]})", 413},  // body bytes
   };
   for (const auto& [body, status] : cases) {
     std::string answer;

@@ -86,7 +86,8 @@ class RawClient {
       pos = eol + 2;
     }
     const size_t length = !answer_to_head && r.headers.count("content-length")
-                              ? std::stoul(r.headers["content-length"]) : 0;
+                              ? std::stoul(r.headers["content-length"])
+                              : 0;
     while (buf_.size() < length)
       if (!fill(until)) return r;
     r.body = buf_.substr(0, length);
@@ -112,7 +113,8 @@ class RawClient {
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     while (true) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          until - std::chrono::steady_clock::now()).count();
+                            until - std::chrono::steady_clock::now())
+                            .count();
       if (left < 0 || !readable(static_cast<int>(left))) return false;
       char b[4096];
       if (::recv(fd_, b, sizeof b, 0) <= 0) return true;
@@ -122,7 +124,8 @@ class RawClient {
  private:
   bool fill(std::chrono::steady_clock::time_point until) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        until - std::chrono::steady_clock::now()).count();
+                          until - std::chrono::steady_clock::now())
+                          .count();
     if (left < 0 || !readable(static_cast<int>(left))) return false;
     char b[4096];
     const ssize_t n = ::recv(fd_, b, sizeof b, 0);

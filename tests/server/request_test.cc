@@ -27,7 +27,8 @@ std::string reason_of(const std::string& body, const RequestLimits& limits = {})
 
 TEST(Request, ParsesTextAndOptions) {
   const TranslateRequest r = parse_translate_request(
-      R"({"text": ["a b", "c"], "beam_size": 3, "n_best": 2, "timeout_ms": 500, "target_language": "fra"})", {});
+      R"({"text": ["a b", "c"], "beam_size": 3, "n_best": 2, "timeout_ms": 500, "target_language": "fra"})",
+      {});
   EXPECT_EQ(r.text, (std::vector<std::string>{"a b", "c"}));
   EXPECT_EQ(r.beam_size, 3);
   EXPECT_EQ(r.n_best, 2);
@@ -51,11 +52,12 @@ TEST(Request, MalformedAndWrongTypesAre400NamingTheField) {
             std::string::npos);
   EXPECT_NE(reason_of(R"({"text": ["a"], "beam_size": "4"})").find("beam_size: must be an integer"),
             std::string::npos);
-  EXPECT_NE(reason_of(R"({"text": ["a"], "beam_size": 4.0})").find("beam_size"),
-            std::string::npos);
+  EXPECT_NE(reason_of(R"({"text": ["a"], "beam_size": 4.0})").find("beam_size"), std::string::npos);
   EXPECT_NE(reason_of(R"({"text": ["a"], "n_best": true})").find("n_best"), std::string::npos);
-  for (const char* bad : {R"({"text": ["a"], "target_language": 3})", R"({"text": ["a"], "target_language": ""})"})
-    EXPECT_NE(reason_of(bad).find("target_language: must be a non-empty string"), std::string::npos) << bad;
+  for (const char* bad :
+       {R"({"text": ["a"], "target_language": 3})", R"({"text": ["a"], "target_language": ""})"})
+    EXPECT_NE(reason_of(bad).find("target_language: must be a non-empty string"), std::string::npos)
+        << bad;
   EXPECT_NE(reason_of(R"({"text": ["a"], "beam": 4})").find("unknown field 'beam'"),
             std::string::npos);
   // Invalid UTF-8 inside a string is malformed JSON.

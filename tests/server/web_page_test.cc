@@ -28,8 +28,10 @@ TEST(WebPage, ServedAtRootWithItsControlsAndPolicy) {
   }
   const std::string page(web_page_html());
   // What the issue asks of the page, by the ids the browser test uses.
-  for (const char* id : {"id=\"source\"", "id=\"pair\"", "id=\"target-language\"", "target_language", "id=\"beam\"", "id=\"translate\"", "id=\"target\"",
-                         "id=\"timing\"", "id=\"metrics\"", "\"/v1/translate\"", "\"/metrics\"", "\"/v1/info\""}) {
+  for (const char* id :
+       {"id=\"source\"", "id=\"pair\"", "id=\"target-language\"", "target_language", "id=\"beam\"",
+        "id=\"translate\"", "id=\"target\"", "id=\"timing\"", "id=\"metrics\"", "\"/v1/translate\"",
+        "\"/metrics\"", "\"/v1/info\""}) {
     EXPECT_NE(page.find(id), std::string::npos) << id;
   }
   // Nothing from elsewhere: no absolute URL is loaded.
@@ -41,7 +43,8 @@ TEST(WebPage, ServedAtRootWithItsControlsAndPolicy) {
   ASSERT_TRUE(m);
   const std::regex name_re("realmt_[a-z_]+");
   int names = 0;
-  for (auto it = std::sregex_iterator(page.begin(), page.end(), name_re); it != std::sregex_iterator(); ++it, ++names) {
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), name_re);
+       it != std::sregex_iterator(); ++it, ++names) {
     const bool exported = m->body.find("\n" + it->str() + " ") != std::string::npos ||
                           m->body.find("\n" + it->str() + "{") != std::string::npos;
     EXPECT_TRUE(exported) << it->str() << " is not in /metrics";

@@ -34,7 +34,9 @@ struct Frame {
   int opcode = -1;  // -1: none came
   std::string payload;
   int close_code() const {
-    return payload.size() >= 2 ? static_cast<unsigned char>(payload[0]) << 8 | static_cast<unsigned char>(payload[1]) : 0;
+    return payload.size() >= 2 ? static_cast<unsigned char>(payload[0]) << 8 |
+                                     static_cast<unsigned char>(payload[1])
+                               : 0;
   }
 };
 

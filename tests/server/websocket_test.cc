@@ -35,7 +35,8 @@ std::string client_frame(int first_byte, std::string_view payload, bool masked =
   }
   const char key[4] = {0x37, static_cast<char>(0xfa), 0x21, 0x3d};
   if (masked) f.append(key, 4);
-  for (size_t i = 0; i < n; ++i) f += masked ? static_cast<char>(payload[i] ^ key[i % 4]) : payload[i];
+  for (size_t i = 0; i < n; ++i)
+    f += masked ? static_cast<char>(payload[i] ^ key[i % 4]) : payload[i];
   return f;
 }
 
@@ -79,8 +80,11 @@ HttpRequest handshake_request() {
   HttpRequest r;
   r.method = "GET";
   r.path = r.target = "/translate";
-  r.headers = {{"host", "127.0.0.1"}, {"upgrade", "websocket"}, {"connection", "keep-alive, Upgrade"},
-               {"sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ=="}, {"sec-websocket-version", "13"}};
+  r.headers = {{"host", "127.0.0.1"},
+               {"upgrade", "websocket"},
+               {"connection", "keep-alive, Upgrade"},
+               {"sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ=="},
+               {"sec-websocket-version", "13"}};
   return r;
 }
 
@@ -176,7 +180,7 @@ TEST(FrameReader, HostileFramesAreRefusedWithTheirCodes) {
   EXPECT_EQ(error_code(client_frame(0x09, "ping")), WsClose::kProtocolError);  // fragmented
   EXPECT_EQ(error_code(client_frame(0x89, std::string(126, 'p'))), WsClose::kProtocolError);
   EXPECT_EQ(error_code(client_frame(0x81, "\xc3\x28")), WsClose::kInvalidData);
-  EXPECT_EQ(error_code(client_frame(0x88, "\x03")), WsClose::kProtocolError);  // 1-byte close
+  EXPECT_EQ(error_code(client_frame(0x88, "\x03")), WsClose::kProtocolError);      // 1-byte close
   EXPECT_EQ(error_code(client_frame(0x88, "\x03\xed")), WsClose::kProtocolError);  // 1005
   EXPECT_EQ(error_code(client_frame(0x88, "\x03\xe8\xff")), WsClose::kInvalidData);
 }
@@ -199,10 +203,12 @@ TEST(FrameReader, OversizedLengthsAreRefusedAtTheHeader) {
   EXPECT_EQ(error_code(huge), WsClose::kTooBig);
   huge[2] = '\x80';  // the top bit of the 64-bit length
   EXPECT_EQ(error_code(huge), WsClose::kProtocolError);
-  std::string medium = {static_cast<char>(0x81), static_cast<char>(0xfe), 0x04, 0x00, 'm', 'a', 's', 'k'};
+  std::string medium = {
+      static_cast<char>(0x81), static_cast<char>(0xfe), 0x04, 0x00, 'm', 'a', 's', 'k'};
   EXPECT_EQ(error_code(medium, 1000), WsClose::kTooBig);  // 1024 > 1000
   // Fragments that pass the limit together.
-  const std::string parts = client_frame(0x01, std::string(600, 'a')) + client_frame(0x80, std::string(600, 'b'));
+  const std::string parts =
+      client_frame(0x01, std::string(600, 'a')) + client_frame(0x80, std::string(600, 'b'));
   FrameReader r(1000);
   size_t used = 0;
   const auto e = r.next(parts, &used);
@@ -211,7 +217,8 @@ TEST(FrameReader, OversizedLengthsAreRefusedAtTheHeader) {
 }
 
 TEST(FrameReader, NonMinimalLengthsAndTruncatedFrames) {
-  std::string padded = {static_cast<char>(0x81), static_cast<char>(0xfe), 0x00, 0x05, 'm', 'a', 's', 'k'};
+  std::string padded = {
+      static_cast<char>(0x81), static_cast<char>(0xfe), 0x00, 0x05, 'm', 'a', 's', 'k'};
   EXPECT_EQ(error_code(padded + "hello"), WsClose::kProtocolError);
   const std::string frame = client_frame(0x81, std::string(300, 'z'));
   FrameReader r(1000);
@@ -243,7 +250,7 @@ TEST(WebSocketSession, PingCloseAndQueue) {
   s.read(in, out);
   EXPECT_TRUE(s.closed());
   EXPECT_EQ(out, encode_close(4000, ""));  // the client's code echoed
-  EXPECT_EQ(s.take(), std::nullopt);  // "c" is dropped: nothing follows a close
+  EXPECT_EQ(s.take(), std::nullopt);       // "c" is dropped: nothing follows a close
   out.clear();
   s.reply("B\n", out);
   EXPECT_EQ(out, "");  // a reply after the close is dropped

@@ -61,7 +61,8 @@ std::vector<char> train(int threads, const std::string& residual) {
 
 TEST(Determinism, TwoThreadRunsAreIdenticalAndEqualOneThread) {
   for (const std::string residual : {"mean", "none"}) {
-    const std::vector<char> a = train(2, residual), b = train(2, residual), one = train(1, residual);
+    const std::vector<char> a = train(2, residual), b = train(2, residual),
+                            one = train(1, residual);
     EXPECT_TRUE(a == b) << residual << ": two 2-thread runs differ";
     EXPECT_TRUE(a == one) << residual << ": 1 and 2 threads differ";
   }
@@ -85,8 +86,8 @@ TEST(Determinism, GemmRowSplitsGiveTheBytesOfOneThread) {
       const int saved = num_threads();
       set_num_threads(threads);
       std::vector<float> c(static_cast<size_t>(s.m * s.n), 0.25f);
-      cpu::gemm(s.ta, s.tb, s.m, s.n, s.k, 1.0f, a.data(), s.ta ? s.m : s.k, b.data(), s.tb ? s.k : s.n, 1.0f,
-                c.data(), s.n);
+      cpu::gemm(s.ta, s.tb, s.m, s.n, s.k, 1.0f, a.data(), s.ta ? s.m : s.k, b.data(),
+                s.tb ? s.k : s.n, 1.0f, c.data(), s.n);
       set_num_threads(saved);
       return c;
     };

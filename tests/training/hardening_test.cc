@@ -104,8 +104,9 @@ std::string error_of(Fn&& fn) {
   return "";
 }
 
-#define EXPECT_HAS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "missing: " << (needle) << "\nin: " << (haystack)
+#define EXPECT_HAS(haystack, needle)                               \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
+      << "missing: " << (needle) << "\nin: " << (haystack)
 
 TEST_F(TrainHardening, SigtermDuringStartUpStopsBeforeTheFirstUpdate) {
   install_stop_signal_handlers();
@@ -148,7 +149,8 @@ TEST_F(TrainHardening, LogLinesShowTheEtaOfTheTimeLimit) {
 TEST_F(TrainHardening, NoPairFittingMaxLengthIsAnErrorNotEndlessEmptyEpochs) {
   TrainOptions o = options("3e");
   o.max_length = 2;  // every pair has 3 to 6 characters a side
-  EXPECT_HAS(error_of([&] { Trainer(o).run(); }), "no sentence pair fits max-length 2 (120 of 120 usable pairs");
+  EXPECT_HAS(error_of([&] { Trainer(o).run(); }),
+             "no sentence pair fits max-length 2 (120 of 120 usable pairs");
 }
 
 TEST_F(TrainHardening, DamagedNumbersInTheTrainingStateAreNamed) {
@@ -177,7 +179,8 @@ TEST_F(TrainHardening, AStateMissingARequiredKeyIsNamedWithTheFile) {
   ASSERT_EQ(Trainer(options("2u")).run().updates, 2);
   const std::string state = (dir_ / "model.state.safetensors").string();
   rewrite(state, [](auto&, models::Metadata& m) { m.erase("realmt.sentences"); });
-  EXPECT_HAS(error_of([&] { Trainer(options("4u")).run(); }), state + ": training state lacks 'realmt.sentences'");
+  EXPECT_HAS(error_of([&] { Trainer(options("4u")).run(); }),
+             state + ": training state lacks 'realmt.sentences'");
 }
 
 TEST_F(TrainHardening, AStateWithoutTheKeysLaterVersionsAddedResumes) {
@@ -185,8 +188,8 @@ TEST_F(TrainHardening, AStateWithoutTheKeysLaterVersionsAddedResumes) {
   const std::string state = (dir_ / "model.state.safetensors").string();
   // As realmt wrote states before the epoch start, the gNorm average and the fingerprint were kept.
   rewrite(state, [](auto&, models::Metadata& m) {
-    for (const char* key : {"realmt.epoch_start_updates", "realmt.epoch_start_sentences", "realmt.grad_norm_avg",
-                            "realmt.vocab"})
+    for (const char* key : {"realmt.epoch_start_updates", "realmt.epoch_start_sentences",
+                            "realmt.grad_norm_avg", "realmt.vocab"})
       ASSERT_EQ(m.erase(key), 1u) << key;
   });
   EXPECT_EQ(Trainer(options("4u")).run().updates, 4);
@@ -209,7 +212,8 @@ TEST_F(TrainHardening, CheckpointsRecordTheVocabularyAndAnotherOneIsRefused) {
   const std::string model = (dir_ / "model.safetensors").string();
   const std::string fingerprint = data::Vocab(vocab_).fingerprint();
   EXPECT_EQ(models::load_safetensors_header(model).metadata.at(models::kVocabKey), fingerprint);
-  EXPECT_EQ(models::load_safetensors_header((dir_ / "model.state.safetensors").string()).metadata.at(models::kVocabKey),
+  EXPECT_EQ(models::load_safetensors_header((dir_ / "model.state.safetensors").string())
+                .metadata.at(models::kVocabKey),
             fingerprint);
   // Same size, other pieces: a vocabulary of eight other letters.
   std::ofstream((dir_ / "other.txt").string()) << "i j k l\nm n o p\ni k m o\n";
@@ -218,7 +222,8 @@ TEST_F(TrainHardening, CheckpointsRecordTheVocabularyAndAnotherOneIsRefused) {
   ASSERT_NE(data::Vocab(other).fingerprint(), fingerprint);
   TrainOptions o = options("4u");
   o.vocabs = {other};
-  EXPECT_HAS(error_of([&] { Trainer(o).run(); }), "is not the one " + (dir_ / "model.state.safetensors").string());
+  EXPECT_HAS(error_of([&] { Trainer(o).run(); }),
+             "is not the one " + (dir_ / "model.state.safetensors").string());
   o.model = (dir_ / "fresh.safetensors").string();
   o.pretrained_model = model;
   EXPECT_HAS(error_of([&] { Trainer(o).run(); }), "is not the one " + model + " was trained with");

@@ -33,7 +33,8 @@ struct Run {
 };
 
 // Trains `updates` updates of 64 sentences with Adam; returns the losses per target token.
-std::vector<double> train(models::Transformer& model, int updates, uint64_t data_seed, double lr_peak, int warmup) {
+std::vector<double> train(models::Transformer& model, int updates, uint64_t data_seed,
+                          double lr_peak, int warmup) {
   Optimizer opt(model.params(), OptimizerOptions{.beta1 = 0.9, .beta2 = 0.98, .eps = 1e-9});
   LrSchedule lr{.peak = lr_peak, .warmup = warmup};
   Generator data(data_seed);
@@ -41,7 +42,8 @@ std::vector<double> train(models::Transformer& model, int updates, uint64_t data
   for (int u = 1; u <= updates; ++u) {
     const test::ReverseBatch b = test::make_reverse_batch(data, 64, 3, 8);
     model.params().zero_grad();
-    const models::LossOutput out = model.loss(b.src, b.tgt_in, b.tgt_out, 0.1, models::ForwardContext{});
+    const models::LossOutput out =
+        model.loss(b.src, b.tgt_in, b.tgt_out, 0.1, models::ForwardContext{});
     graph::backward(out.loss);
     opt.step(lr.at(u), 1.0 / static_cast<double>(out.target_tokens));
     losses.push_back(out.loss.value().item() / out.target_tokens);
@@ -55,9 +57,9 @@ TEST(Learning, FirstTwentyLossesOfASeededTinyModelMatchStoredValues) {
   model.init(42);
   const std::vector<double> got = train(model, 20, 7, 1e-3, 10);
   // Stored from a run of this code; a change here means the numerics of the model changed.
-  const double want[20] = {4.089886, 3.862166, 3.744397, 3.617062, 3.194400, 3.087524, 2.867791, 2.836408, 2.755070,
-                            2.708504, 2.629630, 2.630878, 2.591555, 2.594582, 2.587017, 2.576020, 2.595521, 2.569824,
-                            2.569786, 2.559736};
+  const double want[20] = {4.089886, 3.862166, 3.744397, 3.617062, 3.194400, 3.087524, 2.867791,
+                           2.836408, 2.755070, 2.708504, 2.629630, 2.630878, 2.591555, 2.594582,
+                           2.587017, 2.576020, 2.595521, 2.569824, 2.569786, 2.559736};
   for (int i = 0; i < 20; ++i) {
     std::printf("%.6f%s", got[i], i == 19 ? "\n" : ", ");
     EXPECT_NEAR(got[i], want[i], 2e-4 * want[i]) << "update " << i + 1;
@@ -78,8 +80,10 @@ double exact_match(const models::Transformer& model, const test::ReverseBatch& b
     for (int64_t r = 0; r < n; ++r) {
       last[r] = best.data<int32_t>()[r];
       if (!done[r]) {
-        if (last[r] == data::kEosId) done[r] = true;
-        else out[r].push_back(last[r]);
+        if (last[r] == data::kEosId)
+          done[r] = true;
+        else
+          out[r].push_back(last[r]);
       }
     }
   }
@@ -100,8 +104,8 @@ TEST(Learning, ReverseTaskIsLearnedWithGreedyDecoding) {
   const double before = exact_match(model, eval);
   const std::vector<double> losses = train(model, 1000, 3, 3e-3, 50);
   const double after = exact_match(model, eval);
-  std::printf("reverse task: exact match %.3f -> %.3f, loss %.3f -> %.3f\n", before, after, losses.front(),
-              losses.back());
+  std::printf("reverse task: exact match %.3f -> %.3f, loss %.3f -> %.3f\n", before, after,
+              losses.front(), losses.back());
   EXPECT_LT(before, 0.05);
   EXPECT_GT(after, 0.95);
 }

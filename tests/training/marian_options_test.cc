@@ -56,19 +56,22 @@ TEST(MarianOptions, VocabsOncePerSide) {
   EXPECT_TRUE(two.separate_vocabs());
   EXPECT_FALSE(two.model_config.tied_embeddings_all);
   EXPECT_TRUE(o.model_config.tied_embeddings_all);  // one vocabulary: realmt's default stays
-  const std::string tied = usage_error({"-t", "a.en", "a.fr", "-v", "en.spm", "fr.spm", "--tied-embeddings-all"});
+  const std::string tied =
+      usage_error({"-t", "a.en", "a.fr", "-v", "en.spm", "fr.spm", "--tied-embeddings-all"});
   EXPECT_HAS(tied, "en.spm");
   EXPECT_HAS(tied, "fr.spm");
-  EXPECT_HAS(usage_error({"-t", "a.en", "a.fr", "-v", "en.spm", "fr.spm", "--task", "transformer-base"}),
-             "tied-embeddings-all");
+  EXPECT_HAS(
+      usage_error({"-t", "a.en", "a.fr", "-v", "en.spm", "fr.spm", "--task", "transformer-base"}),
+      "tied-embeddings-all");
   EXPECT_HAS(usage_error({"-t", "a.en", "a.fr", "-v", "en.spm", "fr.spm", "--tied-embeddings-src"}),
              "tied-embeddings-src");
 }
 
 TEST(MarianOptions, SentencePieceCreationOptionsTakeEffect) {
   TrainOptions o;
-  EXPECT_TRUE(parse(o, with_data({"--sentencepiece-options", "--normalization_rule_tsv=n.tsv",
-                                  "--sentencepiece-max-lines", "500", "--dim-vocabs", "8000", "4000"})));
+  EXPECT_TRUE(
+      parse(o, with_data({"--sentencepiece-options", "--normalization_rule_tsv=n.tsv",
+                          "--sentencepiece-max-lines", "500", "--dim-vocabs", "8000", "4000"})));
   EXPECT_EQ(o.sentencepiece_options, "--normalization_rule_tsv=n.tsv");
   EXPECT_EQ(o.sentencepiece_max_lines, 500);
   EXPECT_EQ(o.created_vocab_sizes, (std::vector<int64_t>{8000, 4000}));
@@ -80,13 +83,37 @@ TEST(MarianOptions, SentencePieceCreationOptionsTakeEffect) {
 
 TEST(MarianOptions, RecipeKeysAreAcceptedWithTheirMeaning) {
   TrainOptions o;
-  EXPECT_TRUE(parse(o, with_data({"-w", "10000", "--mini-batch-fit", "--cost-type=ce-mean-words", "--sync-sgd",
-                                  "--transformer-postprocess-emb", "d", "--transformer-postprocess", "dan",
-                                  "--transformer-preprocess", "", "--valid-translation-output", "out.txt",
-                                  "--valid-script-path", "bash ./validate.sh", "--valid-log", "valid.log",
-                                  "--quiet-translation", "--lr-report", "--after-epochs", "3", "--fp16", "--keep-best",
-                                  "--overwrite", "--seed", "1111", "--valid-metrics", "ce-mean-words", "perplexity",
-                                  "translation", "--exponential-smoothing"})));
+  EXPECT_TRUE(parse(o, with_data({"-w",
+                                  "10000",
+                                  "--mini-batch-fit",
+                                  "--cost-type=ce-mean-words",
+                                  "--sync-sgd",
+                                  "--transformer-postprocess-emb",
+                                  "d",
+                                  "--transformer-postprocess",
+                                  "dan",
+                                  "--transformer-preprocess",
+                                  "",
+                                  "--valid-translation-output",
+                                  "out.txt",
+                                  "--valid-script-path",
+                                  "bash ./validate.sh",
+                                  "--valid-log",
+                                  "valid.log",
+                                  "--quiet-translation",
+                                  "--lr-report",
+                                  "--after-epochs",
+                                  "3",
+                                  "--fp16",
+                                  "--keep-best",
+                                  "--overwrite",
+                                  "--seed",
+                                  "1111",
+                                  "--valid-metrics",
+                                  "ce-mean-words",
+                                  "perplexity",
+                                  "translation",
+                                  "--exponential-smoothing"})));
   EXPECT_EQ(o.model_config.norm, models::Norm::kPost);
   EXPECT_EQ(o.after, (Duration{Duration::Unit::kEpochs, 3}));
   EXPECT_EQ(o.compute_precision(), Precision::kF16);
@@ -98,8 +125,8 @@ TEST(MarianOptions, RecipeKeysAreAcceptedWithTheirMeaning) {
 
 TEST(MarianOptions, ValidMetricsOfMarian) {
   TrainOptions o;
-  EXPECT_TRUE(parse(o, with_data({"--valid-metrics", "cross-entropy", "ce-mean-words", "bleu-detok", "bleu",
-                                  "bleu-segmented", "chrf", "perplexity"})));
+  EXPECT_TRUE(parse(o, with_data({"--valid-metrics", "cross-entropy", "ce-mean-words", "bleu-detok",
+                                  "bleu", "bleu-segmented", "chrf", "perplexity"})));
   EXPECT_EQ(o.valid_metrics.size(), 7u);
   EXPECT_HAS(usage_error(with_data({"--valid-metrics", "translation"})), "valid-script-path");
   EXPECT_HAS(usage_error(with_data({"--valid-metrics", "bleurt"})), "one of: cross-entropy");
@@ -107,8 +134,8 @@ TEST(MarianOptions, ValidMetricsOfMarian) {
 
 TEST(MarianOptions, FlagsWithoutValuesAndShortOptions) {
   TrainOptions o;
-  EXPECT_TRUE(parse(o, {"-m", "m.npz", "-t", "a.en", "a.fr", "-v", "v.spm", "-d", "cpu", "-l", "0.001", "-n",
-                        "-b", "6", "-e", "2", "-w", "5000"}));
+  EXPECT_TRUE(parse(o, {"-m", "m.npz", "-t", "a.en", "a.fr", "-v", "v.spm", "-d", "cpu", "-l",
+                        "0.001", "-n", "-b", "6", "-e", "2", "-w", "5000"}));
   EXPECT_EQ(o.model, "m.npz");
   EXPECT_EQ(o.devices, std::vector<std::string>{"cpu"});
   EXPECT_DOUBLE_EQ(o.learn_rate, 0.001);
@@ -129,12 +156,15 @@ TEST(MarianOptions, NormalizeDefaultsToZeroAsInMarian) {
 
 TEST(MarianOptions, PreAndPostLayerNormStrings) {
   TrainOptions o;
-  EXPECT_TRUE(parse(o, with_data({"--transformer-preprocess", "n", "--transformer-postprocess", "da",
-                                  "--transformer-postprocess-top", "n", "--admin-init", "none"})));
+  EXPECT_TRUE(
+      parse(o, with_data({"--transformer-preprocess", "n", "--transformer-postprocess", "da",
+                          "--transformer-postprocess-top", "n", "--admin-init", "none"})));
   EXPECT_EQ(o.model_config.norm, models::Norm::kPre);
-  EXPECT_HAS(usage_error(with_data({"--transformer-preprocess", "n", "--transformer-postprocess", "dan"})),
-             "Post-LN (postprocess dan) or Pre-LN");
-  EXPECT_HAS(usage_error(with_data({"--transformer-postprocess-emb", "dn"})), "layer norm on the embeddings");
+  EXPECT_HAS(
+      usage_error(with_data({"--transformer-preprocess", "n", "--transformer-postprocess", "dan"})),
+      "Post-LN (postprocess dan) or Pre-LN");
+  EXPECT_HAS(usage_error(with_data({"--transformer-postprocess-emb", "dn"})),
+             "layer norm on the embeddings");
 }
 
 TEST(MarianOptions, TaskPresetsAreVaswanisTransformer) {
@@ -186,19 +216,23 @@ TEST(MarianOptions, MarianDumpConfigLoads) {
   EXPECT_EQ(o.vocabs.size(), 2u);
   std::string out;
   TrainOptions d;
-  EXPECT_FALSE(parse(d, {"-c", std::string(REALMT_MARIAN_REGRESSION) + "/marian-1.12-train.yml", "--dump-config"},
-                     &out));
+  EXPECT_FALSE(parse(
+      d, {"-c", std::string(REALMT_MARIAN_REGRESSION) + "/marian-1.12-train.yml", "--dump-config"},
+      &out));
   EXPECT_HAS(out, "lr-decay-inv-sqrt:");
 }
 
 TEST(MarianOptions, DecoderFeedForwardMustBeTheEncoders) {
   TrainOptions o;
-  EXPECT_TRUE(parse(o, with_data({"--transformer-dim-ffn", "1024", "--transformer-decoder-dim-ffn", "1024",
-                                  "--transformer-decoder-ffn-depth", "2"})));
-  EXPECT_HAS(usage_error(with_data({"--transformer-decoder-dim-ffn", "4096"})),
-             "transformer-decoder-dim-ffn 4096: realmt's decoder has the encoder's feed-forward size");
-  EXPECT_HAS(usage_error(with_data({"--transformer-decoder-ffn-depth", "3"})), "transformer-decoder-ffn-depth 3");
-  EXPECT_HAS(usage_error(with_data({"--transformer-rnn-projection"})), "RNN layers are not implemented");
+  EXPECT_TRUE(parse(o, with_data({"--transformer-dim-ffn", "1024", "--transformer-decoder-dim-ffn",
+                                  "1024", "--transformer-decoder-ffn-depth", "2"})));
+  EXPECT_HAS(
+      usage_error(with_data({"--transformer-decoder-dim-ffn", "4096"})),
+      "transformer-decoder-dim-ffn 4096: realmt's decoder has the encoder's feed-forward size");
+  EXPECT_HAS(usage_error(with_data({"--transformer-decoder-ffn-depth", "3"})),
+             "transformer-decoder-ffn-depth 3");
+  EXPECT_HAS(usage_error(with_data({"--transformer-rnn-projection"})),
+             "RNN layers are not implemented");
 }
 
 TEST(MarianOptions, LrDecayInvSqrtListAndItsStart) {
@@ -225,16 +259,19 @@ TEST(MarianOptions, OptimizerParamsFillAdamsDefaults) {
   TrainOptions p;
   EXPECT_TRUE(parse(p, with_data({"--optimizer-params", "0.8"})));
   EXPECT_EQ(p.optimizer_params, (std::vector<double>{0.8, 0.999, 1e-8}));
-  EXPECT_HAS(usage_error(with_data({"--optimizer-params", "0.9", "0.98", "1e-9", "0.01"})), "weight decay");
+  EXPECT_HAS(usage_error(with_data({"--optimizer-params", "0.9", "0.98", "1e-9", "0.01"})),
+             "weight decay");
 }
 
 TEST(MarianOptions, ShuffleCheckpointsEarlyStoppingAndGeneralOptions) {
   TrainOptions o;
-  EXPECT_TRUE(parse(o, with_data({"--shuffle", "batches", "--overwrite-checkpoint", "--early-stopping-epsilon", "0",
-                                  "--data-threads", "4", "--log-level", "info", "--authors=false"})));
+  EXPECT_TRUE(parse(
+      o, with_data({"--shuffle", "batches", "--overwrite-checkpoint", "--early-stopping-epsilon",
+                    "0", "--data-threads", "4", "--log-level", "info", "--authors=false"})));
   EXPECT_FALSE(o.loader_options().shuffle);
   EXPECT_TRUE(o.loader_options().shuffle_batches);
-  EXPECT_HAS(usage_error(with_data({"--overwrite-checkpoint=false"})), "overwrite-checkpoint false");
+  EXPECT_HAS(usage_error(with_data({"--overwrite-checkpoint=false"})),
+             "overwrite-checkpoint false");
   EXPECT_HAS(usage_error(with_data({"--early-stopping-epsilon", "0.1"})), "any improvement resets");
   EXPECT_HAS(usage_error(with_data({"--cite"})), "Marian prints this and exits");
   EXPECT_HAS(usage_error(with_data({"--log-level", "loud"})), "log-level");
@@ -261,27 +298,32 @@ TEST(MarianOptions, NoEffectNotesOnlyForValuesOtherThanMariansDefaults) {
 }
 
 TEST(MarianOptions, UnavailableFeaturesSayWhy) {
-  EXPECT_HAS(usage_error(with_data({"--dim-rnn", "512"})), "RNN (s2s, amun, nematus) models are not implemented");
+  EXPECT_HAS(usage_error(with_data({"--dim-rnn", "512"})),
+             "RNN (s2s, amun, nematus) models are not implemented");
   EXPECT_HAS(usage_error(with_data({"--lr-decay", "0.5"})), "learning-rate decay");
   EXPECT_HAS(usage_error(with_data({"--guided-alignment", "align.txt"})), "guided alignment");
   TrainOptions o;
-  EXPECT_TRUE(parse(o, with_data({"--lr-decay", "0.0", "--guided-alignment", "none", "--maxi-batch-sort", "trg"})));
-  EXPECT_HAS(usage_error(with_data({"--maxi-batch-sort", "src"})), "sorts each maxi-batch by target length");
+  EXPECT_TRUE(parse(o, with_data({"--lr-decay", "0.0", "--guided-alignment", "none",
+                                  "--maxi-batch-sort", "trg"})));
+  EXPECT_HAS(usage_error(with_data({"--maxi-batch-sort", "src"})),
+             "sorts each maxi-batch by target length");
 }
 
 TEST(MarianOptions, AliasesAndTheirConflicts) {
   TrainOptions o;
-  EXPECT_TRUE(parse(o, with_data({"--after-batches", "500", "--no-shuffle", "--cost-scaling", "7", "1000", "2"})));
+  EXPECT_TRUE(parse(o, with_data({"--after-batches", "500", "--no-shuffle", "--cost-scaling", "7",
+                                  "1000", "2"})));
   EXPECT_EQ(o.after, Duration::parse("500u"));
   EXPECT_EQ(o.shuffle, Shuffle::kNone);
   EXPECT_DOUBLE_EQ(o.loss_scale, 128.0);
   EXPECT_EQ(o.loss_scale_window, 1000);
   EXPECT_HAS(usage_error(with_data({"--after", "10u", "--after-epochs", "2"})), "one criterion");
   EXPECT_HAS(usage_error(with_data({"--num-devices", "2"})), "mpirun");
-  EXPECT_HAS(usage_error({"--train-sets", "stdin", "--vocabs", "v.spm"}), "cannot train from stdin");
+  EXPECT_HAS(usage_error({"--train-sets", "stdin", "--vocabs", "v.spm"}),
+             "cannot train from stdin");
   TrainOptions p;
-  EXPECT_TRUE(parse(p, with_data({"--dim-vocabs", "32000", "32000", "--tied-embeddings", "--precision", "float32",
-                                  "float32"})));
+  EXPECT_TRUE(parse(p, with_data({"--dim-vocabs", "32000", "32000", "--tied-embeddings",
+                                  "--precision", "float32", "float32"})));
   EXPECT_EQ(p.compute_precision(), Precision::kF32);
 }
 
@@ -303,7 +345,8 @@ TEST(MarianOptions, NoEffectOptionsShowInHelpAndDumps) {
   EXPECT_HAS(out, "workspace: 9000");
   TrainOptions q;
   EXPECT_FALSE(parse(q, with_data({"--dump-config"}), &out));
-  EXPECT_EQ(out.find("workspace"), std::string::npos) << "unset no-effect options stay out of full dumps";
+  EXPECT_EQ(out.find("workspace"), std::string::npos)
+      << "unset no-effect options stay out of full dumps";
 }
 
 }  // namespace

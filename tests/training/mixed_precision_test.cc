@@ -35,7 +35,8 @@ std::vector<double> values(const Tensor& t) {
 }
 
 // Every compute weight is the master weight rounded to the compute dtype.
-void expect_compute_is_cast_of_master(const models::Transformer& master, const models::Transformer& compute) {
+void expect_compute_is_cast_of_master(const models::Transformer& master,
+                                      const models::Transformer& compute) {
   const Arena& m = master.params().values();
   const Arena& c = compute.params().values();
   ASSERT_EQ(m.size(), c.size());
@@ -95,14 +96,16 @@ TEST_F(MixedPrecisionCpu, GradientsReachTheMasterArenaAndAccumulateAcrossBatches
     const Arena& m = master.params().grads();
     const Arena& t = twin->params().grads();
     for (int i = 0; i < m.size(); ++i) {
-      const int64_t offset = (static_cast<const char*>(t[i].raw()) - static_cast<const char*>(t.flat().raw())) / 4;
+      const int64_t offset =
+          (static_cast<const char*>(t[i].raw()) - static_cast<const char*>(t.flat().raw())) / 4;
       for (int64_t e = 0; e < m[i].numel(); ++e) out[offset + e] = m[i].at(e);
     }
     return out;
   };
 
   // First batch of an update overwrites (stale values in the master gradients are ignored).
-  master.params().grads().flat().copy_from(Tensor::full({master.params().grads().elements()}, 7.0, DType::kF64));
+  master.params().grads().flat().copy_from(
+      Tensor::full({master.params().grads().elements()}, 7.0, DType::kF64));
   const models::LossOutput out1 = mp.compute_model().loss(b1.src, b1.tgt_in, b1.tgt_out, 0.1, {});
   EXPECT_EQ(out1.loss.dtype(), DType::kF32);
   mp.backward(out1.loss, /*first=*/true);
@@ -117,7 +120,8 @@ TEST_F(MixedPrecisionCpu, GradientsReachTheMasterArenaAndAccumulateAcrossBatches
   for (double g : values(mp.compute_model().params().grads().flat())) ASSERT_EQ(g, 0.0);
 
   // Second batch adds in the master's precision.
-  mp.backward(mp.compute_model().loss(b2.src, b2.tgt_in, b2.tgt_out, 0.1, {}).loss, /*first=*/false);
+  mp.backward(mp.compute_model().loss(b2.src, b2.tgt_in, b2.tgt_out, 0.1, {}).loss,
+              /*first=*/false);
   const std::vector<double> after2 = master_grads();
   for (size_t i = 0; i < g1.size(); ++i) ASSERT_EQ(after2[i], g1[i] + g2[i]) << "element " << i;
 }
@@ -135,7 +139,8 @@ TEST_F(MixedPrecisionCpu, TrainingThroughTheCopyTracksMasterPrecisionTraining) {
   const std::vector<double> got = test::train_mixed(master, mp, 30, 11);
   expect_compute_is_cast_of_master(master, mp.compute_model());
   ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-4 * want[i]) << "update " << i + 1;
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(got[i], want[i], 1e-4 * want[i]) << "update " << i + 1;
   EXPECT_LT(got.back(), got.front() - 0.3);  // it learns
 }
 

@@ -16,8 +16,8 @@ namespace realmt::training::test {
 
 // `updates` updates of 16 sentences; returns the losses per target token of the applied ones
 // and counts the skipped ones (f16 overflow) in *skipped.
-inline std::vector<double> train_mixed(models::Transformer& master, MixedPrecision& mp, int updates, uint64_t seed,
-                                       int* skipped = nullptr) {
+inline std::vector<double> train_mixed(models::Transformer& master, MixedPrecision& mp, int updates,
+                                       uint64_t seed, int* skipped = nullptr) {
   Optimizer opt(master.params(), OptimizerOptions{});
   LrSchedule lr{.peak = 3e-3, .warmup = 10};
   Generator data(seed);

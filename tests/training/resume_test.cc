@@ -105,7 +105,8 @@ TEST(Resume, StoppedAndResumedRunEqualsUninterruptedRun) {
   TrainResult second = Trainer(options(corpus, split, "23u")).run();
   ASSERT_EQ(second.updates, 23);
   ASSERT_EQ(second.losses.size(), 13u);
-  for (size_t i = 0; i < 13; ++i) EXPECT_EQ(second.losses[i], whole.losses[10 + i]) << "update " << 11 + i;
+  for (size_t i = 0; i < 13; ++i)
+    EXPECT_EQ(second.losses[i], whole.losses[10 + i]) << "update " << 11 + i;
   EXPECT_GE(whole.epochs, 1);
   expect_same_file_tensors(full / "model.safetensors", split / "model.safetensors");
   expect_same_file_tensors(full / "model.state.safetensors", split / "model.state.safetensors");

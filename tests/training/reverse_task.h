@@ -21,7 +21,8 @@ struct ReverseBatch {
 inline ReverseBatch make_reverse_batch(Generator& gen, int64_t batch, int min_len, int max_len) {
   ReverseBatch b;
   const int64_t len = max_len + 1;
-  std::vector<int32_t> src(batch * len, data::kPadId), in(batch * len, data::kPadId), out(batch * len, data::kPadId);
+  std::vector<int32_t> src(batch * len, data::kPadId), in(batch * len, data::kPadId),
+      out(batch * len, data::kPadId);
   for (int64_t r = 0; r < batch; ++r) {
     const int n = min_len + static_cast<int>(gen.next_u32() % (max_len - min_len + 1));
     std::vector<int32_t> seq(n);

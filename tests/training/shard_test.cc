@@ -30,9 +30,11 @@ struct Stream {
 
 // Each rank's batches, round after round, until the end of the epoch; also checks that the
 // job-wide counters every rank computes agree.
-std::vector<std::vector<int64_t>> deal(int batches, int ranks, int64_t* total_batches, int64_t* total_sentences) {
+std::vector<std::vector<int64_t>> deal(int batches, int ranks, int64_t* total_batches,
+                                       int64_t* total_sentences) {
   std::vector<std::vector<int64_t>> own(ranks);
-  std::vector<Stream> streams(ranks, Stream{batches});  // every rank runs its own copy of the loader
+  std::vector<Stream> streams(ranks,
+                              Stream{batches});  // every rank runs its own copy of the loader
   bool ended = false;
   *total_batches = *total_sentences = 0;
   while (!ended) {
@@ -43,7 +45,8 @@ std::vector<std::vector<int64_t>> deal(int batches, int ranks, int64_t* total_ba
         *total_sentences += round.sentences;
         ended = round.end_of_epoch;
       } else {
-        EXPECT_EQ(round.end_of_epoch, ended) << "rank " << r << " sees the end of the epoch elsewhere";
+        EXPECT_EQ(round.end_of_epoch, ended)
+            << "rank " << r << " sees the end of the epoch elsewhere";
       }
       if (round.own) own[r].push_back(round.own->ids[0] / 100);
     }

@@ -40,8 +40,9 @@ DisplayStats marian_example() {
 TEST(TrainLog, CeSumLineIsMariansWithLabelCounts) {
   DisplayStats s = marian_example();
   const std::string line = format_train_line(s, {.cost_type = CostType::kCeSum, .lr_report = true});
-  const std::string marian = "Ep. 24 : Up. 20785 : Sen. 646,829,638 : Cost 0.12538165 * 25,437,554 @ 2,305,265 after "
-                             "24,150,553,337 : Time 21.29s : 1194812.31 words/s : gNorm 0.0552 : L.r. 6.5259e-04";
+  const std::string marian =
+      "Ep. 24 : Up. 20785 : Sen. 646,829,638 : Cost 0.12538165 * 25,437,554 @ 2,305,265 after "
+      "24,150,553,337 : Time 21.29s : 1194812.31 words/s : gNorm 0.0552 : L.r. 6.5259e-04";
   EXPECT_EQ(line.substr(0, marian.size()), marian);
   EXPECT_EQ(line.substr(marian.size()), " : Mem 3.0 MB : ETA ?");  // realmt's fields after Marian's
 }
@@ -57,24 +58,29 @@ TEST(TrainLog, CeMeanWordsLineWithoutLearningRate) {
   s.grad_norm_avg = 1.23456;
   const std::string line = format_train_line(s, {.cost_type = CostType::kCeMeanWords});
   EXPECT_EQ(line.substr(0, line.find(" : Mem")),
-            "Ep. 1 : Up. 1000 : Sen. 1,269,755 : Cost 7.95987511 : Time 785.53s : 5.09 words/s : gNorm 1.2346");
+            "Ep. 1 : Up. 1000 : Sen. 1,269,755 : Cost 7.95987511 : Time 785.53s : 5.09 words/s : "
+            "gNorm 1.2346");
   // Marian's other cost types.
   s.sentences = 100;
   s.updates_since = 10;
-  EXPECT_NE(format_train_line(s, {.cost_type = CostType::kCrossEntropy}).find("Cost 318.39500440 :"),
-            std::string::npos);
-  EXPECT_NE(format_train_line(s, {.cost_type = CostType::kCeSum, .disp_label_counts = false}).find("Cost 3183.95004400 :"),
+  EXPECT_NE(
+      format_train_line(s, {.cost_type = CostType::kCrossEntropy}).find("Cost 318.39500440 :"),
+      std::string::npos);
+  EXPECT_NE(format_train_line(s, {.cost_type = CostType::kCeSum, .disp_label_counts = false})
+                .find("Cost 3183.95004400 :"),
             std::string::npos);
   char ppl[64];
   std::snprintf(ppl, sizeof ppl, "Cost %.8f :", std::exp(7.95987511));
-  EXPECT_NE(format_train_line(s, {.cost_type = CostType::kPerplexity}).find(ppl), std::string::npos);
+  EXPECT_NE(format_train_line(s, {.cost_type = CostType::kPerplexity}).find(ppl),
+            std::string::npos);
 }
 
 TEST(TrainLog, ValidationLinesAreMarians) {
   EXPECT_EQ(format_valid_line(1, 5000, {"ce-mean-words", 5.212771, true, 0, 0}),
             "[valid] Ep. 1 : Up. 5000 : ce-mean-words : 5.21277 : new best");
-  EXPECT_EQ(format_valid_line(9, 775000, {"perplexity", 4.248121, false, 4, 4.241117}),
-            "[valid] Ep. 9 : Up. 775000 : perplexity : 4.24812 : stalled 4 times (last best: 4.24112)");
+  EXPECT_EQ(
+      format_valid_line(9, 775000, {"perplexity", 4.248121, false, 4, 4.241117}),
+      "[valid] Ep. 9 : Up. 775000 : perplexity : 4.24812 : stalled 4 times (last best: 4.24112)");
   EXPECT_EQ(format_valid_line(2, 300, {"translation", 27.3, true, 0, 0}),
             "[valid] Ep. 2 : Up. 300 : translation : 27.3 : new best");
 }
@@ -89,11 +95,13 @@ TEST(TrainLog, CommasAndLogParsers) {
       R"(Ep\.\s+[\d.]+\s+:\s+Up\.\s+\d+\s+:\s+Sen\.\s+[\d,]+\s+:\s+Cost\s+[\d.]+(?: \* [\d,]+ @ [\d,]+ after [\d,]+)? :)"
       R"( Time [\d.]+s : [\d.]+ words/s : gNorm [\d.]+ : L\.r\. [\d.]+e-\d+)");
   for (CostType cost : {CostType::kCeSum, CostType::kCeMeanWords})
-    EXPECT_TRUE(std::regex_search(format_train_line(marian_example(), {.cost_type = cost, .lr_report = true}), train));
+    EXPECT_TRUE(std::regex_search(
+        format_train_line(marian_example(), {.cost_type = cost, .lr_report = true}), train));
 }
 
 TEST(TrainLog, ValidLinesGoToTheValidLogToo) {
-  const std::string dir = std::filesystem::temp_directory_path() / ("realmt_trainlog_" + std::to_string(::getpid()));
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("realmt_trainlog_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   log::set_file(dir + "/train.log");  // what --log does (common/options_cli.cc)
   {
@@ -109,10 +117,12 @@ TEST(TrainLog, ValidLinesGoToTheValidLogToo) {
   std::string l1, l2, rest;
   std::getline(valid, l1);
   std::getline(valid, l2);
-  EXPECT_TRUE(std::regex_match(l1, std::regex(R"(\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] \[valid\] Ep\. 1 : Up\. 10 : )"
-                                              R"(ce-mean-words : 3\.5 : new best)")))
+  EXPECT_TRUE(std::regex_match(
+      l1, std::regex(R"(\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] \[valid\] Ep\. 1 : Up\. 10 : )"
+                     R"(ce-mean-words : 3\.5 : new best)")))
       << l1;
-  EXPECT_NE(l2.find("[valid] Ep. 1 : Up. 10 : bleu : 12.25 : stalled 1 times (last best: 13)"), std::string::npos);
+  EXPECT_NE(l2.find("[valid] Ep. 1 : Up. 10 : bleu : 12.25 : stalled 1 times (last best: 13)"),
+            std::string::npos);
   EXPECT_FALSE(std::getline(valid, rest));  // only the validation lines
   int lines = 0;
   while (std::getline(train, rest)) ++lines;
@@ -124,7 +134,8 @@ TEST(TrainLog, ValidLinesGoToTheValidLogToo) {
 // names are escaped. (The snprintf writer it replaced printed "nan" and "inf", which no JSON
 // reader accepts, and wrote names unescaped.)
 TEST(TrainLog, MetricsFileIsJsonEvenForNonFiniteValues) {
-  const std::string dir = std::filesystem::temp_directory_path() / ("realmt_trainjson_" + std::to_string(::getpid()));
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("realmt_trainjson_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   {
     TrainLog::Options o;
@@ -137,7 +148,9 @@ TEST(TrainLog, MetricsFileIsJsonEvenForNonFiniteValues) {
     s.grad_norm_avg = -std::numeric_limits<double>::infinity();
     s.loss_scale = 64;
     log.display(s);
-    log.validation(2, 30, {{"bleu", std::nan(""), false, 2, 11.5}, {"my \"script\"\tmetric\\", 1.25, true, 0, 0}});
+    log.validation(
+        2, 30,
+        {{"bleu", std::nan(""), false, 2, 11.5}, {"my \"script\"\tmetric\\", 1.25, true, 0, 0}});
   }
   std::ifstream in(dir + "/m.jsonl");
   std::string train, valid, rest;

@@ -33,7 +33,8 @@ TrainingState every_field_set() {
           .grad_norm_avg = 1.0296179054065939,
           .rng_state = "55450:892416",
           .loss_scale = LossScaleState{.scale = 32768, .clean_run = 5, .skipped = 3},
-          .data_position = "realmt-batch-state-v1 epoch=0 pool-start=0 skip=10 lines=1500 usable=1500 seed=7",
+          .data_position =
+              "realmt-batch-state-v1 epoch=0 pool-start=0 skip=10 lines=1500 usable=1500 seed=7",
           .vocab = "spm-fnv1a64:24:a8cd993044799c45",
           .ranks = 3,
           .rank_rng_states = {{"1", "1:2"}, {"2", "3:4"}}};
@@ -77,7 +78,8 @@ TEST(TrainingStateRecord, WritesTheKeysAndTextsEarlierVersionsWrote) {
       {"realmt.loss_scale", "32768"},
       {"realmt.loss_scale_clean", "5"},
       {"realmt.skipped_updates", "3"},
-      {"realmt.data_position", "realmt-batch-state-v1 epoch=0 pool-start=0 skip=10 lines=1500 usable=1500 seed=7"},
+      {"realmt.data_position",
+       "realmt-batch-state-v1 epoch=0 pool-start=0 skip=10 lines=1500 usable=1500 seed=7"},
       {"realmt.vocab", "spm-fnv1a64:24:a8cd993044799c45"},
       {"realmt.ranks", "3"},
       {"realmt.rng_state.rank1", "1:2"},
@@ -90,11 +92,12 @@ TEST(TrainingStateRecord, WritesTheKeysAndTextsEarlierVersionsWrote) {
 
 TEST(TrainingStateRecord, AnOlderStateWithoutTheLaterKeysReads) {
   models::Metadata m = training_state_text(every_field_set());
-  for (const char* key : {"realmt.best.cross-entropy", "realmt.best.perplexity", "realmt.stalled.cross-entropy",
-                          "realmt.stalled.perplexity", "realmt.epoch_start_updates", "realmt.epoch_start_sentences",
-                          "realmt.grad_norm_avg", "realmt.loss_scale", "realmt.loss_scale_clean",
-                          "realmt.skipped_updates", "realmt.vocab", "realmt.ranks", "realmt.rng_state.rank1",
-                          "realmt.rng_state.rank2"})
+  for (const char* key :
+       {"realmt.best.cross-entropy", "realmt.best.perplexity", "realmt.stalled.cross-entropy",
+        "realmt.stalled.perplexity", "realmt.epoch_start_updates", "realmt.epoch_start_sentences",
+        "realmt.grad_norm_avg", "realmt.loss_scale", "realmt.loss_scale_clean",
+        "realmt.skipped_updates", "realmt.vocab", "realmt.ranks", "realmt.rng_state.rank1",
+        "realmt.rng_state.rank2"})
     m.erase(key);
   const TrainingState s = read_training_state(m, "old.state");
   EXPECT_TRUE(s.best.empty() && s.stalled.empty() && s.rank_rng_states.empty());
@@ -106,8 +109,8 @@ TEST(TrainingStateRecord, AnOlderStateWithoutTheLaterKeysReads) {
 TEST(TrainingStateRecord, AStateFileMissingARequiredKeyNamesTheKeyAndTheFile) {
   realmt::testing::TempDir dir;
   const std::string path = dir.file("model.state.safetensors");
-  for (const char* key : {"realmt.step", "realmt.tokens", "realmt.optimizer_steps", "realmt.best", "realmt.rng_state",
-                          "realmt.data_position"}) {
+  for (const char* key : {"realmt.step", "realmt.tokens", "realmt.optimizer_steps", "realmt.best",
+                          "realmt.rng_state", "realmt.data_position"}) {
     models::Metadata m = training_state_text(every_field_set());
     m.erase(key);
     models::save_checkpoint(path, {{"params.w", Tensor::zeros({2})}}, m);
@@ -119,17 +122,20 @@ TEST(TrainingStateRecord, AStateFileMissingARequiredKeyNamesTheKeyAndTheFile) {
 TEST(TrainingStateRecord, APartGroupNamesItsMissingKey) {
   models::Metadata m = training_state_text(every_field_set());
   m.erase("realmt.skipped_updates");
-  expect_error([&] { read_training_state(m, "s.st"); }, {"s.st: training state lacks 'realmt.skipped_updates'"});
+  expect_error([&] { read_training_state(m, "s.st"); },
+               {"s.st: training state lacks 'realmt.skipped_updates'"});
   m = training_state_text(every_field_set());
   m.erase("realmt.epoch_start_updates");
-  expect_error([&] { read_training_state(m, "s.st"); }, {"s.st: training state lacks 'realmt.epoch_start_updates'"});
+  expect_error([&] { read_training_state(m, "s.st"); },
+               {"s.st: training state lacks 'realmt.epoch_start_updates'"});
 }
 
 TEST(TrainingStateRecord, DamagedValuesNameTheKey) {
   models::Metadata m = training_state_text(every_field_set());
   m["realmt.stalled.perplexity"] = "two";
-  expect_error([&] { read_training_state(m, "s.st"); },
-               {"s.st: training state field 'realmt.stalled.perplexity' is 'two', not a valid number"});
+  expect_error(
+      [&] { read_training_state(m, "s.st"); },
+      {"s.st: training state field 'realmt.stalled.perplexity' is 'two', not a valid number"});
   m = training_state_text(every_field_set());
   m["realmt.ranks"] = "-3";
   expect_error([&] { read_training_state(m, "s.st"); }, {"field 'realmt.ranks' is -3"});

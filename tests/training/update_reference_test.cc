@@ -43,7 +43,8 @@ struct RefSchedule {
     double lr = peak;
     if (warmup > 0) lr *= std::min(1.0, double(t) / double(warmup));
     if (inv_sqrt > 0) lr *= std::min(1.0, std::sqrt(double(inv_sqrt) / double(t)));
-    if (linear_to > 0 && t > warmup) lr *= std::max(0.0, 1.0 - double(t - warmup) / double(linear_to - warmup));
+    if (linear_to > 0 && t > warmup)
+      lr *= std::max(0.0, 1.0 - double(t - warmup) / double(linear_to - warmup));
     return lr;
   }
 };
@@ -76,7 +77,8 @@ struct RefOptimizer {
       const double rho_inf = 2 / (1 - b2) - 1;
       const double rho = rho_inf - 2 * double(t) * std::pow(b2, double(t)) / bc2;
       rectified = rho >= 5;
-      if (rectified) r = std::sqrt((rho - 4) * (rho - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho));
+      if (rectified)
+        r = std::sqrt((rho - 4) * (rho - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho));
     }
     for (size_t i = 0; i < p.size(); ++i) {
       m[i] = b1 * m[i] + (1 - b1) * g[i];
@@ -105,12 +107,14 @@ struct Setup {
     params.allocate(Device::cpu(), DType::kF64);
     set(params.values(), ref.p);
     optimizer = std::make_unique<Optimizer>(
-        params, OptimizerOptions{.radam = ref.radam, .beta1 = ref.b1, .beta2 = ref.b2, .eps = ref.eps});
+        params,
+        OptimizerOptions{.radam = ref.radam, .beta1 = ref.b1, .beta2 = ref.b2, .eps = ref.eps});
     if (!ref.e.empty()) {
       ema = std::make_unique<Arena>(params.shapes(), DType::kF64, Device::cpu());
       set(*ema, ref.e);
     }
-    schedule = {ref.schedule.peak, ref.schedule.warmup, ref.schedule.inv_sqrt, ref.schedule.linear_to};
+    schedule = {ref.schedule.peak, ref.schedule.warmup, ref.schedule.inv_sqrt,
+                ref.schedule.linear_to};
     rule = {ref.clip, ref.alpha};
   }
   static void set(const Arena& a, const std::vector<double>& x) {
@@ -124,18 +128,22 @@ struct Setup {
       for (int64_t j = 0; j < a[i].numel(); ++j) x.push_back(a[i].data<double>()[j]);
     return x;
   }
-  UpdateResult step(const std::vector<double>& g_summed, int64_t tokens, double loss_scale, int64_t update) {
+  UpdateResult step(const std::vector<double>& g_summed, int64_t tokens, double loss_scale,
+                    int64_t update) {
     params.zero_grad();
     set(params.grads(), g_summed);
     const double squares = ops::sum_squares(params.grads().flat());
-    return apply_update(params, *optimizer, schedule, ema.get(), rule, squares, tokens, loss_scale, update);
+    return apply_update(params, *optimizer, schedule, ema.get(), rule, squares, tokens, loss_scale,
+                        update);
   }
 };
 
-void expect_close(const std::vector<double>& got, const std::vector<double>& want, const char* what, int64_t t) {
+void expect_close(const std::vector<double>& got, const std::vector<double>& want, const char* what,
+                  int64_t t) {
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i)
-    EXPECT_NEAR(got[i], want[i], 1e-12 * std::abs(want[i]) + 1e-15) << what << "[" << i << "] after update " << t;
+    EXPECT_NEAR(got[i], want[i], 1e-12 * std::abs(want[i]) + 1e-15)
+        << what << "[" << i << "] after update " << t;
 }
 
 // The summed gradient of update t: loss scale x tokens x a per-token gradient whose norm is
@@ -143,7 +151,8 @@ void expect_close(const std::vector<double>& got, const std::vector<double>& wan
 std::vector<double> summed_gradient(int64_t t, double tokens, double loss_scale) {
   std::vector<double> g(7);
   const double size = t % 3 == 0 ? 2.0 : 0.1;
-  for (size_t i = 0; i < g.size(); ++i) g[i] = loss_scale * tokens * size * std::sin(1.3 * double(i) + 0.7 * double(t));
+  for (size_t i = 0; i < g.size(); ++i)
+    g[i] = loss_scale * tokens * size * std::sin(1.3 * double(i) + 0.7 * double(t));
   return g;
 }
 
@@ -190,7 +199,8 @@ TEST(UpdateReference, AdamWithWarmupInverseSqrtClippingAndSmoothing) {
     const std::vector<double> g = summed_gradient(1, 47, 8);
     one.step(g, 47, 8);
     // (eps = 1e-8 against |g| >= 0.016 shifts that by at most 2e-9.)
-    for (size_t i = 0; i < 7; ++i) EXPECT_NEAR(one.p[i], ref.p[i] - 2.5e-3 * (g[i] > 0 ? 1 : -1), 3e-9);
+    for (size_t i = 0; i < 7; ++i)
+      EXPECT_NEAR(one.p[i], ref.p[i] - 2.5e-3 * (g[i] > 0 ? 1 : -1), 3e-9);
     // The average takes 9/10 of the new weights first (Marian's warm-up).
     for (size_t i = 0; i < 7; ++i) EXPECT_NEAR(one.e[i], 0.1 * ref.p[i] + 0.9 * one.p[i], 1e-15);
   }
@@ -221,14 +231,17 @@ TEST(UpdateReference, RadamRectificationWithLinearDecay) {
 
 TEST(UpdateReference, ScheduleMatchesMarianAndFairseqFormulas) {
   const std::vector<RefSchedule> cases = {
-      {3e-4, 0, 0, 0}, {3e-4, 16000, 0, 0}, {3e-4, 0, 8000, 0}, {3e-4, 16000, 16000, 0},
-      {1.2e-3, 8000, 0, 47000}, {1e-3, 0, 0, 100}, {2e-3, 100, 100, 0},
+      {3e-4, 0, 0, 0},          {3e-4, 16000, 0, 0}, {3e-4, 0, 8000, 0},  {3e-4, 16000, 16000, 0},
+      {1.2e-3, 8000, 0, 47000}, {1e-3, 0, 0, 100},   {2e-3, 100, 100, 0},
   };
   for (const RefSchedule& r : cases) {
-    const LrSchedule s{.peak = r.peak, .warmup = r.warmup, .inv_sqrt_from = r.inv_sqrt, .linear_to = r.linear_to};
-    for (int64_t t : {1, 2, 50, 99, 100, 101, 7999, 8000, 8001, 16000, 16001, 30000, 46999, 47000, 47001, 100000})
+    const LrSchedule s{
+        .peak = r.peak, .warmup = r.warmup, .inv_sqrt_from = r.inv_sqrt, .linear_to = r.linear_to};
+    for (int64_t t : {1, 2, 50, 99, 100, 101, 7999, 8000, 8001, 16000, 16001, 30000, 46999, 47000,
+                      47001, 100000})
       EXPECT_NEAR(s.at(t), r.at(t), 1e-15 * r.peak)
-          << "t=" << t << " warmup " << r.warmup << " inv-sqrt " << r.inv_sqrt << " linear " << r.linear_to;
+          << "t=" << t << " warmup " << r.warmup << " inv-sqrt " << r.inv_sqrt << " linear "
+          << r.linear_to;
   }
   // Hand values: half-way through the warm-up; inverse sqrt at 4 x D; linear half-way down.
   EXPECT_NEAR((LrSchedule{.peak = 1e-3, .warmup = 100}.at(50)), 5e-4, 1e-18);

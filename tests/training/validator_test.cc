@@ -31,8 +31,10 @@ struct Fixture {
     std::ofstream src(dir / "v.src"), tgt(dir / "v.tgt");
     for (int i = 0; i < 30; ++i) {
       const int n = 2 + static_cast<int>(g.next_u32() % 5);
-      for (int j = 0; j < n; ++j) src << (j ? " " : "") << static_cast<char>('a' + g.next_u32() % 10);
-      for (int j = 0; j < n; ++j) tgt << (j ? " " : "") << static_cast<char>('a' + g.next_u32() % 10);
+      for (int j = 0; j < n; ++j)
+        src << (j ? " " : "") << static_cast<char>('a' + g.next_u32() % 10);
+      for (int j = 0; j < n; ++j)
+        tgt << (j ? " " : "") << static_cast<char>('a' + g.next_u32() % 10);
       src << "\n";
       tgt << "\n";
     }
@@ -70,8 +72,10 @@ TEST(Validator, CrossEntropiesAsMarianDefinesThem) {
   ValidatorOptions o;
   o.batch_sentences = 7;
   const Validator v((f.dir / "v.src").string(), (f.dir / "v.tgt").string(), *f.vocab, o);
-  const auto m = v.run(*f.model, {"cross-entropy", "ce-mean", "ce-sum", "ce-mean-words", "perplexity"});
-  EXPECT_NEAR(m.at("cross-entropy") * v.sentences(), m.at("ce-sum"), 1e-6 * m.at("ce-sum"));  // per sentence
+  const auto m =
+      v.run(*f.model, {"cross-entropy", "ce-mean", "ce-sum", "ce-mean-words", "perplexity"});
+  EXPECT_NEAR(m.at("cross-entropy") * v.sentences(), m.at("ce-sum"),
+              1e-6 * m.at("ce-sum"));  // per sentence
   EXPECT_EQ(m.at("ce-mean"), m.at("cross-entropy"));
   EXPECT_GT(m.at("cross-entropy"), m.at("ce-mean-words"));  // sentences have several tokens
   EXPECT_NEAR(m.at("perplexity"), std::exp(m.at("ce-mean-words")), 1e-9 * m.at("perplexity"));
@@ -86,7 +90,8 @@ TEST(Validator, TranslationMetricsAndScripts) {
   ValidatorOptions o;
   // Marian runs "<valid-script-path> <valid-script-args> <file>" through the shell; the score is
   // what it prints. This one prints the number of lines it got.
-  o.script_path = "sh " + f.script("count.sh", "wc -l < \"$2\"; echo \"$1\" > " + (f.dir / "arg").string());
+  o.script_path =
+      "sh " + f.script("count.sh", "wc -l < \"$2\"; echo \"$1\" > " + (f.dir / "arg").string());
   o.script_args = {"first-arg"};
   o.translation_output = (f.dir / "valid.{U}.out").string();
   const Validator v((f.dir / "v.src").string(), (f.dir / "v.tgt").string(), *f.vocab, o);
@@ -94,7 +99,8 @@ TEST(Validator, TranslationMetricsAndScripts) {
   c.updates = 40;
   std::vector<std::string> logged;
   c.log = [&](const std::string& line) { logged.push_back(line); };
-  const auto m = v.run(*f.model, {"translation", "bleu", "bleu-detok", "bleu-segmented", "chrf"}, c);
+  const auto m =
+      v.run(*f.model, {"translation", "bleu", "bleu-detok", "bleu-segmented", "chrf"}, c);
   EXPECT_EQ(m.at("translation"), 30.0);
   EXPECT_TRUE(fs::exists(f.dir / "valid.40.out"));  // {U} filled in
   std::ifstream arg(f.dir / "arg");
@@ -114,7 +120,8 @@ TEST(Validator, TranslationMetricsAndScripts) {
 TEST(Validator, ValidScriptScoresTheSavedModelAndFailuresAreClear) {
   Fixture f;
   ValidatorOptions o;
-  o.script_path = "sh " + f.script("score.sh", "test -f " + (f.dir / "m.dev.npz").string() + " && echo 17.5");
+  o.script_path =
+      "sh " + f.script("score.sh", "test -f " + (f.dir / "m.dev.npz").string() + " && echo 17.5");
   const Validator v((f.dir / "v.src").string(), (f.dir / "v.tgt").string(), *f.vocab, o);
   ValidationContext c;
   c.dev_model_path = (f.dir / "m.dev.npz").string();
@@ -141,10 +148,11 @@ TEST(DecoderConfig, IsMariansAndRealmtTranslateReadsIt) {
   t.valid_normalize = 0.6;
   t.valid_mini_batch = 64;
   const std::string yaml = decoder_config_yaml("model/model.iter5000.npz", t);
-  EXPECT_EQ(yaml,
-            "models:\n  - model/model.iter5000.npz\nvocabs:\n  - vocab.spm\n  - vocab.spm\nbeam-size: 6\n"
-            "normalize: 0.6\nword-penalty: 0\nmini-batch: 64\nmaxi-batch: 100\nmaxi-batch-sort: src\n"
-            "relative-paths: false\n");
+  EXPECT_EQ(
+      yaml,
+      "models:\n  - model/model.iter5000.npz\nvocabs:\n  - vocab.spm\n  - vocab.spm\nbeam-size: 6\n"
+      "normalize: 0.6\nword-penalty: 0\nmini-batch: 64\nmaxi-batch: 100\nmaxi-batch-sort: src\n"
+      "relative-paths: false\n");
   search::TranslateOptions d;
   OptionSet set("realmt-translate", "test");
   d.declare(set);

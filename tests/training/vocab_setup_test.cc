@@ -24,7 +24,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* kEn[] = {"cat", "dog", "house", "tree", "car", "book", "red", "blue", "big", "small"};
-const char* kFr[] = {"chat", "chien", "maison", "arbre", "voiture", "livre", "rouge", "bleu", "grand", "petit"};
+const char* kFr[] = {"chat",  "chien", "maison", "arbre", "voiture",
+                     "livre", "rouge", "bleu",   "grand", "petit"};
 
 class VocabSetup : public ::testing::Test {
  protected:
@@ -84,7 +85,9 @@ class VocabSetup : public ::testing::Test {
   fs::path dir_;
 };
 
-bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 TEST_F(VocabSetup, MissingSpmIsTrainedOnBothSidesOnceWithMarianIds) {
   TrainOptions o = options({path("v/joint.spm"), path("v/joint.spm")}, "1u");
@@ -93,9 +96,15 @@ TEST_F(VocabSetup, MissingSpmIsTrainedOnBothSidesOnceWithMarianIds) {
   EXPECT_EQ(create_missing_vocabs(o), (std::vector<std::string>{path("v/joint.spm")}));
   const std::vector<std::string> p = pieces(path("v/joint.spm"));
   ASSERT_EQ(p.size(), 22u);  // dim-vocabs: the 20 words of both sides and 2 special pieces
-  EXPECT_EQ(p[0], "</s>");  // Marian's special pieces: </s> 0, <unk> 1, no <s> nor <pad>
+  EXPECT_EQ(p[0], "</s>");   // Marian's special pieces: </s> 0, <unk> 1, no <s> nor <pad>
   EXPECT_EQ(p[1], "<unk>");
-  EXPECT_TRUE(has(p, "\xe2\x96\x81" "cat") && has(p, "\xe2\x96\x81" "chat")) << "a joint model has both sides";
+  EXPECT_TRUE(has(p,
+                  "\xe2\x96\x81"
+                  "cat") &&
+              has(p,
+                  "\xe2\x96\x81"
+                  "chat"))
+      << "a joint model has both sides";
   EXPECT_FALSE(fs::exists(path("v/joint.vocab")));  // as Marian, only the model
   // An existing vocabulary is used as it is.
   const auto written = fs::last_write_time(path("v/joint.spm"));
@@ -109,8 +118,10 @@ TEST_F(VocabSetup, SentencepieceMaxLinesSamplesTheCorpus) {
   {
     std::ofstream src(path("chars.en")), tgt(path("chars.fr"));
     for (int i = 0; i < 200; ++i) {
-      const std::u8string a = {char8_t(0xe4), char8_t(0xb8 + i / 64), char8_t(0x80 + i % 64)};  // U+4E00 + i
-      const std::u8string b = {char8_t(0xe5), char8_t(0x80 + i / 64), char8_t(0x80 + i % 64)};  // U+5000 + i
+      const std::u8string a = {char8_t(0xe4), char8_t(0xb8 + i / 64),
+                               char8_t(0x80 + i % 64)};  // U+4E00 + i
+      const std::u8string b = {char8_t(0xe5), char8_t(0x80 + i / 64),
+                               char8_t(0x80 + i % 64)};  // U+5000 + i
       src << std::string(a.begin(), a.end()) << "\n";
       tgt << std::string(b.begin(), b.end()) << "\n";
     }
@@ -123,7 +134,8 @@ TEST_F(VocabSetup, SentencepieceMaxLinesSamplesTheCorpus) {
     o.sentencepiece_options = "--model_type=char --character_coverage=1.0 --hard_vocab_limit=false";
     create_missing_vocabs(o);
     int n = 0;
-    for (const std::string& p : pieces(path(name))) n += p.size() == 3 && (p[0] == '\xe4' || p[0] == '\xe5');
+    for (const std::string& p : pieces(path(name)))
+      n += p.size() == 3 && (p[0] == '\xe4' || p[0] == '\xe5');
     return n;
   };
   EXPECT_EQ(cjk_pieces(0, "all.spm"), 400);  // 0: every line of both sides
@@ -132,25 +144,34 @@ TEST_F(VocabSetup, SentencepieceMaxLinesSamplesTheCorpus) {
 
 TEST_F(VocabSetup, TwoVocabulariesGiveUntiedTablesOfTheirSizes) {
   TrainOptions o = options({path("src.spm"), path("tgt.spm")}, "2u");
-  o.model_config.tied_embeddings_all = false;  // what realmt-train's parsing does for two vocabularies
+  o.model_config.tied_embeddings_all =
+      false;  // what realmt-train's parsing does for two vocabularies
   o.created_vocab_sizes = {12, 8};
   o.sentencepiece_options = "--model_type=word";
   Trainer(o).run();
   // Each side's own text: the source model has English words only, the target French.
-  EXPECT_TRUE(has(pieces(path("src.spm")), "\xe2\x96\x81" "cat"));
-  EXPECT_FALSE(has(pieces(path("src.spm")), "\xe2\x96\x81" "chat"));
+  EXPECT_TRUE(has(pieces(path("src.spm")),
+                  "\xe2\x96\x81"
+                  "cat"));
+  EXPECT_FALSE(has(pieces(path("src.spm")),
+                   "\xe2\x96\x81"
+                   "chat"));
   EXPECT_EQ(pieces(path("tgt.spm")).size(), 8u);
   const models::SafetensorsFile f = models::load_safetensors_header(o.model);
   EXPECT_EQ(f.entry("source_embeddings.weight").shape.vec(), (std::vector<int64_t>{12 + 2, 32}));
   EXPECT_EQ(f.entry("embeddings.weight").shape.vec(), (std::vector<int64_t>{8 + 2, 32}));
   EXPECT_EQ(f.entry("output.weight").shape.vec(), (std::vector<int64_t>{8 + 2, 32}));
   // Translation needs both: one side's vocabulary alone is not the model's.
-  EXPECT_NO_THROW(search::Translator::load({o.model}, std::vector<std::string>{path("src.spm"), path("tgt.spm")}, Device::cpu()));
-  EXPECT_THROW(search::Translator::load({o.model}, std::vector<std::string>{path("src.spm")}, Device::cpu()), Error);
+  EXPECT_NO_THROW(search::Translator::load(
+      {o.model}, std::vector<std::string>{path("src.spm"), path("tgt.spm")}, Device::cpu()));
+  EXPECT_THROW(
+      search::Translator::load({o.model}, std::vector<std::string>{path("src.spm")}, Device::cpu()),
+      Error);
 }
 
 TEST_F(VocabSetup, TiedEmbeddingsWithTwoVocabulariesAreRefusedNamingBoth) {
-  TrainOptions o = options({path("src.spm"), path("tgt.spm")}, "1u");  // tied-embeddings-all: realmt's default
+  TrainOptions o =
+      options({path("src.spm"), path("tgt.spm")}, "1u");  // tied-embeddings-all: realmt's default
   try {
     o.validate();
     ADD_FAILURE() << "tied-embeddings-all with two vocabularies was accepted";
@@ -176,14 +197,17 @@ TEST_F(VocabSetup, WordListsOfPreSegmentedTextTrainAndTranslate) {
   ASSERT_EQ(en.size(), 12u);  // </s> <unk> and the 10 words
   EXPECT_EQ(en[0], "</s>");
   EXPECT_TRUE(has(en, "cat") && !has(en, "chat"));
-  const search::Translator t =
-      search::Translator::load({o.model}, std::vector<std::string>{path("vocab.en.yml"), path("vocab.fr.yml")},
-                               Device::cpu());
-  const std::vector<std::string> lines = {"cat dog", "big red car", "small blue book tree", "house"};
-  const std::vector<std::string> want = {"chat chien", "grand rouge voiture", "petit bleu livre arbre", "maison"};
+  const search::Translator t = search::Translator::load(
+      {o.model}, std::vector<std::string>{path("vocab.en.yml"), path("vocab.fr.yml")},
+      Device::cpu());
+  const std::vector<std::string> lines = {"cat dog", "big red car", "small blue book tree",
+                                          "house"};
+  const std::vector<std::string> want = {"chat chien", "grand rouge voiture",
+                                         "petit bleu livre arbre", "maison"};
   const auto out = t.translate_lines(lines, search::SearchOptions{}, search::BatchingOptions{});
   int right = 0;
-  for (size_t i = 0; i < lines.size(); ++i) right += !out[i].hypotheses.empty() && out[i].hypotheses[0].text == want[i];
+  for (size_t i = 0; i < lines.size(); ++i)
+    right += !out[i].hypotheses.empty() && out[i].hypotheses[0].text == want[i];
   std::string got;
   for (const auto& r : out) got += (r.hypotheses.empty() ? r.error : r.hypotheses[0].text) + " / ";
   EXPECT_GE(right, 3) << got;

@@ -10,10 +10,11 @@
 extern "C" {
 enum RealmtCblasOrder { kCblasRowMajor = 101 };
 enum RealmtCblasTranspose { kCblasNoTrans = 111, kCblasTrans = 112 };
-void cblas_sgemm(int order, int trans_a, int trans_b, int m, int n, int k, float alpha, const float* a,
-                 int lda, const float* b, int ldb, float beta, float* c, int ldc);
+void cblas_sgemm(int order, int trans_a, int trans_b, int m, int n, int k, float alpha,
+                 const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc);
 void cblas_dgemm(int order, int trans_a, int trans_b, int m, int n, int k, double alpha,
-                 const double* a, int lda, const double* b, int ldb, double beta, double* c, int ldc);
+                 const double* a, int lda, const double* b, int ldb, double beta, double* c,
+                 int ldc);
 #if defined(REALMT_BLAS_BLIS)
 void bli_thread_set_num_threads(long n);
 #elif defined(REALMT_BLAS_OPENBLAS)
@@ -73,8 +74,8 @@ int64_t largest_block(int64_t m, int64_t blocks) {
 }
 
 template <typename T, typename Call>
-void gemm_rows(bool trans_a, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, T* c, int64_t ldc,
-               Call&& call) {
+void gemm_rows(bool trans_a, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, T* c,
+               int64_t ldc, Call&& call) {
   sync_threads();
   const int threads = num_threads();
   const double flops = 2.0 * static_cast<double>(m) * n * k;
@@ -106,16 +107,17 @@ void gemm_rows(bool trans_a, int64_t m, int64_t n, int64_t k, const T* a, int64_
 void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
           int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
   gemm_rows(trans_a, m, n, k, a, lda, c, ldc, [&](int64_t rows, const float* ab, float* cb) {
-    cblas_sgemm(kCblasRowMajor, trans(trans_a), trans(trans_b), int(rows), int(n), int(k), alpha, ab, int(lda), b,
-                int(ldb), beta, cb, int(ldc));
+    cblas_sgemm(kCblasRowMajor, trans(trans_a), trans(trans_b), int(rows), int(n), int(k), alpha,
+                ab, int(lda), b, int(ldb), beta, cb, int(ldc));
   });
 }
 
-void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double* a,
-          int64_t lda, const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
+void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+          const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,
+          int64_t ldc) {
   gemm_rows(trans_a, m, n, k, a, lda, c, ldc, [&](int64_t rows, const double* ab, double* cb) {
-    cblas_dgemm(kCblasRowMajor, trans(trans_a), trans(trans_b), int(rows), int(n), int(k), alpha, ab, int(lda), b,
-                int(ldb), beta, cb, int(ldc));
+    cblas_dgemm(kCblasRowMajor, trans(trans_a), trans(trans_b), int(rows), int(n), int(k), alpha,
+                ab, int(lda), b, int(ldb), beta, cb, int(ldc));
   });
 }
 

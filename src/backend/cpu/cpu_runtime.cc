@@ -23,7 +23,8 @@ class CpuRuntime final : public DeviceRuntime {
     REALMT_CHECK(index == 0, "there is one CPU device (cpu), not cpu:{}", index);
     return allocator_;
   }
-  void copy(void* dst, Device dst_device, const void* src, Device src_device, size_t bytes) override {
+  void copy(void* dst, Device dst_device, const void* src, Device src_device,
+            size_t bytes) override {
     REALMT_ASSERT(dst_device.is_cpu() && src_device.is_cpu());
     if (bytes) std::memcpy(dst, src, bytes);
   }

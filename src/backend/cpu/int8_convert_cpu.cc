@@ -9,8 +9,8 @@
 namespace realmt::cpu {
 REALMT_CPU_KERNELS_BEGIN
 
-void quantize_activations(int64_t m, int64_t k, const float* x, int64_t ldx, uint8_t* q, int64_t ldq, float* step,
-                          float* zero) {
+void quantize_activations(int64_t m, int64_t k, const float* x, int64_t ldx, uint8_t* q,
+                          int64_t ldq, float* step, float* zero) {
   parallel_for(m, 3 * k, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i) {
       const float* xi = x + i * ldx;
@@ -26,13 +26,15 @@ void quantize_activations(int64_t m, int64_t k, const float* x, int64_t ldx, uin
       zero[i] = mn;
       // (x - mn) s is in [0, 255] up to rounding; the min keeps a 255.00002 from wrapping to 0.
 #pragma omp simd
-      for (int64_t j = 0; j < k; ++j) qi[j] = static_cast<uint8_t>(std::min(round_to_int((xi[j] - mn) * s), 255));
+      for (int64_t j = 0; j < k; ++j)
+        qi[j] = static_cast<uint8_t>(std::min(round_to_int((xi[j] - mn) * s), 255));
     }
   });
 }
 
-void dequantize_products(int64_t m, int64_t n, const int32_t* c, int64_t ldc, const float* step, const float* zero,
-                         const float* inv_col, const int32_t* col_sum, float* y, int64_t ldy) {
+void dequantize_products(int64_t m, int64_t n, const int32_t* c, int64_t ldc, const float* step,
+                         const float* zero, const float* inv_col, const int32_t* col_sum, float* y,
+                         int64_t ldy) {
   parallel_for(m, 2 * n, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i) {
       const int32_t* ci = c + i * ldc;

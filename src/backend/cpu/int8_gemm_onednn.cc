@@ -14,7 +14,8 @@ namespace {
 // avx512_core), so the avx2 level allows avx2_vnni where the CPU has AVX-VNNI.
 dnnl_cpu_isa_t dnnl_ceiling(CpuIsa isa) {
   switch (isa) {
-    case CpuIsa::kBaseline: return dnnl_cpu_isa_sse41;  // oneDNN's lowest JIT level (SSE2 CPUs: reference code)
+    case CpuIsa::kBaseline:
+      return dnnl_cpu_isa_sse41;  // oneDNN's lowest JIT level (SSE2 CPUs: reference code)
     case CpuIsa::kAvx2: return cpu_features().avx_vnni ? dnnl_cpu_isa_avx2_vnni : dnnl_cpu_isa_avx2;
     case CpuIsa::kAvx512: return dnnl_cpu_isa_all;
   }
@@ -41,8 +42,8 @@ bool dnnl_has_vnni() {
 
 }  // namespace
 
-void gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda, const int8_t* b, int64_t ldb,
-                  int32_t* c, int64_t ldc) {
+void gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda, const int8_t* b,
+                  int64_t ldb, int32_t* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
   dnnl_isa();  // the cap first
   // oneDNN threads with OpenMP's per-thread setting: make it realmt's cpu-threads on this thread
@@ -51,9 +52,10 @@ void gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda
   // Row-major C = A[m, k] B^T with B stored [n, k]; no offsets (the activations' zero points are
   // applied by dequantize_products).
   const int32_t no_offset = 0;
-  const dnnl_status_t st =
-      dnnl_gemm_u8s8s32('N', 'T', 'F', m, n, k, 1.0f, a, lda, 0, b, ldb, 0, 0.0f, c, ldc, &no_offset);
-  REALMT_CHECK(st == dnnl_success, "oneDNN int8 GEMM {}x{}x{} failed (status {})", m, n, k, static_cast<int>(st));
+  const dnnl_status_t st = dnnl_gemm_u8s8s32('N', 'T', 'F', m, n, k, 1.0f, a, lda, 0, b, ldb, 0,
+                                             0.0f, c, ldc, &no_offset);
+  REALMT_CHECK(st == dnnl_success, "oneDNN int8 GEMM {}x{}x{} failed (status {})", m, n, k,
+               static_cast<int>(st));
 }
 
 int int8_weight_limit() { return dnnl_has_vnni() ? 127 : 63; }

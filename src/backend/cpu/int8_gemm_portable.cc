@@ -22,8 +22,8 @@ int32_t dot_u8s8(const uint8_t* a, const int8_t* b, int64_t k) {
 
 }  // namespace
 
-void portable_gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda, const int8_t* b, int64_t ldb,
-                  int32_t* c, int64_t ldc) {
+void portable_gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda,
+                           const int8_t* b, int64_t ldb, int32_t* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
   // Split the longer side: decoding steps have few rows and many output columns.
   if (m >= n) {
@@ -40,8 +40,8 @@ void portable_gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, in
 }
 
 #if !REALMT_WITH_ONEDNN
-void gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda, const int8_t* b, int64_t ldb,
-                  int32_t* c, int64_t ldc) {
+void gemm_u8s8s32(int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda, const int8_t* b,
+                  int64_t ldb, int32_t* c, int64_t ldc) {
   portable_gemm_u8s8s32(m, n, k, a, lda, b, ldb, c, ldc);
 }
 

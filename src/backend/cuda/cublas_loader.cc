@@ -23,9 +23,14 @@ namespace {
 
 void* open_library(const char* soname) {
   void* lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-  if (lib == nullptr) lib = dlopen((std::string(REALMT_CUDA_LIBRARY_DIR) + "/" + soname).c_str(), RTLD_NOW | RTLD_LOCAL);
-  REALMT_CHECK(lib != nullptr, "cannot load {} ({}): the CUDA toolkit's cuBLAS is needed on a GPU; put its folder on "
-               "LD_LIBRARY_PATH", soname, dlerror());
+  if (lib == nullptr)
+    lib = dlopen((std::string(REALMT_CUDA_LIBRARY_DIR) + "/" + soname).c_str(),
+                 RTLD_NOW | RTLD_LOCAL);
+  REALMT_CHECK(
+      lib != nullptr,
+      "cannot load {} ({}): the CUDA toolkit's cuBLAS is needed on a GPU; put its folder on "
+      "LD_LIBRARY_PATH",
+      soname, dlerror());
   return lib;
 }
 
@@ -42,7 +47,8 @@ void* cublaslt_library() {
 template <typename F>
 F* find(void* lib, const char* name) {
   void* f = dlsym(lib, name);
-  REALMT_CHECK(f != nullptr, "cuBLAS has no function {} ({}): realmt was built with a newer toolkit", name,
+  REALMT_CHECK(f != nullptr,
+               "cuBLAS has no function {} ({}): realmt was built with a newer toolkit", name,
                dlerror());
   return reinterpret_cast<F*>(f);
 }
@@ -97,22 +103,21 @@ REALMT_HIDDEN const char* cublasGetStatusString(cublasStatus_t status) {
   return f(status);
 }
 
-REALMT_HIDDEN cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation_t transa,
-                                                        cublasOperation_t transb, int m, int n, int k,
-                                                        const void* alpha, const void* a, cudaDataType a_type,
-                                                        int lda, long long int stride_a, const void* b,
-                                                        cudaDataType b_type, int ldb, long long int stride_b,
-                                                        const void* beta, void* c, cudaDataType c_type, int ldc,
-                                                        long long int stride_c, int batch_count,
-                                                        cublasComputeType_t compute, cublasGemmAlgo_t algo) {
-  using Fn = cublasStatus_t(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*,
-                            const void*, cudaDataType, int, long long int, const void*, cudaDataType, int,
-                            long long int, const void*, void*, cudaDataType, int, long long int, int,
-                            cublasComputeType_t, cublasGemmAlgo_t);
+REALMT_HIDDEN cublasStatus_t cublasGemmStridedBatchedEx(
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+    const void* alpha, const void* a, cudaDataType a_type, int lda, long long int stride_a,
+    const void* b, cudaDataType b_type, int ldb, long long int stride_b, const void* beta, void* c,
+    cudaDataType c_type, int ldc, long long int stride_c, int batch_count,
+    cublasComputeType_t compute, cublasGemmAlgo_t algo) {
+  using Fn = cublasStatus_t(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                            const void*, const void*, cudaDataType, int, long long int, const void*,
+                            cudaDataType, int, long long int, const void*, void*, cudaDataType, int,
+                            long long int, int, cublasComputeType_t, cublasGemmAlgo_t);
   // The header also declares a C++ overload (cudaDataType compute type): name the C one's type.
-  static Fn* const f = realmt::cuda::find<Fn>(realmt::cuda::cublas_library(), "cublasGemmStridedBatchedEx");
-  return f(handle, transa, transb, m, n, k, alpha, a, a_type, lda, stride_a, b, b_type, ldb, stride_b, beta, c,
-           c_type, ldc, stride_c, batch_count, compute, algo);
+  static Fn* const f =
+      realmt::cuda::find<Fn>(realmt::cuda::cublas_library(), "cublasGemmStridedBatchedEx");
+  return f(handle, transa, transb, m, n, k, alpha, a, a_type, lda, stride_a, b, b_type, ldb,
+           stride_b, beta, c, c_type, ldc, stride_c, batch_count, compute, algo);
 }
 
 REALMT_HIDDEN cublasStatus_t cublasLtCreate(cublasLtHandle_t* handle) {

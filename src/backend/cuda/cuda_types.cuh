@@ -58,16 +58,11 @@ T* device_ptr(const Tensor& t) {
 template <typename Fn>
 decltype(auto) visit_float(DType t, const char* op, Fn&& fn) {
   switch (t) {
-    case DType::kF32:
-      return fn(float{});
-    case DType::kF64:
-      return fn(double{});
-    case DType::kF16:
-      return fn(__half{});
-    case DType::kBF16:
-      return fn(__nv_bfloat16{});
-    default:
-      throw_unsupported_dtype(op, t);
+    case DType::kF32: return fn(float{});
+    case DType::kF64: return fn(double{});
+    case DType::kF16: return fn(__half{});
+    case DType::kBF16: return fn(__nv_bfloat16{});
+    default: throw_unsupported_dtype(op, t);
   }
 }
 
@@ -75,18 +70,12 @@ decltype(auto) visit_float(DType t, const char* op, Fn&& fn) {
 template <typename Fn>
 decltype(auto) visit_all(DType t, Fn&& fn) {
   switch (t) {
-    case DType::kF32:
-      return fn(float{});
-    case DType::kF64:
-      return fn(double{});
-    case DType::kF16:
-      return fn(__half{});
-    case DType::kBF16:
-      return fn(__nv_bfloat16{});
-    case DType::kI32:
-      return fn(int32_t{});
-    case DType::kU8:
-      return fn(uint8_t{});
+    case DType::kF32: return fn(float{});
+    case DType::kF64: return fn(double{});
+    case DType::kF16: return fn(__half{});
+    case DType::kBF16: return fn(__nv_bfloat16{});
+    case DType::kI32: return fn(int32_t{});
+    case DType::kU8: return fn(uint8_t{});
   }
   throw_unsupported_dtype("cuda kernel", t);
 }
