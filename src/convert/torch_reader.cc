@@ -203,7 +203,7 @@ class Unpickler {
     pos_ = end + 1;
     return s;
   }
-  void push(Ref o) { stack_.push_back(std::move(o)); }
+  void push(Ref o) { stack_.push_back(o); }
   Ref pop() {
     REALMT_CHECK(!stack_.empty() && (marks_.empty() || stack_.size() > marks_.back()),
                  "{}: pickle stack underflow", where_);

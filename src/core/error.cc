@@ -27,7 +27,7 @@ void throw_internal(const char* file, int line, const char* cond, const std::str
   std::string m = format("internal error: '{}' failed at {}:{}", cond, short_path(file), line);
   if (!message.empty()) m += ": " + message;
   m += " (this is a bug in realmt; please report it)";
-  throw InternalError(std::move(m), file, line);
+  throw InternalError(m, file, line);
 }
 
 std::string error_message(const std::exception& e) {

@@ -29,8 +29,9 @@ bool ParallelReader::read_raw(SentencePair& pair) {
     const size_t end = line_.find('\t', tab + 1);
     std::string a = line_.substr(0, tab);
     std::string b = line_.substr(tab + 1, end == std::string::npos ? end : end - tab - 1);
-    pair.src = options_.swap_tsv_columns ? std::move(b) : std::move(a);
-    pair.tgt = options_.swap_tsv_columns ? std::move(a) : std::move(b);
+    if (options_.swap_tsv_columns) std::swap(a, b);
+    pair.src = std::move(a);
+    pair.tgt = std::move(b);
     pair.line = src_->line_number();
     return true;
   }

@@ -80,7 +80,7 @@ std::string Layout::name(const Role& r) {
 }
 
 void Layout::add(const Role& role, Shape shape, InitSpec init) {
-  entries_.push_back({name(role), std::move(shape), role, init});
+  entries_.push_back({name(role), shape, role, init});
 }
 
 void Layout::add_linear(Role sub, Part part, int64_t in, int64_t out, int blocks) {

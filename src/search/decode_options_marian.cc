@@ -17,7 +17,7 @@ constexpr const char* kInt8Prefixes[] = {"int8", "intgemm8", "packed8"};
 constexpr const char* kInt16Prefixes[] = {"int16", "intgemm16", "packed16"};
 
 bool starts_with_any(const std::string& text, const auto& prefixes) {
-  for (const std::string prefix : prefixes)
+  for (const char* prefix : prefixes)
     if (text.starts_with(prefix)) return true;
   return false;
 }

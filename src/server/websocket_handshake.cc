@@ -52,12 +52,12 @@ HttpResponse refuse(int status, const std::string& reason) {
 
 std::array<uint8_t, 20> sha1(std::string_view data) {
   uint32_t h[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
-  size_t i = 0;
-  for (; i + 64 <= data.size(); i += 64)
-    sha1_block(reinterpret_cast<const uint8_t*>(data.data() + i), h);
+  const size_t rest = data.size() % 64;  // bytes after the last whole block (below 64)
+  const size_t i = data.size() - rest;
+  for (size_t b = 0; b < i; b += 64)
+    sha1_block(reinterpret_cast<const uint8_t*>(data.data() + b), h);
   // Padding (section 5.1.1): 0x80, zeros, the message length in bits as 64-bit big-endian.
   uint8_t tail[128] = {};
-  const size_t rest = data.size() - i;
   for (size_t j = 0; j < rest; ++j) tail[j] = static_cast<uint8_t>(data[i + j]);
   tail[rest] = 0x80;
   const size_t blocks = rest + 9 <= 64 ? 1 : 2;
