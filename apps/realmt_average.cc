@@ -6,7 +6,7 @@
 #include "common/program.h"
 #include "core/error.h"
 #include "core/log.h"
-#include "search/average.h"
+#include "models/average.h"
 
 int main(int argc, char** argv) {
   using namespace realmt;
@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
         !models.empty(),
         "models: give the checkpoints to average (-m a.safetensors b.safetensors ...)");
     REALMT_USAGE_CHECK(!output.empty(), "output: give the file to write (-o average.safetensors)");
-    const search::AverageReport r = search::average_checkpoints(models, output);
+    const models::AverageReport r = models::average_checkpoints(models, output);
     log::info("realmt-average: averaged {} checkpoints ({} tensors, {} values) into {}",
               r.checkpoints, r.tensors, r.elements, output);
     return 0;

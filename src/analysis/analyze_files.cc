@@ -12,6 +12,7 @@
 #include "data/line_reader.h"
 #include "data/vocab.h"
 #include "search/model_loader.h"
+#include "search/vocab_checks.h"
 
 namespace realmt::analysis {
 

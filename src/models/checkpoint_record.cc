@@ -2,10 +2,12 @@
 
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "models/safetensors.h"
 
 namespace realmt::models {
 
@@ -97,6 +99,21 @@ Metadata model_metadata_text(const ModelMetadata& record) {
   Metadata m;
   write_record(record, m);
   return m;
+}
+
+ModelConfig read_model_config(const std::string& path) {
+  REALMT_CHECK(std::filesystem::exists(existing_checkpoint_file(path)),
+               "model not found: {}; train one with realmt-train", path);
+  // The header alone: the weights are read (and verified) by load_model.
+  const SafetensorsFile f = load_safetensors_header(path);
+  check_checkpoint_format(path, f.metadata);
+  const auto it = f.metadata.find(kConfigKey);
+  REALMT_CHECK(it != f.metadata.end(),
+               "{} has no '{}' metadata, so it is not a realmt model checkpoint (write one with "
+               "realmt-train, "
+               "realmt-init or realmt-average)",
+               path, kConfigKey);
+  return ModelConfig::from_yaml(it->second, path + " (" + kConfigKey + ")");
 }
 
 }  // namespace realmt::models

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "models/checkpoint.h"
+#include "models/model_config.h"
 
 namespace realmt::models {
 
@@ -185,5 +186,9 @@ struct ModelMetadata {
 // A model file's metadata as a record; a file without kConfigKey is an error naming it.
 ModelMetadata read_model_metadata(const Metadata& metadata, const std::string& path);
 Metadata model_metadata_text(const ModelMetadata& record);
+
+// The model config stored in the checkpoint at `path` (its header only; the weights are not read):
+// an error naming the file when it is missing, is not a realmt checkpoint or has no config.
+ModelConfig read_model_config(const std::string& path);
 
 }  // namespace realmt::models

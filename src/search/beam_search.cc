@@ -7,6 +7,7 @@
 #include "search/beam_state.h"
 #include "search/decoder_session.h"
 #include "search/model_loader.h"
+#include "search/vocab_checks.h"
 #include "search/step_scorer.h"
 #include "search/token_rules.h"
 

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "search/model_loader.h"
+#include "search/vocab_checks.h"
 #include "ops/cast.h"
 #include "ops/index_select.h"
 #include "ops/softmax.h"

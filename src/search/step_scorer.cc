@@ -7,6 +7,7 @@
 #include "ops/index_select.h"
 #include "ops/topk.h"
 #include "search/model_loader.h"
+#include "search/vocab_checks.h"
 
 namespace realmt::search {
 

@@ -5,6 +5,7 @@
 
 #include "core/allocator.h"
 #include "search/model_loader.h"
+#include "search/vocab_checks.h"
 
 namespace realmt::search {
 

@@ -15,6 +15,7 @@
 #include "models/safetensors.h"
 #include "models/transformer.h"
 #include "search/model_loader.h"
+#include "search/vocab_checks.h"
 #include "training/admin_profile.h"
 #include "training/mixed_precision.h"
 #include "training/optimizer.h"

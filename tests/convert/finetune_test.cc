@@ -10,12 +10,14 @@
 #include <numeric>
 #include <random>
 
+#include "models/checkpoint_record.h"
 #include "models/safetensors.h"
 #include "search/translator.h"
 #include "data/batch_generator.h"
 #include "training/trainer.h"
 #include "training/validator.h"
 #include "hf_fixture_util.h"
+#include "search/vocab_checks.h"
 
 namespace realmt::convert {
 namespace {
@@ -108,8 +110,8 @@ void fine_tune(const std::string& name, bool tagged) {
   EXPECT_GT(after, 0.75 * before) << "log-probability of 50 training pairs: " << before
                                   << " before, " << after << " after 200 updates";
   // The converted model's special ids and parameters (its ties) are kept.
-  const models::ModelConfig was = search::read_model_config(converted),
-                            is = search::read_model_config(o.model);
+  const models::ModelConfig was = models::read_model_config(converted),
+                            is = models::read_model_config(o.model);
   EXPECT_EQ(is.pad_id, was.pad_id);
   EXPECT_EQ(is.eos_id, was.eos_id);
   EXPECT_EQ(is.decoder_start_id, was.decoder_start_id);
@@ -142,7 +144,7 @@ TEST(FineTuneConverted, BatchesUseTheModelsSpecialIds) {
   const std::string converted = tmp.file("converted.safetensors");
   write_realmt(import_hf(fixture("swish_tied")), converted);
   write_new_domain(tmp.file("new.src"), tmp.file("new.tgt"), false);
-  const models::ModelConfig c = search::read_model_config(converted);
+  const models::ModelConfig c = models::read_model_config(converted);
   ASSERT_NE(c.pad_id, data::kPadId);
   ASSERT_NE(c.eos_id, data::kEosId);
   data::BatchGeneratorOptions o = options(tmp, "swish_tied", converted).loader_options();

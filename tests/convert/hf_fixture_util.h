@@ -17,6 +17,7 @@
 #include "graph/var.h"
 #include "ops/softmax.h"
 #include "search/model_loader.h"
+#include "search/vocab_checks.h"
 #include "../common/temp_dir.h"
 
 namespace realmt::convert::fixtures {

@@ -12,7 +12,7 @@
 #include "data/vocab_trainer.h"
 #include "models/checkpoint.h"
 #include "models/safetensors.h"
-#include "search/average.h"
+#include "models/average.h"
 #include "search/model_loader.h"
 #include "search/translator.h"
 #include "tiny_model.h"
@@ -155,24 +155,26 @@ TEST_F(SearchHardening, AverageRefusesItsInputAsOutputUnderAnyNameAndDamagedInpu
   const fs::path cwd = fs::current_path();
   fs::current_path(dir_);
   const std::string same = error_of([&] {
-    average_checkpoints({"m1.safetensors", "m2.safetensors"}, "./m2.safetensors");
+    models::average_checkpoints({"m1.safetensors", "m2.safetensors"}, "./m2.safetensors");
   });
   fs::current_path(cwd);
   EXPECT_HAS(same, "output ./m2.safetensors is also an input (m2.safetensors)");
   fs::create_symlink(path("m1.safetensors"), path("link.safetensors"));
-  EXPECT_HAS(
-      error_of([&] { average_checkpoints({path("m1.safetensors")}, path("link.safetensors")); }),
-      "is also an input");
+  EXPECT_HAS(error_of([&] {
+               models::average_checkpoints({path("m1.safetensors")}, path("link.safetensors"));
+             }),
+             "is also an input");
   // The output keeps the inputs' vocabulary fingerprint and gets checksums.
-  average_checkpoints({path("m1.safetensors"), path("m2.safetensors")}, path("avg.safetensors"));
+  models::average_checkpoints({path("m1.safetensors"), path("m2.safetensors")},
+                              path("avg.safetensors"));
   const auto meta = models::load_safetensors_header(path("avg.safetensors")).metadata;
   EXPECT_EQ(meta.at(models::kVocabKey), "v1");
   EXPECT_EQ(meta.count(models::kChecksumKey), 1u);
   // Another vocabulary, NaN weights, another format: refused, naming the file.
   save(*m, "v2.safetensors", {{models::kVocabKey, "v2"}});
   EXPECT_HAS(error_of([&] {
-               average_checkpoints({path("m1.safetensors"), path("v2.safetensors")},
-                                   path("o.safetensors"));
+               models::average_checkpoints({path("m1.safetensors"), path("v2.safetensors")},
+                                           path("o.safetensors"));
              }),
              "another vocabulary");
   auto bad = test::tiny_model(3, 10);
@@ -180,8 +182,8 @@ TEST_F(SearchHardening, AverageRefusesItsInputAsOutputUnderAnyNameAndDamagedInpu
   w.copy_from(Tensor::full(w.shape(), std::numeric_limits<double>::infinity(), w.dtype()));
   save(*bad, "inf.safetensors");
   EXPECT_HAS(error_of([&] {
-               average_checkpoints({path("m1.safetensors"), path("inf.safetensors")},
-                                   path("o.safetensors"));
+               models::average_checkpoints({path("m1.safetensors"), path("inf.safetensors")},
+                                           path("o.safetensors"));
              }),
              path("inf.safetensors") + ": tensor '" + bad->params().names()[0] + "' holds");
   const models::SafetensorsFile f = models::load_safetensors(path("m1.safetensors"));
@@ -191,8 +193,8 @@ TEST_F(SearchHardening, AverageRefusesItsInputAsOutputUnderAnyNameAndDamagedInpu
       path("f2.safetensors"), tensors,
       {{models::kFormatKey, "2"}, {models::kConfigKey, m->config().to_yaml()}});
   EXPECT_HAS(error_of([&] {
-               average_checkpoints({path("f2.safetensors"), path("m1.safetensors")},
-                                   path("o.safetensors"));
+               models::average_checkpoints({path("f2.safetensors"), path("m1.safetensors")},
+                                           path("o.safetensors"));
              }),
              "checkpoint format '2'");
   EXPECT_FALSE(fs::exists(path("o.safetensors")));

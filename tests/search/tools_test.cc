@@ -6,7 +6,7 @@
 
 #include "models/checkpoint.h"
 #include "models/safetensors.h"
-#include "search/average.h"
+#include "models/average.h"
 #include "search/output_format.h"
 #include "search/translator.h"
 #include "tiny_model.h"
@@ -26,7 +26,7 @@ TEST(Average, TwoIdenticalCheckpointsGiveTheSameWeightsBitForBit) {
   const auto m = test::tiny_model(3);
   const std::string a = temp("realmt_avg_a.safetensors"), out = temp("realmt_avg_out.safetensors");
   save(*m, a);
-  const AverageReport r = average_checkpoints({a, a}, out);
+  const models::AverageReport r = models::average_checkpoints({a, a}, out);
   EXPECT_EQ(r.checkpoints, 2u);
   const models::SafetensorsFile fa = models::load_safetensors(a),
                                 fo = models::load_safetensors(out);
@@ -48,15 +48,15 @@ TEST(Average, IsTheElementWiseMeanAndRefusesOtherArchitectures) {
   save(*m1, a);
   save(*m2, b);
   save(*other, c);
-  average_checkpoints({a, b}, out);
+  models::average_checkpoints({a, b}, out);
   const models::SafetensorsFile fo = models::load_safetensors(out);
   const std::string name = "decoder.layers.1.ffn.w1.weight";
   const int i = m1->params().index(name);
   const Tensor x = m1->params()[i].value(), y = m2->params()[i].value(), z = fo.get(name);
   for (int64_t e = 0; e < x.numel(); e += 7)
     EXPECT_FLOAT_EQ(static_cast<float>(z.at(e)), static_cast<float>((x.at(e) + y.at(e)) / 2)) << e;
-  EXPECT_THROW(average_checkpoints({a, c}, out), Error);
-  EXPECT_THROW(average_checkpoints({a, a}, a), Error);  // output would overwrite an input
+  EXPECT_THROW(models::average_checkpoints({a, c}, out), Error);
+  EXPECT_THROW(models::average_checkpoints({a, a}, a), Error);  // output would overwrite an input
   for (const auto& p : {a, b, c, out}) std::filesystem::remove(p);
 }
 

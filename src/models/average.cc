@@ -1,4 +1,4 @@
-#include "search/average.h"
+#include "models/average.h"
 
 #include <filesystem>
 #include <map>
@@ -9,9 +9,8 @@
 #include "models/safetensors.h"
 #include "ops/cast.h"
 #include "ops/elementwise.h"
-#include "search/model_loader.h"
 
-namespace realmt::search {
+namespace realmt::models {
 namespace {
 
 // One file under two names ("m.safetensors", "./m.safetensors", a symlink, a hard link)?
@@ -23,7 +22,7 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 // The config with what does not change the architecture cleared.
-std::string architecture(models::ModelConfig c) {
+std::string architecture(ModelConfig c) {
   c.dropout = c.dropout_attention = c.dropout_ffn = 0.0;
   return c.to_yaml();
 }
@@ -48,15 +47,15 @@ AverageReport average_checkpoints(const std::vector<std::string>& inputs,
                  "checkpoints of "
                  "one model can be averaged",
                  path, inputs[0]);
-    const models::SafetensorsFile f = models::load_safetensors(path);
-    models::verify_checkpoint(f);  // format, checksums, no NaN or Inf
-    const auto vocab = f.metadata.find(models::kVocabKey);
+    const SafetensorsFile f = load_safetensors(path);
+    verify_checkpoint(f);  // format, checksums, no NaN or Inf
+    const auto vocab = f.metadata.find(kVocabKey);
     const std::string fingerprint = vocab == f.metadata.end() ? "" : vocab->second;
     if (i == 0) {
       metadata = f.metadata;
       names = f.names;
       for (const std::string& n : names) {
-        const models::SafetensorsEntry& e = f.entry(n);
+        const SafetensorsEntry& e = f.entry(n);
         REALMT_CHECK(is_floating(e.dtype),
                      "{}: tensor {} holds {}; only floating tensors can be averaged", path, n,
                      e.dtype);
@@ -64,19 +63,19 @@ AverageReport average_checkpoints(const std::vector<std::string>& inputs,
         sums.push_back(Tensor::zeros(e.shape, DType::kF64));
       }
     }
-    const auto first_vocab = metadata.find(models::kVocabKey);
+    const auto first_vocab = metadata.find(kVocabKey);
     REALMT_CHECK(
         i == 0 || fingerprint.empty() || first_vocab == metadata.end() ||
             fingerprint == first_vocab->second,
         "{} was trained with another vocabulary than {} (their '{}' metadata differ); only "
         "checkpoints of one model can be averaged",
-        path, inputs[0], models::kVocabKey);
+        path, inputs[0], kVocabKey);
     REALMT_CHECK(f.size() == names.size(), "{} holds {} tensors, {} holds {}", path, f.size(),
                  inputs[0], names.size());
     for (size_t t = 0; t < names.size(); ++t) {
       REALMT_CHECK(f.contains(names[t]), "{} lacks tensor {} (present in {})", path, names[t],
                    inputs[0]);
-      const models::SafetensorsEntry& e = f.entry(names[t]);
+      const SafetensorsEntry& e = f.entry(names[t]);
       REALMT_CHECK(e.shape == sums[t].shape() && e.dtype == dtypes[t],
                    "{}: tensor {} is {} {}, in {} it is {} {}", path, names[t], e.dtype, e.shape,
                    inputs[0], dtypes[t], sums[t].shape());
@@ -90,13 +89,13 @@ AverageReport average_checkpoints(const std::vector<std::string>& inputs,
     report.elements += static_cast<size_t>(sums[t].numel());
     tensors.emplace_back(names[t], ops::cast(ops::mul(sums[t], scale), dtypes[t]));
   }
-  const models::ModelMetadata first = models::read_model_metadata(metadata, inputs[0]);
-  models::ModelMetadata out_meta;
+  const ModelMetadata first = read_model_metadata(metadata, inputs[0]);
+  ModelMetadata out_meta;
   out_meta.config = first.config;
   out_meta.vocab = first.vocab;
   out_meta.averaged = static_cast<int64_t>(inputs.size());
-  models::save_checkpoint(output, tensors, models::model_metadata_text(out_meta));
+  save_checkpoint(output, tensors, model_metadata_text(out_meta));
   return report;
 }
 
-}  // namespace realmt::search
+}  // namespace realmt::models

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace realmt::search {
+namespace realmt::models {
 
 struct AverageReport {
   size_t checkpoints = 0;
@@ -19,4 +19,4 @@ struct AverageReport {
 AverageReport average_checkpoints(const std::vector<std::string>& inputs,
                                   const std::string& output);
 
-}  // namespace realmt::search
+}  // namespace realmt::models
