@@ -8,10 +8,11 @@
 # whose hypotheses tie within 0.03 in a quarter of the sentences, and int8 rounding flips those
 # ties at random (283 of 300 there; bench/RESULTS.md, "int8 accuracy").
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$1"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$tmp"
 
