@@ -11,8 +11,10 @@ remove_on_exit "$tmp"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$tmp"
 
-# The word-mapping task and its tiny model (train_tiny.sh): 60 updates, validated twice.
-bash "$here/train_tiny.sh" "$bin" <<'YML' || fail "training the tiny model"
+# The reordering word-mapping task and its tiny model (regression/tiny_model.sh): 60 updates,
+# validated twice.
+source "$here/../tiny_model.sh"
+make_tiny_model "$bin" --task reorder --schedule - <<'YML' || fail "training the tiny model"
 valid-sets: [dev.src, dev.tgt]
 after: 60u
 save-freq: 30u
