@@ -13,6 +13,8 @@
 #     the same score, precisions, BP, ratio and lengths as sacreBLEU's verbose output.
 # Usage: moses_pipeline.sh REALMT_BLEU MOSES_TOKENIZE SACREBLEU_VENV MOSES_DIR
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bleu="$1" tok="$2" venv="$3" moses_dir="$4"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 data="$root/../shared/data/wmt14-enfr/test"
@@ -24,7 +26,7 @@ scripts="$("$root/tools/moses-scripts" "$moses_dir")"
 python="$("$root/regression/bleu/sacrebleu_venv.sh" "$venv")"
 prefixes="$scripts/nonbreaking_prefixes"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+remove_on_exit "$work"
 cd "$work"
 
 # A hypothesis that differs from the reference in ways the pipeline sees: dropped and swapped
@@ -74,7 +76,8 @@ perl -pe '
   s/^(\s*)(# restore protected)$/$1\$text =~ s\/\\.\\\x27 ?\$\/ . \x27 \/;\n$1$2/;
 ' "$v11" > master.perl
 # 6 added lines: the three rules, the final-dot one twice (the unused -penn word loop has a copy).
-[[ $(diff "$v11" master.perl | grep -c "^>") == 6 ]] || { echo "FAIL: patching tokenizer-v1.1.perl did not add the 3 rules"; diff "$v11" master.perl; exit 1; }
+[[ $(diff "$v11" master.perl | grep -c "^>") == 6 ]] ||
+  { diff "$v11" master.perl; fail "patching tokenizer-v1.1.perl did not add the 3 rules (the diff above)"; }
 sed -i "s|\$RealBin/nonbreaking_prefixes|$prefixes|" master.perl
 for f in "$data/newstest2014.fr" hyp.fr; do
   sed "s/’/'/g" "$f" | perl_tok master.perl -a -l fr > "$(basename "$f").perl"
@@ -85,19 +88,19 @@ done
 # 3. BLEU: sacreBLEU on the Perl pipeline's tokens against realmt-bleu on the raw text.
 ref="$data/newstest2014.fr"
 check_score() {  # name expected got
-  [[ "$2" == "$3" ]] || { echo "FAIL: $1: Moses pipeline $2, realmt-bleu $3"; exit 1; }
+  [[ "$2" == "$3" ]] || fail "$1: Moses pipeline $2, realmt-bleu $3"
   echo "ok: $1 BLEU $3"
 }
 sacre() { "$python" -m sacrebleu "$1" -i "$2" -tok none -s none --force -w 2 -b; }
 expected="$(sacre newstest2014.fr.perl hyp.fr.perl)"
 got="$("$bleu" "$ref" -i hyp.fr -l en-fr -tok moses-a --moses-prefixes "$prefixes" -s none -w 2 -b)"
 check_score "moses-a" "$expected" "$got"
-[[ "$got" != "100.00" && "$got" != "0.00" ]] || { echo "FAIL: degenerate score $got"; exit 1; }
+[[ "$got" != "100.00" && "$got" != "0.00" ]] || fail "degenerate score $got"
 # multi-bleu.perl's line: the same figures as sacreBLEU's verbose score.
 line="$("$bleu" "$ref" -i hyp.fr -l en-fr -tok moses-a --moses-prefixes "$prefixes" --multi-bleu)"
 verbose="$("$python" -m sacrebleu newstest2014.fr.perl -i hyp.fr.perl -tok none -s none --force -w 2 -f text)"
 want="$(echo "$verbose" | sed -E 's/^BLEU\S* = ([0-9.]+) ([0-9./]+) \(BP = ([0-9.]+) ratio = ([0-9.]+) hyp_len = ([0-9]+) ref_len = ([0-9]+)\)$/BLEU = \1, \2 (BP=\3, ratio=\4, hyp_len=\5, ref_len=\6)/')"
-[[ "$line" == "$want" ]] || { echo "FAIL: --multi-bleu printed '$line', sacreBLEU's figures give '$want'"; exit 1; }
+[[ "$line" == "$want" ]] || fail "--multi-bleu printed '$line', sacreBLEU's figures give '$want'"
 echo "ok: --multi-bleu $line"
 # t2t's compound splitting (get_ende_bleu.sh) on both sides.
 perl -ple 's{(\S)-(\S)}{$1 ##AT##-##AT## $2}g' < newstest2014.fr.perl > ref.split

@@ -9,11 +9,12 @@
 # 3. errors are realmt-bleu's own ("realmt-bleu: ..."), --version names realmt-bleu.
 # Usage: test_sets.sh REALMT_BLEU REALMT_DATA VENV_DIR REPO
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bleu="$(realpath "$1")" data="$(realpath "$2")" venv="$(realpath -m "$3")" repo="$(cd "$4" && pwd)"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 export SACREBLEU="$tmp/cache"
 cd "$tmp"
 

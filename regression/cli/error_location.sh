@@ -4,10 +4,11 @@
 # without it at the default level and with it at debug, on stderr and in the --log file.
 # Usage: error_location.sh BIN_DIR
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$(cd "$1" && pwd)"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 cd "$tmp"
 place='\((src|apps)/[a-z_/]+\.(cc|h):[0-9]+\)'
 

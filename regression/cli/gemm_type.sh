@@ -5,10 +5,11 @@
 # quantize given explicitly wins; an unknown type is a usage error (exit 2).
 # Usage: gemm_type.sh BIN_DIR
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$(cd "$1" && pwd)"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 cd "$tmp"
 
 # quantize_of PROGRAM ARGS...: the quantize line of PROGRAM's --dump-config with ARGS.

@@ -5,10 +5,11 @@
 # empty value means says "empty: ...", not "default: ...".
 # Usage: help_defaults.sh BIN_DIR
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$(cd "$1" && pwd)"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 cd "$tmp"
 
 for p in train init translate score server average bleu analyze convert data; do

@@ -2,11 +2,11 @@
 # End-to-end checks of realmt-data and tools/{fetch-corpus,prepare-wmt14-enfr} on fixtures
 # written here, then on $REPO/../shared/data when it exists.
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 rd="$1" repo="$2"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_lines() { [[ "$(wc -l < "$1")" -eq "$2" ]] || fail "$1 has $(wc -l < "$1") lines, expected $2"; }
+remove_on_exit "$tmp"
 cd "$tmp"
 
 # ---- sgm2txt: document order, entities decoded ------------------------------------------------
@@ -27,8 +27,7 @@ sgm wmt/test-full/newstest2014-fren-ref.fr.sgm fr "Tom &amp; Jerry" "Un &quot;te
 [[ "$(sed -n 3p t.fr)" == "Troisième" && "$(sed -n 1p t.fr)" == "Tom & Jerry" ]] || fail "sgm2txt text: $(cat t.fr)"
 grep -q "4 segments in 2 documents; 1 unknown entities" sgm.log || fail "sgm2txt report: $(cat sgm.log)"
 printf '<seg id="1">open\n' > bad.sgm
-! "$rd" sgm2txt bad.sgm 2> bad.log || fail "unclosed seg accepted"
-grep -q "bad.sgm:1" bad.log || fail "error does not name bad.sgm:1: $(cat bad.log)"
+expect_error "an unclosed seg" "bad.sgm:1" "$rd" sgm2txt bad.sgm
 for y in 2012 2013; do
   sgm wmt/dev/newstest$y-src.en.sgm en "Dev $y one" "Dev $y two" "Dev $y three"
   sgm wmt/dev/newstest$y-src.fr.sgm fr "Dév $y un" "Dév $y deux" "Dév $y trois"
@@ -52,8 +51,8 @@ PY
   --src-out c.en --tgt-out c.fr --dropped dropped.tsv 2> clean.log
 grep -q "dropped 1 with an empty side" clean.log || fail "clean report: $(cat clean.log)"
 grep -q "^duplicate	8	" dropped.tsv || fail "duplicate of line 7 not listed: $(cat dropped.tsv)"
-! "$rd" clean --src c.en --tgt c.fr --src-out x --tgt-out y --max-word 3 2> opt.log || fail "typo accepted"
-grep -q "did you mean '--max-words'" opt.log || fail "no suggestion: $(cat opt.log)"
+expect_error "a mistyped option" "did you mean '--max-words'" "$rd" clean --src c.en --tgt c.fr --src-out x \
+  --tgt-out y --max-word 3
 "$rd" split --src c.en --tgt c.fr -o split --dev 100 --test 200 2> split.log
 expect_lines split/dev.en 100 && expect_lines split/test.fr 200
 [[ -z "$(sort -u split/dev.en | comm -12 - <(sort -u split/train.en))" ]] || fail "dev source in train"

@@ -30,13 +30,15 @@
 # runs compute is rounding noise (~1e-9), which Adam normalises to steps of O(lr) with a random
 # sign: they differ by O(lr) between any two summation orders.
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 mode=$1
 train=$(readlink -f "$2")
 data_tool=$(readlink -f "$3")
 here=$(cd "$(dirname "$0")" && pwd)
 compare="python3 $here/compare_safetensors.py"
-work=$(mktemp -d "${TMPDIR:-/tmp}/realmt-dp-XXXXXX")
-trap 'rm -rf "$work"' EXIT
+work="$(mktemp -d "${TMPDIR:-/tmp}/realmt-dp-XXXXXX")"
+remove_on_exit "$work"
 cd "$work"
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -47,8 +49,6 @@ mpirun_2=(mpirun -np 2 --oversubscribe --allow-run-as-root --mca btl self,vader 
 if [[ -n ${RANK_LSAN_OPTIONS:-} ]]; then
   mpirun_2+=(-x "LSAN_OPTIONS=$RANK_LSAN_OPTIONS")
 fi
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A reversal corpus ("c a f" -> "f a c") and its character vocabulary.
 python3 - <<'EOF'

@@ -11,12 +11,13 @@
 # both; a page with such blocks fails without them).
 # Usage: docs_examples.sh BIN_DIR REPO [PAGE.md...]
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$(cd "$1" && pwd)"
 repo="$(cd "$2" && pwd)"
 shift 2
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 
 pages=()
 for p in "$@"; do pages+=("$(realpath "$p")"); done

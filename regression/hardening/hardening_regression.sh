@@ -4,23 +4,18 @@
 # naming the file (and line, tensor or field) or with the right output; never a crash, a hang or
 # a silent wrong result. A crash (exit >= 128) fails at once.
 set -uo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$1"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+remove_on_exit "$tmp"
 cd "$tmp"
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-
-# expect_error NAME FRAGMENT CMD...: CMD exits 1..127 and its stderr holds FRAGMENT.
-expect_error() {
-  local name="$1" fragment="$2"
-  shift 2
-  timeout 120 "$@" > out.txt 2> err.txt
-  local rc=$?
-  if [[ $rc -eq 0 ]]; then fail "$name: accepted (exit 0)"; return; fi
-  if [[ $rc -ge 124 ]]; then fail "$name: crashed or hung (exit $rc): $(tail -3 err.txt)"; return; fi
-  grep -qF -- "$fragment" err.txt || fail "$name: message lacks '$fragment': $(tail -3 err.txt)"
-}
+# Every broken case is reported (fail counts it), then the script fails at its end. expect_error
+# (regression/lib.sh): CMD exits 1..123 and its stderr holds FRAGMENT; its stdout goes to out.txt,
+# and a run past 120 s counts as a hang.
+keep_going
+expect_out=out.txt
+expect_timeout=120
 
 # A word vocabulary, a second one of the same size with other words, and an initial model.
 python3 - <<'PY'
@@ -147,8 +142,4 @@ printf '<doc docid="d">\n<seg id="1">a&#13;b</seg>\n</doc>\n' > t.sgm
 printf '<doc docid="d">\n</doc>\n' > noseg.sgm
 expect_error "sgm without seg" "noseg.sgm: no <seg>" "$bin/realmt-data" sgm2txt noseg.sgm -o x.txt
 
-if [[ $failures -gt 0 ]]; then
-  echo "hardening regression: $failures failure(s)" >&2
-  exit 1
-fi
-echo "hardening regression: OK"
+finish "hardening regression"

@@ -7,10 +7,11 @@
 # configure of tools/test stops on a missing test dependency. Configure only: nothing is compiled.
 # Usage: configure_test.sh SOURCE_DIR
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 repo="$(cd "$1" && pwd)"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 common=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DREALMT_CUDA=OFF -DREALMT_BUILD_BENCH=OFF)
 
 # pkg-config's search path with some modules taken out (PKG_CONFIG_LIBDIR replaces the default).

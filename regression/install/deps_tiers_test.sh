@@ -7,8 +7,9 @@
 # file's shape in a second.
 # Usage: deps_tiers_test.sh SOURCE_DIR
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 repo="$(cd "$1" && pwd)"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 list() { "$repo/tools/install-deps" --list "$1" | sort; }
 build="$(list build)" test="$(list test)" extra="$(list extra)"
 [[ -n "$build" ]] || fail "the build tier is empty"

@@ -5,11 +5,12 @@
 # translate -> bleu, score, average, init --dump-config). Reuses the build: nothing is compiled.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 build="$(cd "$1" && pwd)"
 repo="$(cd "$2" && pwd)"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 programs=(realmt-train realmt-init realmt-translate realmt-server realmt-score realmt-average realmt-bleu realmt-data realmt-convert realmt-analyze)
 
 cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log" 2>&1 || fail "cmake --install: $(tail -5 "$tmp/install.log")"

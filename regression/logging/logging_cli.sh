@@ -5,11 +5,12 @@
 # failing program records its error in the log file. On the toy model of regression/tiny_model.sh.
 # Usage: logging_cli.sh BIN_DIR REPO
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$(cd "$1" && pwd)"
 repo="$(cd "$2" && pwd)"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 cd "$tmp"
 source "$repo/regression/tiny_model.sh"
 make_tiny_model "$bin" || fail "toy model"

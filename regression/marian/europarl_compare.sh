@@ -8,6 +8,8 @@
 # (realmt-bleu). A measurement, not a gate: it fails only when a step fails.
 # Usage: europarl_compare.sh BIN_DIR VENV_DIR [DATA_DIR]   (EUROPARL_UPDATES: Marian's updates)
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$1"
 venv="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -17,8 +19,7 @@ updates="${EUROPARL_UPDATES:-1200}"
 py=$(bash "$here/../pinned_venv.sh" "$venv" pymarian==1.12.42 sentencepiece==0.2.0) ||
   { echo "SKIP: cannot make the pymarian venv" >&2; exit 77; }
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 cd "$tmp"
 cp "$data"/Europarl_train_10k.{en,fr} "$data"/Europarl_test_500.{en,fr} .
 mkdir -p m

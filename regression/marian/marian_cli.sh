@@ -2,10 +2,11 @@
 # Every program: --version, usage errors exit 2 (as argparse), other errors exit 1; Marian's
 # stdin/stdout file names; max-length limits the decoder's input (Marian's meaning).
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$1"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$tmp"
 
@@ -19,25 +20,16 @@ for p in train init translate score server average data bleu; do
   set -e
   [[ $rc -eq 2 ]] || fail "realmt-$p with an unknown option exited $rc: $(cat err.txt)"
 done
-check_rc() {  # check_rc WANT DESCRIPTION COMMAND...
-  local want="$1" what="$2"
-  shift 2
-  set +e
-  "$@" > /dev/null 2> err.txt
-  local rc=$?
-  set -e
-  [[ $rc -eq $want ]] || fail "$what: exit $rc, want $want: $(cat err.txt)"
-}
-check_rc 2 "a bad value" "$bin/realmt-train" --enc-depth four
-check_rc 2 "a missing value" "$bin/realmt-translate" -m
-check_rc 2 "a contradiction" "$bin/realmt-train" -t a b -v v.spm --after 2u --after-epochs 1
-check_rc 2 "an unavailable Marian option" "$bin/realmt-train" -t a b -v v.spm --dim-rnn 512
-check_rc 2 "a missing required option" "$bin/realmt-data" vocab -i x.txt
-check_rc 2 "an unknown realmt-data command" "$bin/realmt-data" vocabulary
-check_rc 2 "realmt-average without output" "$bin/realmt-average" -m a.safetensors
-check_rc 1 "a missing model" "$bin/realmt-translate" -m missing.safetensors -v missing.spm
-check_rc 1 "a missing corpus" "$bin/realmt-data" stats missing.txt
-check_rc 0 "--help" "$bin/realmt-score" --help
+expect_exit 2 "a bad value" "$bin/realmt-train" --enc-depth four
+expect_exit 2 "a missing value" "$bin/realmt-translate" -m
+expect_exit 2 "a contradiction" "$bin/realmt-train" -t a b -v v.spm --after 2u --after-epochs 1
+expect_exit 2 "an unavailable Marian option" "$bin/realmt-train" -t a b -v v.spm --dim-rnn 512
+expect_exit 2 "a missing required option" "$bin/realmt-data" vocab -i x.txt
+expect_exit 2 "an unknown realmt-data command" "$bin/realmt-data" vocabulary
+expect_exit 2 "realmt-average without output" "$bin/realmt-average" -m a.safetensors
+expect_exit 1 "a missing model" "$bin/realmt-translate" -m missing.safetensors -v missing.spm
+expect_exit 1 "a missing corpus" "$bin/realmt-data" stats missing.txt
+expect_exit 0 "--help" "$bin/realmt-score" --help
 
 # ---- a tiny model to decode with -------------------------------------------------------------
 python3 - <<'PY'

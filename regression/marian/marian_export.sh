@@ -8,12 +8,13 @@
 # realmt's default rules differ). Skips (77) when the venv cannot be made (no network).
 # Usage: marian_export.sh BIN_DIR VENV_DIR
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$1"
 venv="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 py=$(bash "$here/../pinned_venv.sh" "$venv" pymarian==1.12.42 sentencepiece==0.2.0) ||
   { echo "SKIP: cannot make the pymarian venv" >&2; exit 77; }
 peer() { OMP_NUM_THREADS=1 "$py" "$here/marian_peer.py" "$@"; }

@@ -13,11 +13,12 @@
 # log lines, the files), and the recipe's own shell pipeline that picks the best checkpoint from
 # valid.log works on realmt's valid.log.
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$1"
 GPUS="${REALMT_RECIPE_GPUS:-cpu}"
 tmp="$(mktemp -d)"
-trap '[[ -n "${KEEP_TMP:-}" ]] || rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 cd "$tmp"
 export PATH="$bin:$PATH"
 export OMP_NUM_THREADS=1  # a tiny model: threads only contend on a shared machine

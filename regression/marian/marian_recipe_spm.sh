@@ -18,11 +18,12 @@
 # frequencies in updates, --after, --dim-vocabs sized for the toy corpus. GPUS is "cpu" when no
 # GPU is used. sacreBLEU's data download and scoring are left out; realmt-bleu scores the output.
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$1"
 GPUS="${REALMT_RECIPE_GPUS:-cpu}"
 tmp="$(mktemp -d)"
-trap '[[ -n "${KEEP_TMP:-}" ]] || rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 cd "$tmp"
 export PATH="$bin:$PATH"
 export OMP_NUM_THREADS=1  # a tiny model: threads only contend on a shared machine

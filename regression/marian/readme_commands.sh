@@ -4,11 +4,12 @@
 # wrappers that append options shrinking the vocabulary, the model and the run (later options
 # win), so the commands' own options, files and order are what is tested.
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$1"
 repo="$2"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 cd "$tmp"
 
 mkdir wrap

@@ -34,14 +34,15 @@ def sentences(rnd, n, lo=2, hi=6):
 
 
 def train_tiny_model(bin_dir):
-    """Trains the translate regressions' tiny model (regression/translate/train_tiny.sh: SRC words
-    to TGT words reversed, 1+1 layers) for 20 updates; returns the model options for
+    """Trains the translate regressions' tiny model (regression/tiny_model.sh, task reorder: SRC
+    words to TGT words reversed, 1+1 layers) for 20 updates; returns the model options for
     realmt-translate and realmt-server."""
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "translate", "train_tiny.sh")
-    r = subprocess.run(["bash", script, bin_dir], input="after: 20u\ndisp-freq: 10u\ncpu-threads: 1\n",
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tiny_model.sh")
+    train = 'source "$0" && make_tiny_model "$1" --task reorder --schedule -'
+    r = subprocess.run(["bash", "-c", train, script, bin_dir], input="after: 20u\ndisp-freq: 10u\ncpu-threads: 1\n",
                        capture_output=True, text=True, timeout=240)
     if r.returncode != 0:
-        fail(f"train_tiny.sh: {r.stderr[-2000:]}")
+        fail(f"the tiny model (tiny_model.sh): {r.stderr[-2000:]}")
     return ["-m", "model.safetensors", "-v", "vocab.spm", "--cpu-threads", "1"]
 
 

@@ -9,13 +9,14 @@
 #
 #   crash_resume.sh REALMT_TRAIN REALMT_DATA COMPARE_SAFETENSORS_PY
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 train=$(readlink -f "$1")
 data_tool=$(readlink -f "$2")
 compare="python3 $(readlink -f "$3")"
-work=$(mktemp -d "${TMPDIR:-/tmp}/realmt-crash-XXXXXX")
-trap 'rm -rf "$work"' EXIT
+work="$(mktemp -d "${TMPDIR:-/tmp}/realmt-crash-XXXXXX")"
+remove_on_exit "$work"
 cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 python3 - <<'PY'
 import random

@@ -7,11 +7,12 @@
 #
 #   init_end_to_end.sh BUILD_APPS_DIR
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin=$(readlink -f "$1")
-work=$(mktemp -d "${TMPDIR:-/tmp}/realmt-init-XXXXXX")
-trap 'rm -rf "$work"' EXIT
+work="$(mktemp -d "${TMPDIR:-/tmp}/realmt-init-XXXXXX")"
+remove_on_exit "$work"
 cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 python3 - <<'PY'
 import random
@@ -92,12 +93,10 @@ head -3 train.src | "$bin/realmt-translate" -m init.safetensors -v vocab.spm --q
 [[ $(wc -l <out.txt) == 3 ]] || fail "translation of the initial checkpoint: $(cat out.txt)"
 
 # Clear errors: a missing vocabulary, an empty corpus.
-! "$bin/realmt-init" -c config.yml --vocabs missing.spm --model x.safetensors 2>err.log || fail "missing vocab accepted"
-grep -q "missing.spm" err.log || fail "missing vocab message: $(cat err.log)"
+expect_error "a missing vocabulary" "missing.spm" "$bin/realmt-init" -c config.yml --vocabs missing.spm --model x.safetensors
 : >empty.src
 : >empty.tgt
-! "$bin/realmt-init" -c config.yml --train-sets empty.src empty.tgt --model x.safetensors 2>err.log ||
-  fail "empty corpus accepted"
-grep -qi "empty.src" err.log || fail "empty corpus message: $(cat err.log)"
+expect_error "an empty corpus" "empty.src" "$bin/realmt-init" -c config.yml --train-sets empty.src empty.tgt \
+  --model x.safetensors
 [[ ! -e x.safetensors ]] || fail "a failed realmt-init left a checkpoint"
 echo "PASS: realmt-init end to end"

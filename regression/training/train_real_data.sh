@@ -10,6 +10,8 @@
 # Data: ../shared/data/l10n-enfr beside the repository (software UI translations, 180k pairs);
 # without it the test is skipped (exit 77).
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 apps="$1" repo="$2" minutes="$3" floor="$4" margin="${5:-5}"
 data="$repo/../shared/data/l10n-enfr"
 if [[ ! -s "$data/train.en" ]]; then
@@ -17,7 +19,7 @@ if [[ ! -s "$data/train.en" ]]; then
   exit 77
 fi
 work="$(mktemp -d /tmp/realmt-real-XXXXXX)"
-trap 'rm -rf "$work"' EXIT
+remove_on_exit "$work"
 "$apps/realmt-data" vocab -i "$data/train.en" "$data/train.fr" -o "$work/vocab.spm" --vocab-size 8000 \
   --sampled-lines 200000 > /dev/null
 head -n 300 "$data/dev.en" > "$work/valid.en"
@@ -38,4 +40,4 @@ echo "after $minutes minutes: BLEU $bleu, chrF2 $chrf on the first 500 lines of 
 echo "copying the source: BLEU $copy_bleu, chrF2 $copy_chrf; needed: BLEU > $need (copy + $margin, floor $floor)"
 paste "$work/test.en" "$work/test.hyp" | head -n 3
 awk -v b="$bleu" -v n="$need" 'BEGIN { exit !(b + 0 > n + 0) }' ||
-  { echo "FAIL: BLEU $bleu is not above $need (copying the source + $margin, floor $floor)"; exit 1; }
+  fail "BLEU $bleu is not above $need (copying the source + $margin, floor $floor)"

@@ -8,16 +8,18 @@
 # whose hypotheses tie within 0.03 in a quarter of the sentences, and int8 rounding flips those
 # ties at random (283 of 300 there; bench/RESULTS.md, "int8 accuracy").
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$1"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$tmp"
 
-# The word-mapping task of translate_regression.sh (train_tiny.sh), then the 300 held-out
-# sentences to translate; 400 updates, no validation.
-bash "$here/train_tiny.sh" "$bin" quant=300 <<'YML' || fail "training the tiny model"
+# The word-mapping task of translate_regression.sh (regression/tiny_model.sh, task reorder), then
+# the 300 held-out sentences to translate; 400 updates, no validation.
+source "$here/../tiny_model.sh"
+make_tiny_model "$bin" --task reorder --schedule - quant=300 <<'YML' || fail "training the tiny model"
 after: 400u
 save-freq: 400u
 disp-freq: 100u

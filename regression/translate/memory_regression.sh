@@ -8,10 +8,11 @@
 # repeated file reached a higher peak.
 #   memory_regression.sh BIN_DIR
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$1"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$tmp"
 source "$here/../tiny_model.sh"

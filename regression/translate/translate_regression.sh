@@ -3,15 +3,18 @@
 # validation) -> realmt-translate (beam 1, beam 4 n-best, alignments) -> realmt-score (pairs,
 # n-best rescoring) -> realmt-average; clear errors for a missing model and a wrong vocabulary.
 set -euo pipefail
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 bin="$1"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+remove_on_exit "$tmp"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$tmp"
 
-# The word-mapping task and its tiny model (train_tiny.sh): 60 updates, validated twice.
-bash "$here/train_tiny.sh" "$bin" <<'YML' || fail "training the tiny model"
+# The reordering word-mapping task and its tiny model (regression/tiny_model.sh): 60 updates,
+# validated twice.
+source "$here/../tiny_model.sh"
+make_tiny_model "$bin" --task reorder --schedule - <<'YML' || fail "training the tiny model"
 valid-sets: [dev.src, dev.tgt]
 after: 60u
 save-freq: 30u
@@ -123,11 +126,9 @@ cmp -s same.txt out4.txt || fail "average of identical checkpoints changed the t
 grep -q "F1= " ens.txt || fail "ensemble n-best has no F1"
 
 # Clear errors.
-! "$bin/realmt-translate" -m missing.safetensors -v vocab.spm < test.src 2> err.log || fail "missing model accepted"
-grep -q "model not found" err.log || fail "missing model message: $(cat err.log)"
+expect_error "a missing model" "model not found" "$bin/realmt-translate" -m missing.safetensors -v vocab.spm -i test.src
 "$bin/realmt-data" vocab -i train.src -o small.spm --vocab-size 16 --model-type word 2> /dev/null
-! "$bin/realmt-translate" -m model.safetensors -v small.spm < test.src 2> err.log || fail "wrong vocab accepted"
-grep -q "was trained with" err.log || fail "vocab mismatch message: $(cat err.log)"
-! "$bin/realmt-average" -m model.safetensors small.spm -o x.safetensors 2> err.log || fail "average of a non-model"
+expect_error "a wrong vocabulary" "was trained with" "$bin/realmt-translate" -m model.safetensors -v small.spm -i test.src
+expect_error "average of a non-model" "" "$bin/realmt-average" -m model.safetensors small.spm -o x.safetensors
 
 echo "translate regression: OK ($(grep -o '"bleu":[^,}]*' model.metrics.jsonl | tail -1))"
