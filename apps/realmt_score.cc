@@ -22,9 +22,9 @@ int main(int argc, char** argv) {
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
     if (o.model.cpu_threads > 0) set_num_threads(o.model.cpu_threads);
-    const search::Translator translator = search::Translator::load(
-        o.model.models, o.model.vocabs, search::parse_decode_device(o.model.devices),
-        search::parse_quantize(o.model.quantize));
+    const search::Translator translator =
+        search::Translator::load(o.model.models, o.model.vocabs,
+                                 search::parse_decode_device(o.model.devices), o.model.quantize);
     const search::Scorer scorer(translator.models());
     std::ofstream file;
     if (!search::is_stdout(o.output)) {

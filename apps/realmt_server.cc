@@ -28,9 +28,9 @@ int main(int argc, char** argv) {
     o.declare(set);
     if (!set.parse(argc, argv, std::cout)) return 0;
     if (o.model.cpu_threads > 0) set_num_threads(o.model.cpu_threads);
-    search::Translator translator = search::Translator::load(
-        o.model.models, o.model.vocabs, search::parse_decode_device(o.model.devices),
-        search::parse_quantize(o.model.quantize));
+    search::Translator translator =
+        search::Translator::load(o.model.models, o.model.vocabs,
+                                 search::parse_decode_device(o.model.devices), o.model.quantize);
     translator.use_shortlist(search::load_shortlist(o.shortlist, translator));
     server::TextCodec codec{
         [&](const std::string& s) { return translator.vocab().encode(s); },

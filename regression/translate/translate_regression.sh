@@ -36,6 +36,13 @@ $tr -b 4 --alignment hard < test.src > align.txt || fail "translate alignments"
 # Mini-batch size and sorting do not change the output.
 $tr -i test.src -b 4 --normalize 0.6 --mini-batch 1 --maxi-batch 1 > out4b.txt
 cmp -s out4.txt out4b.txt || fail "batching changed translations"
+# --profile: the same output, and where the decoding's time went by kind of op and by kernel.
+"$bin/realmt-translate" -m model.safetensors -v vocab.spm -i test.src -o outp.txt -b 1 --profile \
+  --quiet-translation 2> profile.log || fail "translate --profile"
+cmp -s out1.txt outp.txt || fail "--profile changed translations"
+grep -Eq 'profile: gemm +[0-9.]+ s +[0-9.]+% +[0-9]+ calls' profile.log &&
+  grep -Eq 'profile: kernel matmul_kernel +[0-9.]+ s' profile.log ||
+  fail "--profile: no gemm share or matmul kernel line: $(grep profile profile.log)"
 
 python3 - <<'PY' || fail "n-best/alignment format"
 import re

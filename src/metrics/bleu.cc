@@ -12,24 +12,10 @@
 namespace realmt::metrics {
 
 Smoothing parse_smoothing(const std::string& name) {
-  if (name == "exp") return Smoothing::kExp;
-  if (name == "floor") return Smoothing::kFloor;
-  if (name == "add-k") return Smoothing::kAddK;
-  if (name == "none") return Smoothing::kNone;
-  REALMT_FAIL("unknown BLEU smoothing '{}' (supported: exp, floor, add-k, none)", name);
+  return parse_enum<Smoothing>(name, "BLEU smoothing");
 }
 
 namespace {
-
-const char* smoothing_name(Smoothing s) {
-  switch (s) {
-    case Smoothing::kExp: return "exp";
-    case Smoothing::kFloor: return "floor";
-    case Smoothing::kAddK: return "add-k";
-    case Smoothing::kNone: return "none";
-  }
-  return "?";
-}
 
 // Default smoothing values: floor 0.1, add-k 1; exp and none take none.
 std::optional<double> smooth_default(Smoothing s) {
@@ -383,7 +369,7 @@ std::string default_bleu_tokenizer(const std::string& target_language,
 }
 
 Signature Bleu::signature() const {
-  std::string smooth = smoothing_name(options_.smoothing);
+  std::string smooth = enum_name(options_.smoothing);
   if (auto def = smooth_default(options_.smoothing)) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "[%.2f]", options_.smooth_value.value_or(*def));

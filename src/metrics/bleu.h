@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/enum_names.h"
 #include "metrics/metric.h"
 #include "metrics/moses_bleu.h"
 #include "metrics/tokenizer.h"
@@ -15,8 +16,15 @@
 namespace realmt::metrics {
 
 enum class Smoothing { kExp, kFloor, kAddK, kNone };
+// In sacreBLEU's order of its --smooth-method choices (its error message lists them so).
+constexpr auto enum_names(Smoothing) {
+  return std::to_array<EnumName<Smoothing>>({{Smoothing::kNone, "none"},
+                                             {Smoothing::kFloor, "floor"},
+                                             {Smoothing::kAddK, "add-k"},
+                                             {Smoothing::kExp, "exp"}});
+}
 
-// "exp", "floor", "add-k", "none".
+// "exp", "floor", "add-k", "none"; another name is an error naming them.
 Smoothing parse_smoothing(const std::string& name);
 
 struct BleuOptions {

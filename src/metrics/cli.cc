@@ -36,7 +36,7 @@ std::unique_ptr<Metric> make_metric(const std::string& name, const CliOptions& o
     else
       b.tokenizer = parse_tokenizer(tok);
     b.lowercase = o.bleu_lowercase;
-    b.smoothing = parse_smoothing(o.smooth_method);
+    b.smoothing = o.smooth_method;
     b.smooth_value = o.smooth_value;
     b.effective_order = o.sentence_level;
     return std::make_unique<Bleu>(b);

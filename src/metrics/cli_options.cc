@@ -167,8 +167,10 @@ std::vector<Option> metric_options(CliOptions& o) {
                                    "ja-mecab",  "ko-mecab", "spm",    "flores101", "flores200",
                                    "spBLEU-1K", "moses",    "moses-a"};
   std::vector<Option> t;
-  t.push_back(
-      choice({"--smooth-method", "-s"}, {"none", "floor", "add-k", "exp"}, o.smooth_method));
+  t.push_back(value({"--smooth-method", "-s"}, [&o](const std::string& v) {
+    const Names names = {"--smooth-method", "-s"};
+    o.smooth_method = parse_smoothing(to_choice(names, enum_spellings<Smoothing>(), v));
+  }));
   t.push_back(value({"--smooth-value", "-sv"}, [&o](const std::string& v) {
     o.smooth_value = to_double({"--smooth-value", "-sv"}, v);
   }));

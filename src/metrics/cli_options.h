@@ -28,13 +28,13 @@ struct CliOptions {
   std::optional<std::vector<std::string>> echo;  // --echo FIELD...: print the test set's fields
   bool list = false;                             // --list
   std::optional<std::string> tokenize;  // -tok (sacreBLEU's choices, and realmt's moses, moses-a)
-  std::string smooth_method = "exp";    // -s
-  std::optional<double> smooth_value;   // -sv
-  bool bleu_lowercase = false;          // -lc
-  ChrfOptions chrf;                     // -cc -cw --chrf-beta --chrf-*
-  TerOptions ter;                       // --ter-*
-  bool confidence = false;              // -ci
-  int confidence_n = 1000;              // -cin
+  Smoothing smooth_method = Smoothing::kExp;    // -s
+  std::optional<double> smooth_value;           // -sv
+  bool bleu_lowercase = false;                  // -lc
+  ChrfOptions chrf;                             // -cc -cw --chrf-beta --chrf-*
+  TerOptions ter;                               // --ter-*
+  bool confidence = false;                      // -ci
+  int confidence_n = 1000;                      // -cin
   bool paired_bs = false, paired_ar = false;    // -pbs / -par
   int paired_bs_n = 1000, paired_ar_n = 10000;  // -pbsn / -parn
   int threads = 2;                              // --threads (realmt): segment workers

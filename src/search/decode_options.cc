@@ -34,8 +34,8 @@ void ModelOptions::declare(OptionSet& o, const std::string& g) {
   o.add("Hardware", "devices", &devices,
         "GPU to decode on (e.g. 0 or cuda:0); empty or cpu: the CPU");
   o.add("Hardware", "cpu-threads", &cpu_threads, "CPU threads (0: all cores)");
-  o.add_choice(
-      "Hardware", "quantize", &quantize, {"none", "int8"},
+  o.add_enum(
+      "Hardware", "quantize", &quantize,
       "int8: quantize the weights at load (per output row) and decode with int8 GEMMs on the CPU");
   o.add("Batching", "mini-batch", &mini_batch, "Sentences a batch at most");
   declare_marian_gemm_type(o, this);
@@ -112,8 +112,8 @@ void TranslateOptions::declare(OptionSet& o) {
   o.add("Batching", "mini-batch-words", &mini_batch_words,
         "Source subwords a batch at most, padding counted (0: off)");
   o.add("Batching", "maxi-batch", &maxi_batch, "Mini-batches read and sorted by length together");
-  o.add_choice(
-      "Batching", "maxi-batch-sort", &maxi_batch_sort, {"src", "none"},
+  o.add_enum(
+      "Batching", "maxi-batch-sort", &maxi_batch_sort,
       "realmt sorts each maxi-batch by source length either way; the output keeps the input order");
   o.add("Input/output", "quiet", &quiet, "Nothing on stderr (a log file still gets the lines)");
   o.add("Input/output", "quiet-translation", &quiet_translation, "No 'Best translation' lines");

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "common/enum_names.h"
+#include "search/model_loader.h"
 #include "search/search_options.h"
 #include "search/translator.h"
 
@@ -20,16 +22,24 @@ namespace realmt::search {
 bool is_stdin(const std::string& path);
 bool is_stdout(const std::string& path);
 
+// Marian's maxi-batch-sort: accepted for its configs; realmt sorts each maxi-batch by source
+// length either way (the output keeps the input order).
+enum class MaxiBatchSort { kSrc, kNone };
+constexpr auto enum_names(MaxiBatchSort) {
+  return std::to_array<EnumName<MaxiBatchSort>>(
+      {{MaxiBatchSort::kSrc, "src"}, {MaxiBatchSort::kNone, "none"}});
+}
+
 // What the decoding programs share: the models, the vocabulary, the hardware.
 struct ModelOptions {
   std::vector<std::string> models;  // checkpoints (.safetensors); several: an ensemble
   std::vector<std::string> vocabs;  // the joint SentencePiece model (.spm); once a side is accepted
   std::vector<double> weights;      // one per model (empty: all 1)
-  std::vector<std::string> devices;   // empty or cpu: the CPU; "0" or "cuda:0": that GPU
-  int cpu_threads = 0;                // 0: all cores
-  int64_t mini_batch = 32;            // sentences a batch
-  std::string quantize = "none";      // "int8": int8 weights and GEMMs on the CPU (faster, smaller)
-  std::string gemm_type = "float32";  // Marian's --gemm-type, mapped onto quantize (MarianGemm)
+  std::vector<std::string> devices;     // empty or cpu: the CPU; "0" or "cuda:0": that GPU
+  int cpu_threads = 0;                  // 0: all cores
+  int64_t mini_batch = 32;              // sentences a batch
+  Quantize quantize = Quantize::kNone;  // int8: int8 weights and GEMMs on the CPU (faster, smaller)
+  std::string gemm_type = "float32";    // Marian's --gemm-type, mapped onto quantize (MarianGemm)
   // Also declares Marian's decoder options that have no effect in realmt or that it refuses.
   void declare(OptionSet& o, const std::string& group);
   void validate() const;
@@ -87,10 +97,10 @@ struct TranslateOptions {
   bool no_spm_decode = false;   // print subword pieces instead of text
   std::string target_language;  // "fra": ">>fra<<" before every non-blank line; "": none
   int64_t mini_batch_words = 0;
-  int64_t maxi_batch = 10;              // mini-batches read and length-sorted together
-  std::string maxi_batch_sort = "src";  // src | none: realmt sorts by length either way
-  bool quiet = false;                   // nothing on stderr (the log file still gets the lines)
-  bool quiet_translation = false;       // no "Best translation" lines
+  int64_t maxi_batch = 10;  // mini-batches read and length-sorted together
+  MaxiBatchSort maxi_batch_sort = MaxiBatchSort::kSrc;  // realmt sorts by length either way
+  bool quiet = false;              // nothing on stderr (the log file still gets the lines)
+  bool quiet_translation = false;  // no "Best translation" lines
   std::vector<std::string>
       shortlist;  // FILE [first [best [threshold]]]; empty: the whole vocabulary
   void declare(OptionSet& o);

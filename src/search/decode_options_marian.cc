@@ -45,7 +45,8 @@ void declare_marian_gemm_type(OptionSet& o, ModelOptions* model) {
   o.on_parsed([model](const OptionSet& set) {
     if (parse_marian_gemm(model->gemm_type) != MarianGemm::kInt16) return;
     log::info("{}: gemm-type {}: realmt has no 16-bit GEMM; decoding in {}", set.program(),
-              model->gemm_type, model->quantize == "int8" ? "int8 (quantize int8)" : "f32");
+              model->gemm_type,
+              model->quantize == Quantize::kInt8 ? "int8 (quantize int8)" : "f32");
   });
 }
 

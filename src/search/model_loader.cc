@@ -9,12 +9,6 @@
 
 namespace realmt::search {
 
-Quantize parse_quantize(const std::string& name) {
-  if (name.empty() || name == "none") return Quantize::kNone;
-  if (name == "int8") return Quantize::kInt8;
-  REALMT_FAIL("quantize: unknown value '{}' (use none or int8)", name);
-}
-
 std::unique_ptr<models::Transformer> load_model(const std::string& path, Device device,
                                                 Quantize quantize) {
   auto model = std::make_unique<models::Transformer>(models::read_model_config(path));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/enum_names.h"
 #include "core/device.h"
 #include "models/checkpoint.h"
 #include "models/transformer.h"
@@ -15,7 +16,9 @@ namespace realmt::search {
 
 // Weights for decoding: as stored, or int8 (per output row, CPU; models::Transformer::quantize).
 enum class Quantize { kNone, kInt8 };
-Quantize parse_quantize(const std::string& name);  // "none" | "int8"
+constexpr auto enum_names(Quantize) {
+  return std::to_array<EnumName<Quantize>>({{Quantize::kNone, "none"}, {Quantize::kInt8, "int8"}});
+}
 
 // Builds the model from its stored config and loads its weights onto `device` (no gradient
 // arena: a decoding model), quantized when asked: then each weight is quantized as it is read,

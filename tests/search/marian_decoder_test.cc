@@ -108,12 +108,12 @@ TEST(MarianDecoder, GemmTypeIsQuantize) {
   EXPECT_THROW(parse_marian_gemm("float16"), UsageError);
   TranslateOptions o;
   ASSERT_TRUE(parse(o, "realmt-translate", {"-m", "m", "-v", "v", "-g", "intgemm8avx2"}));
-  EXPECT_EQ(o.model.quantize, "int8");
+  EXPECT_EQ(o.model.quantize, search::Quantize::kInt8);
   ScoreCliOptions p;
   ASSERT_TRUE(
       parse(p, "realmt-score",
             {"-m", "m", "-v", "v", "-t", "a", "b", "-g", "intgemm8", "--quantize", "none"}));
-  EXPECT_EQ(p.model.quantize, "none") << "quantize given explicitly wins";
+  EXPECT_EQ(p.model.quantize, search::Quantize::kNone) << "quantize given explicitly wins";
 }
 
 TEST(MarianDecoder, OptionsWithoutEffectAndRefused) {
