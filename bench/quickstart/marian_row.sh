@@ -10,8 +10,9 @@
 # DIR is a finished `tools/quickstart --out DIR` folder: DIR/data/{train,dev,test}.{en,fr} and
 # DIR/vocab.spm are used as they are, so both systems see the same sentences and pieces.
 #
-# What is the same as realmt's cpu-small.yml: 3+3 layers, D 256, FFN 1024 relu, 4 heads, all
-# embeddings tied, Post-LN (Marian's default "dan"), no dropout, label smoothing 0.1, 800-token
+# What is the same as realmt's cpu-small.yml: 3+3 layers, its width, FFN width and batch size
+# (read from the file; 192, 768 relu and 1200 tokens since 2026-12-08), 4 heads, all
+# embeddings tied, Post-LN (Marian's default "dan"), no dropout, label smoothing 0.1, the token
 # batches (Marian's --mini-batch-words counts target labels as realmt's budget does), maxi-batch
 # 100, max length 64, learning rate 2e-3 with 100 warm-up updates and inverse-sqrt decay from
 # update 100, no clipping, exponential smoothing 1e-4, validation (ce-mean-words) on the same 500
@@ -57,12 +58,18 @@ head -n 500 "$data/dev.en" > "$out/valid.en"
 head -n 500 "$data/dev.fr" > "$out/valid.fr"
 cp "$qs/vocab.spm" "$out/vocab.spm"
 
+# The shape and batch size as cpu-small.yml has them now (the sweep changes them).
+cfg="$root/marian-style-configs/cpu-small.yml"
+yml() { sed -n "s/^$1: *//p" "$cfg"; }
+dim="$(yml dim-emb)" ffn="$(yml transformer-dim-ffn)" batch_words="$(yml mini-batch-words)"
+[[ -n "$dim" && -n "$ffn" && -n "$batch_words" ]] || { echo "marian_row.sh: cannot read the shape from $cfg" >&2; exit 1; }
+
 train_cli="--type transformer --model $out/model.npz --train-sets $data/train.en $data/train.fr
-  --vocabs $out/vocab.spm $out/vocab.spm --enc-depth 3 --dec-depth 3 --dim-emb 256 --transformer-heads 4
-  --transformer-dim-ffn 1024 --transformer-ffn-activation relu --tied-embeddings-all
+  --vocabs $out/vocab.spm $out/vocab.spm --enc-depth 3 --dec-depth 3 --dim-emb $dim --transformer-heads 4
+  --transformer-dim-ffn $ffn --transformer-ffn-activation relu --tied-embeddings-all
   --transformer-dropout 0 --transformer-dropout-attention 0 --transformer-dropout-ffn 0
   --optimizer adam --optimizer-params 0.9 0.98 1e-9 --learn-rate 0.002 --lr-warmup 100 --lr-decay-inv-sqrt 100
-  --label-smoothing 0.1 --clip-norm 0 --cost-type ce-mean-words --mini-batch-words 800 --maxi-batch 100
+  --label-smoothing 0.1 --clip-norm 0 --cost-type ce-mean-words --mini-batch-words $batch_words --maxi-batch 100
   --max-length 64 --exponential-smoothing 0.0001 --valid-sets $out/valid.en $out/valid.fr --valid-freq 100u
   --valid-metrics ce-mean-words perplexity --disp-freq 100u --save-freq 200u --overwrite --seed 1
   --cpu-threads 2 --workspace 2048 --sigterm save-and-exit --log $out/train.log --quiet $norm_opts"
